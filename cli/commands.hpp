@@ -1,0 +1,11 @@
+#pragma once
+/// Each subcommand family registers itself on the CLI11 app; `main` only dispatches
+/// and turns a `coinfer::Error` into one stderr line and exit code 2.
+#include <CLI/CLI.hpp>
+
+namespace coinfer::cli {
+
+void add_solve_command(CLI::App& app);
+void add_model_commands(CLI::App& app);
+
+}  // namespace coinfer::cli

@@ -1,0 +1,77 @@
+// `coinfer models`, `coinfer model show|export`, `coinfer validate`.
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "sim/core/error.hpp"
+#include "sim/graph/graph_json.hpp"
+#include "sim/models/zoo.hpp"
+#include "sim/report/table.hpp"
+
+namespace coinfer::cli {
+namespace {
+
+std::string format_macs(std::int64_t macs) { return fmt::format("{:.3f} G", static_cast<double>(macs) / 1e9); }
+
+void print_zoo() {
+  TextTable t({"model", "input", "layers", "params", "MACs", "architecture"}, {false, false, true, true, true, false});
+  for (const auto& e : zoo()) {
+    const Graph g = e.build();
+    t.add_row({e.name, shape_to_string(g.layer(g.input_layers().front()).output_shape), std::to_string(g.size()),
+               format_count(g.total_params()), format_macs(g.total_macs()), e.summary});
+  }
+  std::cout << t.str();
+}
+
+void print_layers(const Graph& g) {
+  TextTable t({"layer", "op", "output shape", "params", "MACs", "output bytes"}, {false, false, false, true, true, true});
+  std::int64_t bytes = 0;
+  for (auto i : g.topological_order()) {
+    const auto& l = g.layer(i);
+    bytes += l.output_bytes;
+    t.add_row({l.name, std::string(op_name(l.op)), shape_to_string(l.output_shape), format_count(l.params),
+               format_count(l.macs), format_count(l.output_bytes)});
+  }
+  t.add_separator();
+  t.add_row({"total", "", fmt::format("{} layers", g.size()), format_count(g.total_params()),
+             format_count(g.total_macs()), format_count(bytes)});
+  std::cout << "model " << g.name() << "\n" << t.str();
+}
+
+}  // namespace
+
+void add_model_commands(CLI::App& app) {
+  app.add_subcommand("models", "List the model zoo with parameters and MACs")->callback(print_zoo);
+
+  auto* model = app.add_subcommand("model", "Inspect or export a model");
+  model->require_subcommand(1);
+
+  auto show_model = std::make_shared<std::string>();
+  auto show_json = std::make_shared<bool>(false);
+  auto* show = model->add_subcommand("show", "Layer table of a zoo model or JSON model file");
+  show->add_option("model", *show_model, "Zoo name or model JSON file")->required();
+  show->add_flag("--json", *show_json, "Print the layer table as JSON");
+  show->callback([show_model, show_json] {
+    const Graph g = load_model(*show_model);
+    if (*show_json) std::cout << graph_summary_json(g).dump(2) << "\n";
+    else print_layers(g);
+  });
+
+  auto export_model = std::make_shared<std::string>();
+  auto* exp = model->add_subcommand("export", "Write a model in the JSON model format to stdout");
+  exp->add_option("model", *export_model, "Zoo name or model JSON file")->required();
+  exp->callback([export_model] { std::cout << graph_to_json(load_model(*export_model)).dump(2) << "\n"; });
+
+  auto validate_file = std::make_shared<std::string>();
+  auto* validate = app.add_subcommand("validate", "Check a model JSON file and report the first problem");
+  validate->add_option("file", *validate_file, "File to check")->required();
+  validate->callback([validate_file] {
+    const Graph g = load_model_file(*validate_file);
+    std::cout << fmt::format("{}: ok (model '{}', {} layers, {} params)\n", *validate_file, g.name(), g.size(),
+                             format_count(g.total_params()));
+  });
+}
+
+}  // namespace coinfer::cli

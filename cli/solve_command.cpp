@@ -1,0 +1,57 @@
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "partitioners/builtin.hpp"
+#include "schedulers/builtin.hpp"
+#include "sim/core/error.hpp"
+
+namespace coinfer::cli {
+namespace {
+
+SolverRegistry builtin_solvers() {
+  SolverRegistry registry("solver");
+  register_partitioner_solvers(registry);
+  register_scheduler_solvers(registry);
+  return registry;
+}
+
+}  // namespace
+
+void add_solve_command(CLI::App& app) {
+  struct Options {
+    std::string algorithm;
+    std::string problem_file;
+    bool list = false;
+  };
+  auto opts = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("solve", "Run an algorithm's pure core: problem JSON in, solution JSON out");
+  cmd->add_option("algorithm", opts->algorithm, "Algorithm name (see --list)");
+  cmd->add_option("problem", opts->problem_file, "Problem JSON file ('-' for stdin)");
+  cmd->add_flag("--list", opts->list, "List the algorithms");
+  cmd->callback([opts] {
+    const auto registry = builtin_solvers();
+    if (opts->list || opts->algorithm.empty()) {
+      for (const auto& name : registry.names()) std::cout << name << "\t" << registry.summary(name) << "\n";
+      return;
+    }
+    auto solver = registry.create(opts->algorithm, Json::object(), "", "solve");
+    if (opts->problem_file.empty()) throw InputError("", "solve", "missing problem file");
+    Json problem;
+    if (opts->problem_file == "-") {
+      std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+      problem = parse_json_text(text, "<stdin>");
+    } else {
+      problem = read_json_file(opts->problem_file);
+    }
+    Json solution;
+    try {
+      solution = solver->solve(problem);
+    } catch (const InputError& e) {
+      throw e.with_file(opts->problem_file == "-" ? "<stdin>" : opts->problem_file);
+    }
+    std::cout << solution.dump(2) << "\n";
+  });
+}
+
+}  // namespace coinfer::cli

@@ -1,0 +1,5 @@
+add_library(coinfer_warnings INTERFACE)
+target_compile_options(coinfer_warnings INTERFACE -Wall -Wextra -Wpedantic)
+if(COINFER_WERROR)
+  target_compile_options(coinfer_warnings INTERFACE -Werror)
+endif()

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every Debian package coinfer needs to build, test, benchmark and draw its notebooks.
+# Idempotent: packages already present are left alone. Works as root or through sudo.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config clang-format
+  libsimgrid-dev libeigen3-dev libspectra-dev nlohmann-json3-dev libfmt-dev
+  catch2 libyaml-cpp-dev libcli11-dev libglpk-dev libpng-dev zlib1g-dev
+  libbenchmark-dev libopenblas-dev
+  python3 python3-matplotlib python3-pandas python3-nbconvert python3-ipykernel python3-nbformat
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,47 @@
+#pragma once
+/// The operator kinds of the graph IR and their JSON names.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coinfer {
+
+enum class OpKind {
+  Input,
+  Conv2d,
+  DepthwiseConv2d,
+  ConvTranspose2d,
+  FullyConnected,
+  MaxPool,
+  AvgPool,
+  GlobalAvgPool,
+  Relu,
+  Relu6,
+  Sigmoid,
+  Tanh,
+  LeakyRelu,
+  BatchNorm,
+  Lrn,
+  Dropout,
+  Softmax,
+  Flatten,
+  Add,
+  Concat,
+  Lstm,
+  Upsample,
+};
+
+/// JSON / CLI name of an op: `conv2d`, `depthwise_conv2d`, `fc`, `max_pool`, ...
+std::string_view op_name(OpKind op);
+/// Inverse of `op_name`; nullopt for an unknown name.
+std::optional<OpKind> op_from_name(std::string_view name);
+/// Every op name, in declaration order (for error messages).
+std::vector<std::string> op_names();
+
+/// True for ops that carry weights (conv, depthwise, transposed conv, fc, lstm).
+bool op_has_weights(OpKind op);
+/// True for element-wise ops whose output shape equals their input shape.
+bool op_is_shape_preserving(OpKind op);
+
+}  // namespace coinfer

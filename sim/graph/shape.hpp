@@ -1,0 +1,16 @@
+#pragma once
+/// Tensor shapes: (C, H, W) for feature maps, (T, F) for sequences, (N) for vectors.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace coinfer {
+
+using Shape = std::vector<std::int64_t>;
+
+/// Product of the dimensions (1 for a rank-0 shape).
+std::int64_t shape_elements(const Shape& shape);
+/// `[3,224,224]`.
+std::string shape_to_string(const Shape& shape);
+
+}  // namespace coinfer
