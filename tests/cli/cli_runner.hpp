@@ -1,0 +1,55 @@
+#pragma once
+// Runs the built `coinfer` binary and captures exit code, stdout and stderr, for CLI tests.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace coinfer::testing {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+/// A fresh scratch directory for one test process.
+inline std::filesystem::path scratch_dir() {
+  auto dir = std::filesystem::temp_directory_path() / ("coinfer_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+inline std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::filesystem::path write_text(const std::string& name, const std::string& text) {
+  auto p = scratch_dir() / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+/// `args` is appended to the binary path as-is (quote paths yourself when needed).
+inline CliResult run_cli(const std::string& args) {
+  static int counter = 0;
+  const auto dir = scratch_dir();
+  const auto out = dir / ("out" + std::to_string(counter));
+  const auto err = dir / ("err" + std::to_string(counter++));
+  const std::string cmd = std::string(COINFER_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_text(out);
+  r.err = read_text(err);
+  return r;
+}
+
+}  // namespace coinfer::testing
