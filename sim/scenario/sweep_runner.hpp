@@ -1,0 +1,54 @@
+#pragma once
+/// Runs a sweep: every run of the (optionally sharded) expansion through a launcher, `jobs` at a
+/// time, appending each finished run's row to the results CSV as soon as it completes.
+/// Rows already in the CSV are skipped, so a killed sweep resumes where it stopped.
+///
+///     auto summary = run_sweep(spec, {.out_dir = "out", .jobs = 2}, launch_child_process, on_progress);
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/scenario/sweep.hpp"
+
+namespace coinfer {
+
+struct SweepOptions {
+  std::string out_dir = "out";
+  int jobs = 1;
+  std::size_t shard = 0;        ///< this shard (0-based) ...
+  std::size_t shard_count = 1;  ///< ... of this many: runs with index % shard_count == shard
+};
+
+struct RunOutcome {
+  bool ok = false;
+  Json results;       ///< the run's results.json when ok
+  std::string error;  ///< one line when not ok
+};
+
+/// Runs one scenario (written to `run_dir`/scenario.json) and returns its results.
+using RunLauncher = std::function<RunOutcome(const SweepRun& run, const std::string& run_dir)>;
+
+struct SweepProgress {
+  std::size_t total = 0;    ///< runs in this shard
+  std::size_t skipped = 0;  ///< already in the CSV
+  std::size_t done = 0;     ///< finished now (ok or failed)
+  std::size_t failed = 0;
+};
+using ProgressFn = std::function<void(const SweepProgress&)>;
+
+struct SweepSummary {
+  SweepProgress progress;
+  std::string csv_path;
+  std::vector<std::string> failures;  ///< "run 7: <error>"
+};
+
+/// `--shard 2/4` -> {1, 4} (the user writes 1-based shard numbers); throws InputError.
+std::pair<std::size_t, std::size_t> parse_shard(const std::string& text);
+
+/// The CSV header: run, axis keys (axis order), metric columns.
+std::vector<std::string> sweep_csv_header(const SweepSpec& spec);
+
+SweepSummary run_sweep(const SweepSpec& spec, const SweepOptions& options, const RunLauncher& launch,
+                       const ProgressFn& progress = {});
+
+}  // namespace coinfer
