@@ -1,0 +1,134 @@
+// `coinfer run SCENARIO [--set key=value ...] [--out DIR] [--trace FILE] [--frames-csv] [--quiet]`.
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "partitioners/builtin.hpp"
+#include "schedulers/builtin.hpp"
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
+#include "sim/metrics/metrics.hpp"
+#include "sim/replay/simulate.hpp"
+#include "sim/report/table.hpp"
+#include "sim/scenario/key_path.hpp"
+#include "sim/scenario/scenario.hpp"
+#include "sim/scenario/yaml_json.hpp"
+#include "sim/trace/chrome_trace.hpp"
+
+namespace coinfer::cli {
+namespace {
+
+struct RunOptions {
+  std::string file;
+  std::vector<std::string> overrides;
+  std::string out;
+  std::string trace;
+  bool frames_csv = false;
+  bool quiet = false;
+};
+
+std::string ms(const Json& v) { return v.is_number() ? fmt::format("{:.1f}", v.get<double>()) : "-"; }
+
+std::string joules(const Json& energy, const std::string& device) {
+  return energy.contains(device) ? fmt::format("{:.3f}", energy[device].get<double>()) : "-";
+}
+
+double total(const Json& obj) {
+  double sum = 0;
+  for (const auto& [k, v] : obj.items()) sum += v.is_number() ? v.get<double>() : 0.0;
+  return sum;
+}
+
+void add_summary_row(TextTable& t, const std::string& label, const Json& r, const std::string& source) {
+  t.add_row({label, r["partitioner"].get<std::string>(), fmt::format("{}/{}", r["completed"].get<int>(), r["frames"].get<int>()),
+             ms(r["latency_ms"]["mean"]), ms(r["latency_ms"]["p95"]), ms(r["analytic_latency_ms"]),
+             r["throughput_fps"].is_number() ? fmt::format("{:.2f}", r["throughput_fps"].get<double>()) : "-",
+             joules(r["energy_j"], source), fmt::format("{:.0f}", total(r["bytes"]))});
+}
+
+TextTable summary_table(const std::string& source) {
+  return TextTable({"run", "partitioner", "done", "latency ms", "p95 ms", "analytic ms", "fps",
+                    "energy J (" + source + ")", "link bytes"},
+                   {false, false, true, true, true, true, true, true, true});
+}
+
+std::string source_of(const ScenarioRun& run, const ScenarioSpec& spec) {
+  if (!spec.source.empty()) return spec.source;
+  return run.simulation.devices.empty() ? "" : run.simulation.devices.front().device;
+}
+
+void write_outputs(const ScenarioSpec& spec, const ScenarioRun& run, const std::string& dir,
+                   const std::string& trace_file, bool frames) {
+  write_file_atomic(dir + "/results.json", run.results.dump(2) + "\n");
+  if (frames || spec.frames_csv) write_file_atomic(dir + "/frames.csv", frames_csv(run.simulation));
+  const auto trace_path = !trace_file.empty() ? trace_file : spec.trace ? dir + "/trace.json" : "";
+  if (!trace_path.empty()) write_file_atomic(trace_path, chrome_trace_json(run.simulation).dump() + "\n");
+}
+
+void run_compare(const ScenarioSpec& spec, const RunOptions& opts, const std::string& out_dir,
+                 const PartitionerRegistry& partitioners, const SchedulerRegistry& schedulers) {
+  std::string source;
+  std::vector<std::pair<std::string, Json>> rows;
+  for (const auto& entry : spec.compare) {
+    const auto variant = compare_variant(spec, entry);
+    // SimGrid runs once per process: every variant gets its own child.
+    const auto text = run_in_child_process([&] {
+      const auto run = execute_scenario(variant, partitioners, schedulers);
+      write_outputs(variant, run, out_dir + "/" + entry.label, "", opts.frames_csv);
+      return Json{{"results", run.results}, {"source", source_of(run, variant)}}.dump();
+    });
+    const Json answer = Json::parse(text);
+    source = answer["source"].get<std::string>();
+    rows.emplace_back(entry.label, answer["results"]);
+  }
+  if (opts.quiet) return;
+  auto table = summary_table(source);
+  for (const auto& [label, r] : rows) add_summary_row(table, label, r, source);
+  std::cout << fmt::format("scenario {} (model {}, platform {}, {} host profile)\n", spec.name,
+                           rows.front().second["model"].get<std::string>(),
+                           rows.front().second["platform"].get<std::string>(),
+                           rows.front().second["host_profile"].get<std::string>())
+            << table.str() << fmt::format("results: {}/<run>/results.json\n", out_dir);
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto opts = std::make_shared<RunOptions>();
+  auto* run = app.add_subcommand("run", "Simulate a scenario YAML and write results.json");
+  run->add_option("scenario", opts->file, "Scenario YAML file")->required();
+  run->add_option("--set", opts->overrides, "Override a scenario key: --set partitioner.name=local (repeatable)");
+  run->add_option("--out,-o", opts->out, "Output directory (default out/<scenario name>)");
+  run->add_option("--trace", opts->trace, "Write a Chrome trace JSON (Perfetto) to this file");
+  run->add_flag("--frames-csv", opts->frames_csv, "Also write frames.csv (one row per frame)");
+  run->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
+  run->callback([opts] {
+    Json doc = read_yaml_file(opts->file);
+    for (const auto& o : opts->overrides) {
+      try {
+        apply_override(doc, o);
+      } catch (const InputError& e) {
+        throw InputError(opts->file, "--set " + e.path(), e.message());
+      }
+    }
+    const ScenarioSpec spec = parse_scenario(doc, opts->file);
+    PartitionerRegistry partitioners("partitioner");
+    register_builtin_partitioners(partitioners);
+    SchedulerRegistry schedulers("scheduler");
+    register_engine_schedulers(schedulers);
+    const auto out_dir = opts->out.empty() ? "out/" + spec.name : opts->out;
+    if (!spec.compare.empty()) return run_compare(spec, *opts, out_dir, partitioners, schedulers);
+    const auto result = execute_scenario(spec, partitioners, schedulers);
+    write_outputs(spec, result, out_dir, opts->trace, opts->frames_csv);
+    if (opts->quiet) return;
+    const auto source = source_of(result, spec);
+    auto table = summary_table(source);
+    add_summary_row(table, spec.name, result.results, source);
+    std::cout << table.str() << fmt::format("results: {}/results.json\n", out_dir);
+  });
+}
+
+}  // namespace coinfer::cli

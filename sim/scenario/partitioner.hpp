@@ -1,0 +1,51 @@
+#pragma once
+/// The partitioner interface: a partitioner maps a model on a platform to a Plan. It sees the
+/// inferred graph, the platform (devices with calibrations, networks) and the cost model, and
+/// fills each compute task's duration from the cost model. Partitioners live under
+/// partitioners/, register by name and take their parameters from the scenario's
+/// `partitioner:` mapping (every key except `name`).
+///
+///     class Local : public Partitioner {
+///       Plan partition(const PartitionContext& ctx) const override { ... }
+///     };
+///     registry.add("local", "everything on one device", [](const Json& params) { ... });
+#include <memory>
+
+#include "sim/core/registry.hpp"
+#include "sim/cost/cost_model.hpp"
+#include "sim/graph/graph.hpp"
+#include "sim/plan/plan.hpp"
+#include "sim/platform/platform.hpp"
+
+namespace coinfer {
+
+struct PartitionContext {
+  const Graph& graph;
+  const Platform& platform;
+  const CostModel& cost;
+  /// The device where the input starts and the output must end (the scenario's `source`,
+  /// default the first device of the platform).
+  std::string source;
+};
+
+class Partitioner {
+ public:
+  virtual ~Partitioner() = default;
+  /// Throws `InputError` (path under `partitioner`) when the problem is infeasible for it.
+  virtual Plan partition(const PartitionContext& context) const = 0;
+};
+
+using PartitionerRegistry = Registry<Partitioner>;
+
+/// Wraps a function `Plan(const PartitionContext&)` as a Partitioner.
+template <class Fn>
+std::unique_ptr<Partitioner> make_partitioner(Fn fn) {
+  struct FnPartitioner : Partitioner {
+    explicit FnPartitioner(Fn f) : f_(std::move(f)) {}
+    Plan partition(const PartitionContext& context) const override { return f_(context); }
+    Fn f_;
+  };
+  return std::make_unique<FnPartitioner>(std::move(fn));
+}
+
+}  // namespace coinfer

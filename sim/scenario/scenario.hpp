@@ -1,0 +1,73 @@
+#pragma once
+/// A scenario: model, platform, partitioner, scheduler, workload, seed and outputs, read from
+/// YAML (schema in README "Scenario files"). Parsing checks every key where it enters; running
+/// profiles the model, builds the cost model, asks the partitioner for a plan and replays it.
+///
+///     name: quickstart
+///     model: vgg16                          # zoo name or model JSON (relative to this file)
+///     platform: ../platforms/edge.yaml      # file (relative to this file) or inline mapping
+///     source: phone                         # where the input starts (default: first device)
+///     host_profile: {basis: measured, repeats: 5}   # or basis: estimate (MACs-based, nominal host)
+///     partitioner: {name: remote, server: gpu, network: wifi}
+///     scheduler: {name: none}
+///     workload: {kind: stream, rate_fps: 2, frames: 20}
+///     seed: 1
+///     outputs: {frames_csv: true, trace: false}
+///     compare:                              # optional: run variants side by side
+///       - {label: local, set: {partitioner: {name: local}}}
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/json_access.hpp"
+#include "sim/plan/plan.hpp"
+#include "sim/replay/simulation_result.hpp"
+#include "sim/scenario/partitioner.hpp"
+#include "sim/scenario/scheduler_registry.hpp"
+
+namespace coinfer {
+
+struct CompareEntry {
+  std::string label;
+  Json set = Json::object();  ///< key path -> value, applied to the scenario
+};
+
+struct ScenarioSpec {
+  std::string name;
+  std::string file;      ///< the YAML it came from (errors name it)
+  Json doc;              ///< the document, overrides applied
+  std::string model;     ///< zoo name, or a model file resolved against the scenario's folder
+  std::string platform_file;  ///< resolved path, or empty when inline
+  Json platform_inline;       ///< inline platform mapping
+  std::string source;         ///< empty: the platform's first device
+  std::string profile_basis = "measured";  ///< "measured" (real kernels) or "estimate"
+  int profile_repeats = 5;
+  std::string partitioner;
+  Json partitioner_params = Json::object();
+  std::string scheduler = "none";
+  Json scheduler_params = Json::object();
+  Json workload = Json{{"kind", "single"}};
+  std::uint64_t seed = 0;
+  bool frames_csv = false;
+  bool trace = false;
+  std::vector<CompareEntry> compare;
+};
+
+/// Checks the scenario document; errors read `file: partitioner.name: ...`.
+ScenarioSpec parse_scenario(const Json& doc, const std::string& file);
+
+/// The spec of one `compare` entry: the document with its `set` applied and `compare` removed.
+ScenarioSpec compare_variant(const ScenarioSpec& spec, const CompareEntry& entry);
+
+struct ScenarioRun {
+  Plan plan;
+  SimulationResult simulation;
+  Json results;  ///< run_metrics(...) plus "model", "partitioner", "scheduler", "platform"
+};
+
+/// Runs the scenario in this process (SimGrid: once per process; see simulate_in_child).
+/// Unknown partitioner / scheduler names throw `InputError(file, "partitioner.name", ...)`.
+ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry& partitioners,
+                             const SchedulerRegistry& schedulers);
+
+}  // namespace coinfer
