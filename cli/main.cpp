@@ -12,6 +12,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   coinfer::cli::add_model_commands(app);
   coinfer::cli::add_solve_command(app);
+  coinfer::cli::add_run_command(app);
+  coinfer::cli::add_sweep_commands(app);
+  coinfer::cli::add_calibrate_command(app);
+  coinfer::cli::add_profile_command(app);
+  coinfer::cli::add_infer_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

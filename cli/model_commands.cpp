@@ -13,7 +13,13 @@
 namespace coinfer::cli {
 namespace {
 
-std::string format_macs(std::int64_t macs) { return fmt::format("{:.3f} G", static_cast<double>(macs) / 1e9); }
+// 416520 -> "416.5 K", 300774272 -> "300.8 M", 15470264320 -> "15.47 G".
+std::string format_macs(std::int64_t macs) {
+  const auto v = static_cast<double>(macs);
+  if (v < 1e6) return fmt::format("{:.1f} K", v / 1e3);
+  if (v < 1e9) return fmt::format("{:.1f} M", v / 1e6);
+  return fmt::format("{:.2f} G", v / 1e9);
+}
 
 void print_zoo() {
   TextTable t({"model", "input", "layers", "params", "MACs", "architecture"}, {false, false, true, true, true, false});

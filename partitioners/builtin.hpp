@@ -9,3 +9,12 @@ namespace coinfer {
 void register_partitioner_solvers(SolverRegistry& registry);
 
 }  // namespace coinfer
+
+#include "sim/scenario/partitioner.hpp"
+
+namespace coinfer {
+
+/// Adds every built-in partitioner (`local`, `remote`, ...) to `registry`.
+void register_builtin_partitioners(PartitionerRegistry& registry);
+
+}  // namespace coinfer

@@ -4,6 +4,7 @@
 /// it draws, and the published figures it was fitted to (each with provenance).
 /// The JSON schema is documented in README "Calibration files"; `load_calibration_file`
 /// validates it and reports `file: path: expectation` on any problem.
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -18,6 +19,8 @@ enum class Precision { Fp32, Fp16, Int8 };
 struct PowerStates {
   double idle_w = 0.0;
   double busy_w = 0.0;
+
+  bool operator==(const PowerStates&) const = default;
 };
 
 /// JointDNN eq. 21: radio power P = alpha * throughput + beta, per direction
@@ -27,6 +30,8 @@ struct RadioPowerModel {
   double uplink_beta_mw = 0.0;
   double downlink_alpha_mw_per_mbps = 0.0;
   double downlink_beta_mw = 0.0;
+
+  bool operator==(const RadioPowerModel&) const = default;
 };
 
 /// One published figure a calibration was fitted to (or checked against).
@@ -37,6 +42,35 @@ struct ReferenceFigure {
   std::string unit;      ///< "ms", "s", "J", ...
   std::string source;    ///< e.g. "001_c5ab8492c17ff59e.txt Table 1"
   bool fitted = true;    ///< false: kept as a check, not used in the fit
+  /// Inputs processed by the measured run (the figure covers `batch` forward passes, or one
+  /// training step over a minibatch of `batch`).
+  std::int64_t batch = 1;
+  /// Input shape the figure was measured at when it differs from the model's own
+  /// (e.g. ResNet-101 on 600x1000 video frames); empty: the model's input shape.
+  std::vector<std::int64_t> input_shape;
+
+  bool operator==(const ReferenceFigure&) const = default;
+};
+
+/// MoDNN's sparse/dense fully-connected model (thesis sec. 5.1, dissertation eq. 2.2): a
+/// layer runs as SpMV when its weight density is below `density_threshold`, else as GEMV;
+/// SPT(n) = spt_s_per_nonzero * n and GET(r,c) = get_s_per_element * r * c when the slopes
+/// are known (0: not given; the cost model then uses op_scale for sparse_fc and fc).
+struct SparseModel {
+  double density_threshold = 0.0;
+  double spt_s_per_nonzero = 0.0;
+  double get_s_per_element = 0.0;
+
+  bool operator==(const SparseModel&) const = default;
+};
+
+/// How the stored op_scale was fitted: on which host, with which host timing basis
+/// ("profile": medians measured by the profiler; "estimate": the MACs-based host estimate).
+struct FitRecord {
+  std::string host_cpu;
+  std::string host_basis;
+
+  bool operator==(const FitRecord&) const = default;
 };
 
 struct DeviceCalibration {
@@ -50,8 +84,12 @@ struct DeviceCalibration {
   /// Radio power per network kind ("wifi", "lte", "3g", "4g"), JointDNN eq. 21 / Table 3.
   std::map<std::string, RadioPowerModel> radio;
   std::vector<ReferenceFigure> references;
+  std::optional<SparseModel> sparse_model;
+  std::optional<FitRecord> fit;
   std::string notes;  ///< where the papers give too little: which public source the estimate follows
   std::string file;   ///< the file it was loaded from
+
+  bool operator==(const DeviceCalibration&) const = default;
 };
 
 }  // namespace coinfer

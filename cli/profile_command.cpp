@@ -1,0 +1,87 @@
+// `coinfer profile MODEL [--groups [--max-group N]] [--repeats N] [--warmup N] [--json] [--no-cache]`:
+// per-layer (and grouped) host timings of a model's real kernels, cached on disk.
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "sim/calibration/op_class.hpp"
+#include "sim/core/error.hpp"
+#include "sim/models/zoo.hpp"
+#include "sim/profile/profiler.hpp"
+#include "sim/report/table.hpp"
+
+namespace coinfer::cli {
+namespace {
+
+struct Options {
+  std::string model;
+  bool groups = false;
+  std::size_t max_group = 4;
+  int repeats = 5;
+  int warmup = 1;
+  bool json = false;
+  bool no_cache = false;
+  std::uint64_t seed = 1;
+};
+
+std::string ms(double s) { return fmt::format("{:.4f}", s * 1e3); }
+
+void print_table(const Graph& g, const HostProfile& p) {
+  std::cout << fmt::format("model {} on '{}' ({} repeats per layer)\n", g.name(), p.host_cpu,
+                           p.layers.empty() ? 0 : p.layers.front().repeats);
+  TextTable t({"#", "layer", "op", "class", "median ms", "IQR ms", "MACs"}, {true, false, false, false, true, true, true});
+  const auto& order = g.topological_order();
+  for (std::size_t pos = 0; pos < order.size(); ++pos) {
+    const Layer& l = g.layer(order[pos]);
+    t.add_row({std::to_string(pos), l.name, std::string(op_name(l.op)), std::string(op_class_name(op_class_of(l))),
+               ms(p.layers[pos].median_s), ms(p.layers[pos].iqr_s), format_count(l.macs)});
+  }
+  t.add_separator();
+  t.add_row({"", "sum of medians", "", "", ms(p.range_sum_s(0, p.layers.size() - 1)), "", format_count(g.total_macs())});
+  std::cout << t.str();
+  if (p.groups.empty()) return;
+  TextTable gt({"group", "layers", "grouped ms", "IQR ms", "sum of layers ms", "grouped / sum"},
+               {false, true, true, true, true, true});
+  for (const auto& grp : p.groups) {
+    const double sum = p.range_sum_s(grp.first, grp.last);
+    gt.add_row({fmt::format("[{}, {}]", grp.first, grp.last), std::to_string(grp.last - grp.first + 1),
+                ms(grp.stats.median_s), ms(grp.stats.iqr_s), ms(sum),
+                sum > 0 ? fmt::format("{:.3f}", grp.stats.median_s / sum) : "-"});
+  }
+  std::cout << "\n" << gt.str();
+}
+
+void run(const Options& o) {
+  const Graph g = load_model(o.model);
+  ProfileOptions po;
+  po.repeats = o.repeats;
+  po.warmup = o.warmup;
+  po.seed = o.seed;
+  po.use_cache = !o.no_cache;
+  if (o.groups) po.groups = consecutive_groups(g.size(), o.max_group);
+  const HostProfile p = profile_model(g, po);
+  if (o.json) std::cout << host_profile_to_json(p).dump(2) << "\n";
+  else print_table(g, p);
+}
+
+}  // namespace
+
+void add_profile_command(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("profile", "Time every layer of a model on this host with the real kernels");
+  cmd->add_option("model", o->model, "Zoo name or model JSON file")->required();
+  cmd->add_flag("--groups", o->groups, "Also time every run of 2..--max-group consecutive layers, and the whole model");
+  cmd->add_option("--max-group", o->max_group, "Longest run of consecutive layers timed by --groups")
+      ->check(CLI::Range(2, 64))
+      ->capture_default_str();
+  cmd->add_option("--repeats", o->repeats, "Timed runs per layer / group")->check(CLI::Range(1, 10000))->capture_default_str();
+  cmd->add_option("--warmup", o->warmup, "Untimed runs before timing")->check(CLI::Range(0, 1000))->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Seed of weights and inputs")->capture_default_str();
+  cmd->add_flag("--json", o->json, "Print the profile as JSON");
+  cmd->add_flag("--no-cache", o->no_cache, "Measure even when a cached profile exists (and do not write it)");
+  cmd->callback([o] { run(*o); });
+}
+
+}  // namespace coinfer::cli

@@ -1,0 +1,192 @@
+#include "partitioners/jointdnn/ilp.hpp"
+
+#include <glpk.h>
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+// Formulation (sec. 2.4 of seeds/003, adapted to skips and to "each crossing paid once"):
+//   x[i,j,s] in {0,1}: layers i..j run as one group on side s   (the paper's m_{i,j}, c_{i,j})
+//   eq. 5:  for every layer l: sum_{i <= l <= j, s} x[i,j,s] = 1
+//   y[l] = sum_{i <= l <= j} x[i,j,cloud]  (1 iff layer l runs on the cloud); y[0] = y[N+1] = 0
+//   up[j] >= y[b] - y[j],  dn[j] >= y[j] - y[b]  for every consumer b of layer j's output
+//       (b = j+1, every skip [j, b], and N+1 = the mobile for j = N)
+// The paper linearises products m_{i,j} * c_{j+1,k} (eq. 6-7) into u_{i,j}, d_{i,j}, which pays
+// one crossing per consumer; per-output up/dn variables pay each crossing once, whatever the number
+// of consumers, and cover residual skips without extra product terms. Every crossing cost is >= 0,
+// so up/dn can stay continuous: at an optimum they sit on their (integral) lower bound or cost 0.
+//   latency  (eq. 2-4)  = sum x[i,j,m] Tm_ij + x[i,j,c] Tc_ij + sum up_j U_j + dn_j D_j + sum y_l Wt_l
+//   energy   (eq. 8-10) = sum x[i,j,m] Em_ij + sum up_j EU_j + dn_j ED_j + sum y_l We_l
+//   cloud    (eq. 19)   = sum x[i,j,c] Tc_ij
+// Minimise latency or energy subject to latency <= max_latency (QoS, eq. 20), energy <= max_energy
+// (battery, eq. 18), cloud <= max_cloud_time (eq. 19) when given.
+namespace coinfer::jointdnn {
+namespace {
+
+using Row = std::vector<std::pair<int, double>>;  // (column, coefficient)
+
+struct ProbDeleter {
+  void operator()(glp_prob* p) const { glp_delete_prob(p); }
+};
+using ProbPtr = std::unique_ptr<glp_prob, ProbDeleter>;
+
+/// Column numbering (GLPK columns are 1-based).
+class Columns {
+ public:
+  explicit Columns(int n) : n_(n) {}
+  int x(int i, int j, Side s) const {  // i <= j, 1-based layers
+    const int pair = (i - 1) * n_ - (i - 1) * (i - 2) / 2 + (j - i);
+    return 1 + 2 * pair + (s == Side::cloud ? 1 : 0);
+  }
+  int groups() const { return n_ * (n_ + 1); }
+  int y(int l) const { return groups() + l; }                // l = 1..N
+  int up(int j) const { return groups() + n_ + 1 + j; }      // j = 0..N
+  int dn(int j) const { return groups() + 2 * n_ + 2 + j; }  // j = 0..N
+  int count() const { return groups() + 3 * n_ + 2; }
+
+ private:
+  int n_;
+};
+
+void add_term(Row& row, int col, double coef) {
+  if (coef != 0.0) row.emplace_back(col, coef);
+}
+
+/// The three resource expressions over the columns.
+struct Expressions {
+  Row latency, energy, cloud;
+};
+
+Expressions resource_rows(const Problem& p, const Columns& col) {
+  Expressions e;
+  const int n = p.layers;
+  for (int i = 1; i <= n; ++i)
+    for (int j = i; j <= n; ++j) {
+      add_term(e.latency, col.x(i, j, Side::mobile), p.group_time_s(i, j, Side::mobile));
+      add_term(e.latency, col.x(i, j, Side::cloud), p.group_time_s(i, j, Side::cloud));
+      add_term(e.energy, col.x(i, j, Side::mobile), p.group_energy_j(i, j, Side::mobile));
+      add_term(e.cloud, col.x(i, j, Side::cloud), p.group_time_s(i, j, Side::cloud));
+    }
+  for (int j = 0; j <= n; ++j) {
+    add_term(e.latency, col.up(j), p.upload_time_s[j]);
+    add_term(e.latency, col.dn(j), p.download_time_s[j]);
+    if (p.has_energy()) {
+      add_term(e.energy, col.up(j), p.upload_energy_j[j]);
+      add_term(e.energy, col.dn(j), p.download_energy_j[j]);
+    }
+  }
+  for (int l = 1; l <= n; ++l) {
+    add_term(e.latency, col.y(l), p.weight_download_time_s[l - 1]);
+    add_term(e.energy, col.y(l), p.weight_download_energy_j[l - 1]);
+  }
+  return e;
+}
+
+void add_row(glp_prob* lp, const Row& row, int bound_type, double lo, double hi) {
+  const int r = glp_add_rows(lp, 1);
+  std::vector<int> ind(1);
+  std::vector<double> val(1);
+  for (const auto& [c, v] : row) {
+    ind.push_back(c);
+    val.push_back(v);
+  }
+  glp_set_mat_row(lp, r, static_cast<int>(row.size()), ind.data(), val.data());
+  glp_set_row_bnds(lp, r, bound_type, lo, hi);
+}
+
+void add_columns(glp_prob* lp, const Columns& col, int n) {
+  glp_add_cols(lp, col.count());
+  for (int i = 1; i <= n; ++i)
+    for (int j = i; j <= n; ++j)
+      for (Side s : {Side::mobile, Side::cloud}) glp_set_col_kind(lp, col.x(i, j, s), GLP_BV);
+  for (int c = col.groups() + 1; c <= col.count(); ++c) glp_set_col_bnds(lp, c, GLP_DB, 0.0, 1.0);
+}
+
+void add_structure(glp_prob* lp, const Problem& p, const Columns& col) {
+  const int n = p.layers;
+  for (int l = 1; l <= n; ++l) {
+    Row cover, side{{col.y(l), 1.0}};
+    for (int i = 1; i <= l; ++i)
+      for (int j = l; j <= n; ++j) {
+        cover.emplace_back(col.x(i, j, Side::mobile), 1.0);
+        cover.emplace_back(col.x(i, j, Side::cloud), 1.0);
+        side.emplace_back(col.x(i, j, Side::cloud), -1.0);
+      }
+    add_row(lp, cover, GLP_FX, 1.0, 1.0);  // eq. 5
+    add_row(lp, side, GLP_FX, 0.0, 0.0);
+  }
+  // Crossings: consumer b of producer j; y[0] and y[N+1] are the constant 0 (the mobile).
+  auto consumer = [&](int j, int b) {
+    Row up{{col.up(j), 1.0}}, dn{{col.dn(j), 1.0}};
+    if (b <= n) {
+      up.emplace_back(col.y(b), -1.0);
+      dn.emplace_back(col.y(b), 1.0);
+    }
+    if (j >= 1) {
+      up.emplace_back(col.y(j), 1.0);
+      dn.emplace_back(col.y(j), -1.0);
+    }
+    add_row(lp, up, GLP_LO, 0.0, 0.0);
+    add_row(lp, dn, GLP_LO, 0.0, 0.0);
+  };
+  for (int j = 0; j <= n; ++j) consumer(j, j + 1);
+  for (const auto& s : p.skips) consumer(s.from_layer, s.to_layer);
+}
+
+void set_objective(glp_prob* lp, const Row& row) {
+  glp_set_obj_dir(lp, GLP_MIN);
+  for (const auto& [c, v] : row) glp_set_obj_coef(lp, c, glp_get_obj_coef(lp, c) + v);
+}
+
+std::vector<Group> read_groups(glp_prob* lp, const Columns& col, int n) {
+  std::vector<Group> groups;
+  for (int i = 1; i <= n; ++i)
+    for (int j = i; j <= n; ++j)
+      for (Side s : {Side::mobile, Side::cloud})
+        if (glp_mip_col_val(lp, col.x(i, j, s)) > 0.5) groups.push_back({i, j, s});
+  std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.first < b.first; });
+  return groups;
+}
+
+/// Runs branch and cut; false when the maxima cannot be met.
+bool run_glpk(glp_prob* lp) {
+  glp_iocp parm;
+  glp_init_iocp(&parm);
+  parm.msg_lev = GLP_MSG_OFF;
+  parm.presolve = GLP_ON;
+  parm.mip_gap = 0.0;
+  parm.tol_obj = 1e-11;  // prune a node only when it cannot improve beyond round-off
+  const int previous = glp_term_out(GLP_OFF);
+  const int rc = glp_intopt(lp, &parm);
+  glp_term_out(previous);
+  if (rc == GLP_ENOPFS) return false;
+  if (rc != 0) throw Error(fmt::format("jointdnn-ilp: GLPK glp_intopt failed (code {})", rc));
+  const int status = glp_mip_status(lp);
+  if (status == GLP_NOFEAS) return false;
+  if (status != GLP_OPT) throw Error(fmt::format("jointdnn-ilp: GLPK ended with status {}", status));
+  return true;
+}
+
+}  // namespace
+
+Solution solve_ilp(const Problem& problem) {
+  const int n = problem.layers;
+  const Columns col(n);
+  ProbPtr lp(glp_create_prob());
+  add_columns(lp.get(), col, n);
+  add_structure(lp.get(), problem, col);
+  const Expressions e = resource_rows(problem, col);
+  set_objective(lp.get(), problem.objective == Objective::energy ? e.energy : e.latency);
+  if (problem.max_latency_s) add_row(lp.get(), e.latency, GLP_UP, 0.0, *problem.max_latency_s);  // eq. 20
+  if (problem.max_energy_j) add_row(lp.get(), e.energy, GLP_UP, 0.0, *problem.max_energy_j);      // eq. 18
+  if (problem.max_cloud_time_s) add_row(lp.get(), e.cloud, GLP_UP, 0.0, *problem.max_cloud_time_s);  // eq. 19
+  if (!run_glpk(lp.get())) return Solution{};
+  return make_solution(problem, read_groups(lp.get(), col, n));
+}
+
+}  // namespace coinfer::jointdnn

@@ -1,0 +1,77 @@
+#pragma once
+/// Sparse fully-connected weight matrices for MoDNN's FC partitioners (MSCC, FGCP, fc-1d).
+///
+/// Convention used by every MoDNN FC core: an FC layer's weight matrix has `rows` x `cols`
+/// entries; ROW i is INPUT neuron i and COLUMN j is OUTPUT neuron j (y_j = sum_i A_ij x_i), so a
+/// node that holds a set of non-zeros must receive the inputs of their rows and send back the
+/// (partial) outputs of their columns. VGG-16's FC6 is then 25088 x 4096.
+///
+/// No pretrained (pruned) weights are reachable in this project, so `generate_sparse_weights`
+/// makes them: i.i.d. Gaussian weights magnitude-pruned per row to a target sparsity, optionally
+/// with a planted block-diagonal structure (weights inside the blocks drawn with a larger standard
+/// deviation, so pruning keeps mostly in-block weights). Every result that depends on these
+/// weights must say so (issue 5 item 7).
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/json_access.hpp"
+
+namespace coinfer::modnn {
+
+/// One non-zero of a weight matrix (0-based indices).
+struct NonZero {
+  std::int64_t row = 0;
+  std::int64_t col = 0;
+
+  bool operator==(const NonZero&) const = default;
+};
+
+/// The binary connection pattern of a sparse weight matrix (the "A" of MSCC).
+struct SparsePattern {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::vector<NonZero> entries;  ///< distinct, each inside rows x cols; any order
+};
+
+/// Parameters of the generator.
+struct SparseWeightsSpec {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  double sparsity = 0.9;  ///< fraction of ZERO weights in [0, 1); each row keeps round((1-s)*cols)
+  std::uint64_t seed = 0;
+  std::int64_t planted_blocks = 0;  ///< 0: no structure; b > 0: b diagonal blocks (even split)
+  double block_scale = 4.0;         ///< std of in-block weights relative to the others (>= 1)
+  bool shuffle = false;             ///< permute rows and columns (seeded) to hide the blocks
+};
+
+/// A generated sparse weight matrix: `values[e]` is the weight of `pattern.entries[e]`; entries are
+/// sorted by (row, col). With planted blocks, `row_block` / `col_block` hold the block of every
+/// row / column (empty otherwise).
+struct SparseWeights {
+  SparsePattern pattern;
+  std::vector<float> values;
+  std::vector<int> row_block;
+  std::vector<int> col_block;
+};
+
+/// Seeded Gaussian weights magnitude-pruned per row (keeps the round((1-sparsity)*cols) largest
+/// |w| of each row). Deterministic for a given spec. Throws `Error` on a spec outside its documented
+/// ranges (sizes >= 1, sparsity in [0, 1), planted_blocks <= min(rows, cols), block_scale >= 1).
+///
+///     auto w = generate_sparse_weights({.rows = 25088, .cols = 4096, .sparsity = 0.96, .seed = 1});
+SparseWeights generate_sparse_weights(const SparseWeightsSpec& spec);
+
+/// Reads `rows`, `cols` (integers >= 1, at most 2^31-1) and `entries` ([[row, col], ...]) from a
+/// problem object at `path`; throws `InputError` naming the JSON path for a malformed entry
+/// (`entries[3][1]: expected an integer in [0, 4095], got 5000`) or a duplicate
+/// (`entries[7]: duplicate of entries[2]`).
+SparsePattern parse_sparse_pattern(const Json& problem, const std::string& path = "");
+
+/// `[[row, col], ...]` in entry order.
+Json entries_to_json(const std::vector<NonZero>& entries);
+
+/// Number of non-zeros in each row / column.
+std::vector<std::int64_t> row_degrees(const SparsePattern& pattern);
+std::vector<std::int64_t> col_degrees(const SparsePattern& pattern);
+
+}  // namespace coinfer::modnn

@@ -1,0 +1,17 @@
+#include "schedulers/pipeline/register.hpp"
+
+#include "schedulers/pipeline/expected_throughput.hpp"
+#include "schedulers/pipeline/thresholds.hpp"
+
+namespace coinfer {
+
+void register_pipeline_solvers(SolverRegistry& registry) {
+  registry.add("pipeline-thresholds",
+               "bandwidth thresholds between neighbouring compression ratios (Hu & Krishnamachari eq. 3)",
+               solver_factory([](const Json& problem) { return solve_thresholds_json(problem); }));
+  registry.add("pipeline-expected",
+               "expected pipeline throughput with Gaussian link bandwidths (Hu & Krishnamachari eq. 4-6)",
+               solver_factory([](const Json& problem) { return solve_expected_throughput_json(problem); }));
+}
+
+}  // namespace coinfer

@@ -1,0 +1,51 @@
+#pragma once
+/// Functional mode: a whole model run on the host with real kernels and seeded weights.
+///
+///     Graph g = build_zoo_model("vgg16");
+///     ForwardPass fp(g, 42);                            // weights for every layer, from seed 42
+///     std::vector<Tensor> acts = fp.run(fp.make_inputs(7));   // acts[i]: output of layer i
+///     const Tensor& out = acts[g.output_layers().front()];
+///
+/// For timing a part of a model (the profiler), `run_range` executes positions [first, last) of the
+/// topological order given the activations of everything before them.
+#include <cstdint>
+#include <vector>
+
+#include "sim/graph/graph.hpp"
+#include "sim/kernels/layer_runner.hpp"
+
+namespace coinfer {
+
+class ForwardPass {
+ public:
+  /// Infers the graph if needed and makes every layer's weights from
+  /// `derive_seed(seed, layer.name)`. Throws `Error` / `InputError` for an invalid graph.
+  ForwardPass(Graph graph, std::uint64_t seed);
+
+  const Graph& graph() const { return graph_; }
+  const kernels::LayerWeights& weights(std::size_t layer) const { return weights_.at(layer); }
+  /// Total parameter bytes held.
+  std::int64_t weight_bytes() const;
+
+  /// One N(0, 1) tensor per input layer, in `graph().input_layers()` order.
+  std::vector<Tensor> make_inputs(std::uint64_t seed) const;
+
+  /// Runs the whole model; `inputs` as from make_inputs. Returns every layer's output, indexed by layer
+  /// index. With `keep_all` false, intermediate tensors are freed once their last consumer ran (only
+  /// the model outputs stay non-empty). Throws `Error` if an input's shape is wrong.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs, bool keep_all = true) const;
+
+  /// Runs topological positions [first, last) into `activations` (indexed by layer index, size
+  /// graph().size()); every input of those layers must already be present. Throws `Error` otherwise.
+  void run_range(std::size_t first, std::size_t last, std::vector<Tensor>& activations) const;
+
+  /// Runs one layer (by index) reading its inputs from `activations`.
+  Tensor run_layer(std::size_t layer, const std::vector<Tensor>& activations) const;
+
+ private:
+  Graph graph_;
+  std::vector<kernels::LayerWeights> weights_;
+  std::vector<std::vector<std::size_t>> producers_;  // per layer: indices of its inputs
+};
+
+}  // namespace coinfer

@@ -1,0 +1,52 @@
+#pragma once
+/// Convolutions on (C, H, W) tensors. Weights use PyTorch's layouts:
+///   conv2d            weight [OC, IC / groups, KH, KW]
+///   depthwise_conv2d  weight [C * multiplier, 1, KH, KW] (output channel c * multiplier + j reads input c)
+///   conv_transpose2d  weight [IC, OC / groups, KH, KW]
+/// `bias` is empty (no bias) or has one value per output channel. Output sizes follow
+/// sim/graph/shape_inference.cpp. Every function throws `Error` on inconsistent shapes.
+///
+///     ConvParams p; p.stride = {2, 2}; p.padding = {1, 1};
+///     Tensor y = conv2d(x, w, b, p);   // x [3,32,32], w [16,3,3,3] -> y [16,16,16]
+#include <array>
+
+#include "sim/kernels/tensor.hpp"
+
+namespace coinfer::kernels {
+
+struct ConvParams {
+  std::array<std::int64_t, 2> stride{1, 1};
+  std::array<std::int64_t, 2> padding{0, 0};
+  std::array<std::int64_t, 2> dilation{1, 1};
+  std::array<std::int64_t, 2> output_padding{0, 0};  ///< conv_transpose2d only
+  std::int64_t groups = 1;                           ///< conv2d and conv_transpose2d
+};
+
+/// Convolution by patch-to-column + GEMM: per group, the (IC/g * KH * KW) x (OH * OW) column matrix of
+/// input patches is multiplied by the (OC/g) x (IC/g * KH * KW) weight matrix. A 1x1 stride-1 unpadded
+/// convolution multiplies the input directly (no column matrix).
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& params);
+
+/// Depthwise convolution (direct loops; one filter per output channel).
+Tensor depthwise_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                        const ConvParams& params);
+
+/// Transposed convolution (the gradient of conv2d with respect to its input): per group, the
+/// (OC/g * KH * KW) x (IH * IW) column matrix W^T X is scattered back into the output (column-to-patch).
+Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                        const ConvParams& params);
+
+/// Output spatial size of a convolution: floor((in + 2p - d(k - 1) - 1) / s) + 1.
+std::int64_t conv_output_size(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t padding,
+                              std::int64_t dilation);
+
+/// Patch-to-column of channels [c0, c0 + channels) of a (C, H, W) input: writes the
+/// (channels * KH * KW) x (OH * OW) row-major matrix to `columns`.
+void im2col(const Tensor& input, std::int64_t c0, std::int64_t channels, std::array<std::int64_t, 2> kernel,
+            const ConvParams& params, std::int64_t out_h, std::int64_t out_w, float* columns);
+
+/// A per-thread scratch area of at least `floats` floats, reused across calls (contents undefined; valid
+/// until the next call on the same thread). Holds the column matrices of conv2d and conv_transpose2d.
+float* scratch_buffer(std::int64_t floats);
+
+}  // namespace coinfer::kernels

@@ -1,0 +1,65 @@
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/kernels/conv.hpp"
+#include "sim/kernels/gemm.hpp"
+
+namespace coinfer::kernels {
+
+Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p) {
+  if (input.rank() != 3 || weight.rank() != 4)
+    throw Error(
+        fmt::format("conv_transpose2d: expected input (C,H,W) and weight (IC,OC/g,KH,KW), got {} and {}",
+                    shape_to_string(input.shape), shape_to_string(weight.shape)));
+  for (int i = 0; i < 2; ++i)
+    if (p.stride[i] < 1 || p.dilation[i] < 1 || p.padding[i] < 0 || p.output_padding[i] < 0)
+      throw Error("conv_transpose2d: stride and dilation must be positive, padding non-negative");
+  const std::int64_t ic = input.shape[0], ih = input.shape[1], iw = input.shape[2], g = p.groups;
+  if (g < 1 || weight.shape[0] != ic || ic % g)
+    throw Error(fmt::format("conv_transpose2d: weight {} does not match input {} with {} groups",
+                            shape_to_string(weight.shape), shape_to_string(input.shape), g));
+  const std::int64_t ocg = weight.shape[1], oc = ocg * g, kh_n = weight.shape[2], kw_n = weight.shape[3];
+  if (!bias.empty() && bias.size() != oc)
+    throw Error("conv_transpose2d: bias must have one value per channel");
+  // out = (in - 1) s - 2p + d (k - 1) + output_padding + 1
+  const std::int64_t oh =
+      (ih - 1) * p.stride[0] - 2 * p.padding[0] + p.dilation[0] * (kh_n - 1) + p.output_padding[0] + 1;
+  const std::int64_t ow =
+      (iw - 1) * p.stride[1] - 2 * p.padding[1] + p.dilation[1] * (kw_n - 1) + p.output_padding[1] + 1;
+  if (oh < 1 || ow < 1) throw Error("conv_transpose2d: output size is empty");
+
+  Tensor out({oc, oh, ow});
+  const std::int64_t icg = ic / g, kk = ocg * kh_n * kw_n, plane = ih * iw;
+  std::vector<float> wt(static_cast<std::size_t>(kk * icg));
+  float* columns = scratch_buffer(kk * plane);
+  for (std::int64_t grp = 0; grp < g; ++grp) {
+    // W[g] is icg x kk (rows = input channels); columns (kk x IH*IW) = W[g]^T * X[g].
+    ConstMatrixMap wg(weight.ptr() + grp * icg * kk, icg, kk);
+    MatrixMap(wt.data(), kk, icg) = wg.transpose();
+    gemm(wt.data(), input.ptr() + grp * icg * plane, columns, kk, plane, icg);
+    // Column-to-patch: out[o, y*s - p + i*d, x*s - p + j*d] += columns[(o, i, j), (y, x)].
+    for (std::int64_t o = 0; o < ocg; ++o) {
+      float* dst = out.ptr() + (grp * ocg + o) * oh * ow;
+      for (std::int64_t i = 0; i < kh_n; ++i) {
+        for (std::int64_t j = 0; j < kw_n; ++j) {
+          const float* row = columns + ((o * kh_n + i) * kw_n + j) * plane;
+          for (std::int64_t y = 0; y < ih; ++y) {
+            const std::int64_t oy = y * p.stride[0] - p.padding[0] + i * p.dilation[0];
+            if (oy < 0 || oy >= oh) continue;
+            for (std::int64_t x = 0; x < iw; ++x) {
+              const std::int64_t ox = x * p.stride[1] - p.padding[1] + j * p.dilation[1];
+              if (ox >= 0 && ox < ow) dst[oy * ow + ox] += row[y * iw + x];
+            }
+          }
+        }
+      }
+    }
+  }
+  if (!bias.empty()) {
+    auto m = out.matrix(oc, oh * ow);
+    m.colwise() += bias.vector();
+  }
+  return out;
+}
+
+}  // namespace coinfer::kernels

@@ -1,0 +1,32 @@
+#pragma once
+/// Fully connected layers: dense (GEMV) and sparse (CSR SpMV), and magnitude pruning.
+/// The input is flattened (Caffe's InnerProduct); the weight is [units, inputs] row-major.
+///
+///     Tensor y = fully_connected(x, w, b);                 // w [10, 400], x any shape of 400 elements
+///     CsrMatrix s = prune_to_csr(random_normal({10, 400}, 1), 0.9);   // 40 nonzeros kept per row
+///     Tensor z = sparse_fully_connected(x, s, b);
+#include <Eigen/SparseCore>
+
+#include "sim/kernels/tensor.hpp"
+
+namespace coinfer::kernels {
+
+/// Compressed sparse row matrix (Eigen, row-major, 32-bit indices).
+using CsrMatrix = Eigen::SparseMatrix<float, Eigen::RowMajor, std::int32_t>;
+
+/// y = W x + b with y of shape (units). Throws `Error` if W is not [units, x.size()] or b has the
+/// wrong size (an empty b means no bias).
+Tensor fully_connected(const Tensor& input, const Tensor& weight, const Tensor& bias);
+
+/// y = S x + b with S a CSR matrix of units rows (SpMV).
+Tensor sparse_fully_connected(const Tensor& input, const CsrMatrix& weight, const Tensor& bias);
+
+/// Magnitude pruning per row: keeps the round((1 - sparsity) * cols) largest-|w| entries of each row of
+/// the rank-2 `dense` (equal magnitudes: the lower column wins) and returns them as CSR. Throws `Error`
+/// unless 0 <= sparsity < 1.
+CsrMatrix prune_to_csr(const Tensor& dense, double sparsity);
+
+/// Bytes of a CSR matrix as stored: values (4 B) + column indices (4 B) per nonzero + row pointers.
+std::int64_t csr_size_bytes(const CsrMatrix& m);
+
+}  // namespace coinfer::kernels

@@ -1,0 +1,47 @@
+#pragma once
+/// Runs one layer of the graph IR (sim/graph/layer.hpp) on real tensors, and makes seeded weights for
+/// it. This is the entry point the profiler and the functional-mode engine use:
+///
+///     const Layer& l = graph.layer(i);                          // after graph.infer()
+///     LayerWeights w = make_weights(l, input.shape, seed);      // seeded, reproducible
+///     Tensor y = run_layer(l, {&input}, w);                     // y.shape == l.output_shape
+///
+/// Weight conventions (PyTorch layouts, see conv.hpp, dense.hpp, lstm.hpp): weights are drawn from
+/// N(0, 2 / fan_in) (He initialisation, so activations keep their scale through deep ReLU stacks),
+/// biases from N(0, 0.01^2). A layer with `sparsity` s > 0 is magnitude-pruned per row to s (fc layers
+/// then run as CSR SpMV; conv layers keep the dense kernel with zeroed weights). Batch norm gets
+/// mean ~ N(0, 0.1^2), variance ~ U[0.5, 1.5), scale ~ U[0.5, 1.5), shift ~ N(0, 0.1^2).
+#include <cstdint>
+#include <vector>
+
+#include "sim/graph/layer.hpp"
+#include "sim/kernels/dense.hpp"
+#include "sim/kernels/lstm.hpp"
+#include "sim/kernels/normalization.hpp"
+#include "sim/kernels/tensor.hpp"
+
+namespace coinfer::kernels {
+
+/// The parameters of one layer; only the fields its op uses are filled.
+struct LayerWeights {
+  Tensor weight;            ///< conv kinds and dense fc (layouts in conv.hpp / dense.hpp)
+  Tensor bias;              ///< one value per output channel / unit; empty if bias = false
+  CsrMatrix sparse_weight;  ///< fc with sparsity > 0 (then `weight` is empty)
+  bool sparse = false;
+  BatchNormParams batch_norm;         ///< batch_norm
+  std::vector<LstmCellWeights> lstm;  ///< lstm: num_layers * directions cells, layer-major
+
+  /// Bytes of parameters held (CSR counted as stored).
+  std::int64_t size_bytes() const;
+};
+
+/// Seeded weights for `layer` given its (first) input shape. Layers without parameters get an empty
+/// LayerWeights. Throws `Error` if the input shape does not fit the layer.
+LayerWeights make_weights(const Layer& layer, const Shape& input, std::uint64_t seed);
+
+/// Runs `layer` on `inputs` (one per entry of layer.inputs, in order). `input` layers return a copy of
+/// their single given tensor; dropout is the identity (inference); flatten reshapes. Throws `Error`
+/// on a wrong number of inputs or a shape mismatch.
+Tensor run_layer(const Layer& layer, const std::vector<const Tensor*>& inputs, const LayerWeights& weights);
+
+}  // namespace coinfer::kernels

@@ -1,0 +1,73 @@
+#pragma once
+/// Quantizers for tensors sent between devices:
+/// - int8: symmetric, one scale per tensor (q = round(x / scale), scale = max|x| / 127);
+/// - 1-bit with error feedback (Seide et al.; AdaLearner, /work/shared/seeds/000_e8b96928b487f067.txt
+///   sec. 3.1.3 eq. 3.4-3.5 and sec. 3.4.1 eq. 3.9-3.10): sign bit per element, and per row (filter) the
+///   mean of the non-negative and of the negative values as reconstruction levels (sec. 3.4.2);
+/// - TernGrad (sec. 3.1.3 eq. 3.6): s * sign(x) * b with s = max|x| and b ~ Bernoulli(|x| / s), an
+///   unbiased estimate of x.
+///
+///     Int8Tensor q = quantize_int8(x);   Tensor y = dequantize(q);       // |y - x| <= q.scale / 2
+///     OneBitQuantizer enc;               Tensor g1 = dequantize(enc.quantize(grad));
+///     Rng rng(7);                        Tensor t = dequantize(terngrad_quantize(grad, rng));
+#include <cstdint>
+#include <vector>
+
+#include "sim/kernels/tensor.hpp"
+
+namespace coinfer::kernels {
+
+struct Int8Tensor {
+  Shape shape;
+  std::vector<std::int8_t> values;
+  float scale = 1.0f;  ///< x ~= scale * q
+  /// Bytes sent: one per element plus the fp32 scale.
+  std::int64_t size_bytes() const { return static_cast<std::int64_t>(values.size()) + 4; }
+};
+
+/// Throws `Error` if x holds a NaN or an infinity.
+Int8Tensor quantize_int8(const Tensor& x);
+Tensor dequantize(const Int8Tensor& q);
+
+/// 1-bit codes of a tensor viewed as rows = shape[0] (filters / output units) by the remaining elements.
+struct OneBitTensor {
+  Shape shape;
+  std::vector<std::uint8_t> bits;     ///< packed, 1 = non-negative; element i is bit i % 8 of byte i / 8
+  std::vector<float> positive_level;  ///< per row: mean of its non-negative values (0 if none)
+  std::vector<float> negative_level;  ///< per row: mean of its negative values (0 if none)
+  /// Bytes sent: packed bits plus two fp32 levels per row.
+  std::int64_t size_bytes() const;
+};
+
+/// One-shot 1-bit quantization (threshold 0), no error feedback.
+OneBitTensor quantize_one_bit(const Tensor& x);
+Tensor dequantize(const OneBitTensor& q);
+
+/// 1-bit quantization with error feedback: the residual of step k - 1 is added before quantizing
+/// step k (eq. 3.9), and the new residual is what the codes failed to carry (eq. 3.10, written for the
+/// corrected input as in Seide et al.): e_k = (x_k + e_{k-1}) - Q^-1(Q(x_k + e_{k-1})).
+/// Hence sum_k Q^-1(...) = sum_k x_k - e_K: the decoded sum tracks the input sum up to one residual.
+class OneBitQuantizer {
+ public:
+  /// Throws `Error` if x's shape differs from the previous call's.
+  OneBitTensor quantize(const Tensor& x);
+  const Tensor& residual() const { return residual_; }
+  void reset() { residual_ = Tensor(); }
+
+ private:
+  Tensor residual_;
+};
+
+struct TernaryTensor {
+  Shape shape;
+  std::vector<std::int8_t> values;  ///< -1, 0 or +1
+  float scale = 0.0f;               ///< s = max |x|
+  /// Bytes sent: 2 bits per element (rounded up) plus the fp32 scale.
+  std::int64_t size_bytes() const { return (static_cast<std::int64_t>(values.size()) * 2 + 7) / 8 + 4; }
+};
+
+/// TernGrad: values[i] = sign(x_i) with probability |x_i| / max|x|, else 0; E[dequantize] = x.
+TernaryTensor terngrad_quantize(const Tensor& x, Rng& rng);
+Tensor dequantize(const TernaryTensor& q);
+
+}  // namespace coinfer::kernels

@@ -1,0 +1,192 @@
+#include "sim/plan/compiled_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "sim/core/error.hpp"
+
+namespace coinfer {
+namespace {
+
+class PlanChecker {
+ public:
+  PlanChecker(const Plan& plan, const Topology& topology) : plan_(plan), topo_(topology) {}
+
+  CompiledPlan run() {
+    if (plan_.tasks.empty()) fail("tasks", "the plan has no tasks");
+    out_.plan = &plan_;
+    out_.tasks.resize(plan_.tasks.size());
+    index_ids();
+    for (std::size_t i = 0; i < plan_.tasks.size(); ++i) resolve_task(i);
+    for (std::size_t i = 0; i < plan_.tasks.size(); ++i) resolve_deps(i);
+    order();
+    mark_first_stage();
+    return std::move(out_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& path, const std::string& message) const {
+    if (!plan_.file.empty()) throw InputError(plan_.file, path, message);
+    throw InputError(fmt::format("plan '{}'", plan_.name), path, message);
+  }
+
+  std::string task_path(std::size_t i) const { return index_path("tasks", i); }
+
+  void index_ids() {
+    for (std::size_t i = 0; i < plan_.tasks.size(); ++i) {
+      const auto& id = plan_.tasks[i].id;
+      if (id.empty()) fail(task_path(i) + ".id", "expected a non-empty id");
+      if (!ids_.emplace(id, i).second) fail(task_path(i) + ".id", fmt::format("duplicate task id '{}'", id));
+    }
+  }
+
+  std::size_t device(const std::string& name, const std::string& path) const {
+    if (auto d = topo_.platform().device_index_or_null(name)) return *d;
+    std::vector<std::string> names;
+    for (const auto& d : topo_.platform().devices) names.push_back(d.name);
+    fail(path, fmt::format("unknown device '{}'; devices: {}", name, fmt::join(names, ", ")));
+  }
+
+  void resolve_task(std::size_t i) {
+    const Task& t = plan_.tasks[i];
+    CompiledTask& c = out_.tasks[i];
+    const auto path = task_path(i);
+    c.kind = t.kind;
+    if (t.kind == TaskKind::Compute) {
+      c.device = device(t.device, path + ".device");
+      if (!(t.duration_s >= 0.0) || !std::isfinite(t.duration_s))
+        fail(path + ".duration_s", fmt::format("expected a finite duration >= 0, got {}", t.duration_s));
+      c.duration_s = t.duration_s;
+      return;
+    }
+    c.src = device(t.src, path + ".src");
+    c.dst = device(t.dst, path + ".dst");
+    c.device = c.dst;
+    if (c.src == c.dst) fail(path + ".dst", fmt::format("a transfer from '{}' to itself", t.src));
+    if (!(t.bytes >= 0.0) || !std::isfinite(t.bytes))
+      fail(path + ".bytes", fmt::format("expected a finite size >= 0, got {}", t.bytes));
+    c.bytes = t.bytes;
+    const auto& platform = topo_.platform();
+    std::optional<std::size_t> net;
+    if (!t.network.empty()) {
+      net = platform.network_index_or_null(t.network);
+      if (!net) fail(path + ".network", fmt::format("unknown network '{}'", t.network));
+    } else {
+      net = platform.network_between(t.src, t.dst);
+      if (!net) fail(path, fmt::format("no network connects '{}' and '{}'", t.src, t.dst));
+    }
+    c.route = topo_.route_or_null(*net, c.src, c.dst);
+    if (c.route == nullptr)
+      fail(path + ".network", fmt::format("network '{}' does not connect '{}' and '{}'",
+                                          platform.networks[*net].name, t.src, t.dst));
+  }
+
+  // Where a task's output lives: a compute's device, a transfer's destination.
+  std::size_t location(std::size_t task) const { return out_.tasks[task].device; }
+
+  void resolve_deps(std::size_t i) {
+    const Task& t = plan_.tasks[i];
+    CompiledTask& c = out_.tasks[i];
+    const auto needed_at = t.kind == TaskKind::Compute ? c.device : c.src;
+    for (std::size_t k = 0; k < t.deps.size(); ++k) {
+      const auto path = index_path(task_path(i) + ".deps", k);
+      auto it = ids_.find(t.deps[k]);
+      if (it == ids_.end()) fail(path, fmt::format("unknown task '{}'", t.deps[k]));
+      const auto d = it->second;
+      if (d == i) fail(path, "a task cannot depend on itself");
+      if (std::find(c.deps.begin(), c.deps.end(), d) != c.deps.end())
+        fail(path, fmt::format("'{}' is listed twice", t.deps[k]));
+      if (location(d) != needed_at) {
+        const auto& devices = topo_.platform().devices;
+        fail(path, fmt::format("'{}' leaves its output on '{}' but '{}' needs it on '{}'; add a transfer",
+                               t.deps[k], devices[location(d)].name, t.id, devices[needed_at].name));
+      }
+      c.deps.push_back(d);
+      out_.tasks[d].succs.push_back(i);
+    }
+    if (c.deps.empty()) out_.entries.push_back(i);
+  }
+
+  // Kahn's algorithm with a min-heap on the plan index: a stable topological order.
+  void order() {
+    const auto n = out_.tasks.size();
+    std::vector<std::size_t> pending(n);
+    std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
+    for (std::size_t i = 0; i < n; ++i)
+      if ((pending[i] = out_.tasks[i].deps.size()) == 0) ready.push(i);
+    while (!ready.empty()) {
+      const auto i = ready.top();
+      ready.pop();
+      out_.topo_order.push_back(i);
+      for (auto s : out_.tasks[i].succs)
+        if (--pending[s] == 0) ready.push(s);
+    }
+    if (out_.topo_order.size() != n) report_cycle(pending);
+  }
+
+  [[noreturn]] void report_cycle(const std::vector<std::size_t>& pending) const {
+    // Every task left with pending deps is on or behind a cycle: walk deps among them until a
+    // task repeats.
+    std::size_t start = 0;
+    while (pending[start] == 0) ++start;
+    std::vector<std::size_t> walk{start};
+    std::vector<int> seen_at(pending.size(), -1);
+    seen_at[start] = 0;
+    for (;;) {
+      std::size_t next = 0;
+      for (auto d : out_.tasks[walk.back()].deps)
+        if (pending[d] > 0) {
+          next = d;
+          break;
+        }
+      if (seen_at[next] >= 0) {
+        std::vector<std::string> ids;
+        for (std::size_t k = walk.size(); k-- > static_cast<std::size_t>(seen_at[next]);)
+          ids.push_back(plan_.tasks[walk[k]].id);
+        ids.push_back(plan_.tasks[walk.back()].id);
+        fail(task_path(next) + ".deps", fmt::format("dependency cycle: {}", fmt::join(ids, " -> ")));
+      }
+      seen_at[next] = static_cast<int>(walk.size());
+      walk.push_back(next);
+    }
+  }
+
+  void mark_first_stage() {
+    for (auto i : out_.topo_order) {
+      auto& c = out_.tasks[i];
+      bool first = c.deps.empty();
+      if (!first && c.kind == TaskKind::Compute) {
+        first = true;
+        for (auto d : c.deps) {
+          const auto& dep = out_.tasks[d];
+          first = first && dep.first_stage && dep.kind == TaskKind::Compute && dep.device == c.device;
+        }
+      }
+      c.first_stage = first;
+      if (first) ++out_.first_stage_size;
+    }
+  }
+
+  const Plan& plan_;
+  const Topology& topo_;
+  CompiledPlan out_;
+  std::unordered_map<std::string, std::size_t> ids_;
+};
+
+}  // namespace
+
+CompiledPlan compile_plan(const Plan& plan, const Topology& topology) {
+  return PlanChecker(plan, topology).run();
+}
+
+void validate_plan(const Plan& plan, const Platform& platform) {
+  const Topology topology(platform);
+  compile_plan(plan, topology);
+}
+
+}  // namespace coinfer

@@ -1,0 +1,31 @@
+#include "sim/plan/plan.hpp"
+
+namespace coinfer {
+
+Task compute_task(std::string id, std::string device, double duration_s, std::vector<std::string> deps,
+                  std::string label) {
+  Task t;
+  t.id = std::move(id);
+  t.kind = TaskKind::Compute;
+  t.device = std::move(device);
+  t.duration_s = duration_s;
+  t.deps = std::move(deps);
+  t.label = std::move(label);
+  return t;
+}
+
+Task transfer_task(std::string id, std::string src, std::string dst, double bytes,
+                   std::vector<std::string> deps, std::string label, std::string network) {
+  Task t;
+  t.id = std::move(id);
+  t.kind = TaskKind::Transfer;
+  t.src = std::move(src);
+  t.dst = std::move(dst);
+  t.bytes = bytes;
+  t.deps = std::move(deps);
+  t.label = std::move(label);
+  t.network = std::move(network);
+  return t;
+}
+
+}  // namespace coinfer

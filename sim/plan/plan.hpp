@@ -1,0 +1,49 @@
+#pragma once
+/// A plan: the task DAG every partitioner returns. A compute task runs for `duration_s` on a
+/// device (the partitioner fills the duration from the cost model); a transfer moves `bytes`
+/// from one device to another over a network. `deps` name tasks that must finish first and
+/// follow the data: a compute task depends on tasks whose output is on its device (computes
+/// there, transfers arriving there), a transfer on tasks whose output is on its source.
+///
+///     Plan plan{"remote", "", {
+///         transfer_task("upload", "phone", "server", 150528, {}),
+///         compute_task("infer", "server", 0.012, {"upload"}),
+///         transfer_task("download", "server", "phone", 4000, {"infer"})}};
+#include <string>
+#include <vector>
+
+namespace coinfer {
+
+enum class TaskKind { Compute, Transfer };
+
+struct Task {
+  std::string id;
+  TaskKind kind = TaskKind::Compute;
+  std::string device;       ///< compute: where it runs
+  std::string src;          ///< transfer: sender
+  std::string dst;          ///< transfer: receiver
+  std::string network;      ///< transfer: "" = the first network (file order) reaching both
+  double bytes = 0.0;       ///< transfer size
+  double duration_s = 0.0;  ///< compute time on `device`
+  std::string label;        ///< what it is: a layer range, "input", "conv1..pool5", ...
+  std::vector<std::string> deps;
+
+  bool operator==(const Task&) const = default;
+};
+
+struct Plan {
+  std::string name;
+  std::string file;  ///< where it was loaded from ("" when built in code); names it in errors
+  std::vector<Task> tasks;
+
+  bool operator==(const Plan&) const = default;
+};
+
+/// A compute task. Example: `compute_task("c1", "phone", 0.25, {}, "conv1..conv5")`.
+Task compute_task(std::string id, std::string device, double duration_s, std::vector<std::string> deps,
+                  std::string label = "");
+/// A transfer task. Example: `transfer_task("up", "phone", "server", 602112, {"c1"}, "pool5")`.
+Task transfer_task(std::string id, std::string src, std::string dst, double bytes,
+                   std::vector<std::string> deps, std::string label = "", std::string network = "");
+
+}  // namespace coinfer

@@ -1,0 +1,81 @@
+#include "sim/plan/plan_json.hpp"
+
+#include "sim/core/error.hpp"
+
+namespace coinfer {
+namespace {
+
+Task task_from_json(const Json& j, const std::string& path) {
+  Task t;
+  t.id = json_string(j, "id", path);
+  if (t.id.empty()) throw InputError("", join_path(path, "id"), "expected a non-empty id");
+  const auto kind = json_enum(j, "kind", path, {"compute", "transfer"});
+  if (kind == "compute") {
+    json_reject_unknown_keys(j, path, {"id", "kind", "device", "duration_s", "label", "deps"});
+    t.kind = TaskKind::Compute;
+    t.device = json_string(j, "device", path);
+    t.duration_s = json_number(j, "duration_s", path, 0.0);
+  } else {
+    json_reject_unknown_keys(j, path, {"id", "kind", "src", "dst", "network", "bytes", "label", "deps"});
+    t.kind = TaskKind::Transfer;
+    t.src = json_string(j, "src", path);
+    t.dst = json_string(j, "dst", path);
+    t.network = json_string_or(j, "network", path, "");
+    t.bytes = json_number(j, "bytes", path, 0.0);
+  }
+  t.label = json_string_or(j, "label", path, "");
+  if (const Json* deps = json_find(j, "deps", path)) {
+    const auto p = join_path(path, "deps");
+    if (!deps->is_array()) throw InputError("", p, "expected a list of task ids");
+    for (std::size_t i = 0; i < deps->size(); ++i) {
+      if (!(*deps)[i].is_string()) throw InputError("", index_path(p, i), "expected a task id");
+      t.deps.push_back((*deps)[i].get<std::string>());
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+Json plan_to_json(const Plan& plan) {
+  Json tasks = Json::array();
+  for (const auto& t : plan.tasks) {
+    Json j = {{"id", t.id}};
+    if (t.kind == TaskKind::Compute) {
+      j["kind"] = "compute";
+      j["device"] = t.device;
+      j["duration_s"] = t.duration_s;
+    } else {
+      j["kind"] = "transfer";
+      j["src"] = t.src;
+      j["dst"] = t.dst;
+      if (!t.network.empty()) j["network"] = t.network;
+      j["bytes"] = t.bytes;
+    }
+    if (!t.label.empty()) j["label"] = t.label;
+    j["deps"] = t.deps;
+    tasks.push_back(std::move(j));
+  }
+  return {{"name", plan.name}, {"tasks", std::move(tasks)}};
+}
+
+Plan plan_from_json(const Json& json, const std::string& file) {
+  try {
+    json_reject_unknown_keys(json, "", {"name", "tasks"});
+    Plan plan;
+    plan.file = file;
+    plan.name = json_string_or(json, "name", "", "plan");
+    const Json& tasks = json_at(json, "tasks", "");
+    if (!tasks.is_array()) throw InputError("", "tasks", "expected a list of tasks");
+    for (std::size_t i = 0; i < tasks.size(); ++i)
+      plan.tasks.push_back(task_from_json(tasks[i], index_path("tasks", i)));
+    return plan;
+  } catch (const InputError& e) {
+    if (!e.file().empty()) throw;
+    throw e.with_file(file);
+  }
+}
+
+Plan load_plan_file(const std::string& path) { return plan_from_json(read_json_file(path), path); }
+
+}  // namespace coinfer

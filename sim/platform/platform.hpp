@@ -1,0 +1,112 @@
+#pragma once
+/// A platform in memory: devices (each with its calibration) and the networks joining them.
+/// Plain structs, no SimGrid: `sim/replay` builds the SimGrid platform from them, the analytic
+/// cost reads nominal rates from them. Loaded from YAML by `load_platform_file`
+/// (platform_yaml.hpp, schema documented there and in README "Platform files").
+///
+/// Rates are in bits per second (`rate_bps`); a transfer of S bytes alone on a link of rate R
+/// and latency L takes L + 8 S / R seconds.
+#include <cstddef>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/calibration/device_calibration.hpp"
+
+namespace coinfer {
+
+enum class NetworkKind { Wifi, WifiDirect, Lte, Cellular3g, Cellular4g, Wired };
+
+/// How a link's rate varies over time. Random models draw one value per `period_s` from a
+/// generator seeded by the scenario seed and the link name (BandwidthSeries).
+struct BandwidthModel {
+  enum class Kind { Constant, Normal, Uniform, Empirical, Trace };
+  Kind kind = Kind::Constant;
+  double mean_bps = 0.0;           ///< Normal (defaults to the link's rate_bps)
+  double stddev_bps = 0.0;         ///< Normal
+  double floor_bps = 0.0;          ///< Normal: draws below the floor are raised to it
+  double low_bps = 0.0;            ///< Uniform
+  double high_bps = 0.0;           ///< Uniform
+  std::vector<double> values_bps;  ///< Empirical: each period draws one of them uniformly
+  /// Random models: the length of one period. Trace: the repeat period (0: no repeat).
+  double period_s = 0.0;
+  /// Trace: (time_s, rate_bps) points, times increasing from 0; the rate holds until the next
+  /// point and after the last one (or the trace repeats every period_s).
+  std::vector<std::pair<double, double>> trace;
+  std::string trace_file;  ///< where the trace was read from (informational)
+};
+
+/// One direction (or both, for shared media) of a network: nominal rate, latency, variation.
+struct LinkSpec {
+  double rate_bps = 0.0;
+  double latency_s = 0.0;
+  BandwidthModel bandwidth;
+};
+
+/// A network joining devices.
+/// - wifi / wifi_direct without a base: one shared medium; every member reaches every other
+///   through it, all transfers in the cell share `link` (max-min fair, SimGrid's sharing).
+/// - access networks: lte / 3g / 4g (always) and wifi / wifi_direct with a `base`: each member
+///   has its own `uplink` (member -> base) and `downlink` (base -> member), e.g. a phone
+///   reaching an edge server through an access point; member -> member goes up then down
+///   (latencies add).
+/// - wired: each member has a full-duplex port of rate `link.rate_bps`; a transfer a -> b uses
+///   a's outgoing and b's incoming port; `link.latency_s` is end to end.
+struct Network {
+  std::string name;
+  NetworkKind kind = NetworkKind::Wifi;
+  std::vector<std::string> members;  ///< device names (cellular: the radio side)
+  std::string base;                  ///< access networks: the wired-side device (e.g. the server)
+  std::string owner;                 ///< wifi: access point / group owner (informational)
+  LinkSpec link;                     ///< shared wifi cells, wired
+  LinkSpec uplink;                   ///< access networks
+  LinkSpec downlink;                 ///< access networks
+  /// Radio power save: a member's radio idle for longer than `power_save_timeout_s` sleeps,
+  /// and its next transfer first waits `wake_up_s` (MoDNN: wake-up vs transmission time).
+  double wake_up_s = 0.0;
+  double power_save_timeout_s = std::numeric_limits<double>::infinity();
+  /// The owner's radio handles one transfer at a time (MoDNN / AdaLearner FIFO radio):
+  /// transfers in this network run one after another in the order they became ready.
+  bool serialized_radio = false;
+
+  bool is_cellular() const;
+  bool is_wireless() const;
+  /// Members reach a base through their own uplink and downlink (cellular, or wifi with a base).
+  bool is_access() const { return !base.empty(); }
+  /// Members plus the base: every device this network reaches.
+  std::vector<std::string> endpoints() const;
+  bool has_endpoint(const std::string& device) const;
+};
+
+struct Device {
+  std::string name;
+  std::string calibration_file;  ///< as resolved (relative to the platform file's folder)
+  std::string role;              ///< free text: "phone", "worker", "server", ...
+  DeviceCalibration calibration;
+};
+
+struct Platform {
+  std::string name;
+  std::string file;  ///< the YAML file it came from ("" when built in code)
+  std::vector<Device> devices;
+  std::vector<Network> networks;
+
+  /// Index of a device; throws `InputError` listing the known names.
+  std::size_t device_index(const std::string& name) const;
+  std::optional<std::size_t> device_index_or_null(const std::string& name) const;
+  std::optional<std::size_t> network_index_or_null(const std::string& name) const;
+  /// The first network (in file order) reaching both devices, or null.
+  std::optional<std::size_t> network_between(const std::string& a, const std::string& b) const;
+};
+
+/// "wifi", "wifi_direct", "lte", "3g", "4g", "wired".
+std::string network_kind_name(NetworkKind kind);
+/// Key of the calibration's radio power table for this kind ("wifi", "wifi_direct", "lte",
+/// "3g", "4g"); empty for wired networks (no radio).
+std::string radio_power_key(NetworkKind kind);
+/// The device's radio power model for this kind of network (wifi_direct falls back to wifi,
+/// lte to 4g), or null when the calibration has none.
+const RadioPowerModel* radio_power_model(const DeviceCalibration& calibration, NetworkKind kind);
+
+}  // namespace coinfer

@@ -1,0 +1,355 @@
+#include "sim/platform/platform_yaml.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "sim/calibration/calibration_json.hpp"
+#include "sim/core/error.hpp"
+#include "sim/scenario/yaml_json.hpp"
+
+namespace coinfer {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kTopKeys{"name", "notes", "description", "devices", "networks"};
+const std::vector<std::string> kDeviceKeys{"name", "calibration", "role"};
+const std::vector<std::string> kKinds{"wifi", "wifi_direct", "wired", "lte", "3g", "4g"};
+const std::vector<std::string> kModels{"constant", "normal", "uniform", "empirical", "trace"};
+
+NetworkKind kind_from_name(const std::string& name) {
+  if (name == "wifi") return NetworkKind::Wifi;
+  if (name == "wifi_direct") return NetworkKind::WifiDirect;
+  if (name == "wired") return NetworkKind::Wired;
+  if (name == "lte") return NetworkKind::Lte;
+  if (name == "3g") return NetworkKind::Cellular3g;
+  return NetworkKind::Cellular4g;
+}
+
+// Names become SimGrid host and link names joined with '/', '@', '~' and '#'.
+void check_name(const std::string& name, const std::string& path) {
+  const bool ok = !name.empty() && std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '_' || c == '-' || c == '.';
+  });
+  if (!ok)
+    throw InputError("", path,
+                     fmt::format("'{}' is not a valid name (letters, digits, '_', '-', '.')", name));
+}
+
+// A rate written as `<stem>_bps` or `<stem>_mbps` (exactly one); > 0.
+std::optional<double> optional_rate(const Json& obj, const std::string& stem, const std::string& path) {
+  const Json* bps = json_find(obj, stem + "_bps", path);
+  const Json* mbps = json_find(obj, stem + "_mbps", path);
+  if (bps != nullptr && mbps != nullptr)
+    throw InputError("", join_path(path, stem + "_bps"),
+                     fmt::format("give {0}_bps or {0}_mbps, not both", stem));
+  if (bps == nullptr && mbps == nullptr) return std::nullopt;
+  const auto key = bps != nullptr ? stem + "_bps" : stem + "_mbps";
+  const double v = json_as_number(*(bps != nullptr ? bps : mbps), join_path(path, key));
+  if (!(v > 0.0)) throw InputError("", join_path(path, key), fmt::format("expected a rate > 0, got {}", v));
+  return bps != nullptr ? v : v * 1e6;
+}
+
+double required_rate(const Json& obj, const std::string& stem, const std::string& path) {
+  if (auto r = optional_rate(obj, stem, path)) return *r;
+  throw InputError("", join_path(path, stem + "_bps"),
+                   fmt::format("missing key ({0}_bps or {0}_mbps)", stem));
+}
+
+std::vector<double> rate_list(const Json& obj, const std::string& stem, const std::string& path) {
+  const bool mbps = json_find(obj, stem + "_mbps", path) != nullptr;
+  const auto key = stem + (mbps ? "_mbps" : "_bps");
+  auto values = json_number_array(obj, key, path);
+  if (values.empty()) throw InputError("", join_path(path, key), "expected at least one rate");
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!(values[i] > 0.0))
+      throw InputError("", index_path(join_path(path, key), i),
+                       fmt::format("expected a rate > 0, got {}", values[i]));
+    if (mbps) values[i] *= 1e6;
+  }
+  return values;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::string resolve(const std::string& base_dir, const std::string& relative) {
+  const fs::path p(relative);
+  if (p.is_absolute() || base_dir.empty()) return p.lexically_normal().string();
+  return (fs::path(base_dir) / p).lexically_normal().string();
+}
+
+void check_trace(const std::vector<std::pair<double, double>>& points, const std::string& path) {
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto p = index_path(path, i);
+    if (!(points[i].first >= 0.0) || !std::isfinite(points[i].first))
+      throw InputError("", p, fmt::format("time must be >= 0, got {}", points[i].first));
+    if (i > 0 && !(points[i].first > points[i - 1].first))
+      throw InputError("", p, "times must increase strictly");
+    if (!(points[i].second > 0.0) || !std::isfinite(points[i].second))
+      throw InputError("", p, fmt::format("rate must be > 0, got {}", points[i].second));
+  }
+}
+
+std::vector<std::pair<double, double>> trace_points(const Json& obj, const std::string& path,
+                                                    const std::string& base_dir, std::string& trace_file) {
+  const Json* file = json_find(obj, "file", path);
+  const Json* points = json_find(obj, "points", path);
+  if ((file == nullptr) == (points == nullptr))
+    throw InputError("", path, "a trace needs either 'file' or 'points' (not both)");
+  std::vector<std::pair<double, double>> out;
+  if (file != nullptr) {
+    const auto name = json_string(obj, "file", path);
+    trace_file = resolve(base_dir, name);
+    if (!fs::is_regular_file(trace_file))
+      throw InputError("", join_path(path, "file"),
+                       fmt::format("file '{}' not found (looked for '{}')", name, trace_file));
+    out = parse_bandwidth_trace(read_text_file(trace_file), trace_file);
+  } else {
+    const auto rows = json_number_matrix(obj, "points", path);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i].size() != 2)
+        throw InputError("", index_path(join_path(path, "points"), i), "expected [time_s, rate_bps]");
+      out.emplace_back(rows[i][0], rows[i][1]);
+    }
+    check_trace(out, join_path(path, "points"));
+  }
+  if (out.empty()) throw InputError("", path, "the trace has no points");
+  return out;
+}
+
+BandwidthModel parse_bandwidth(const Json& obj, const std::string& path, double rate_bps,
+                               const std::string& base_dir) {
+  BandwidthModel m;
+  const auto model = json_enum(obj, "model", path, kModels);
+  if (model == "constant") {
+    json_reject_unknown_keys(obj, path, {"model"});
+    return m;
+  }
+  if (model == "trace") {
+    json_reject_unknown_keys(obj, path, {"model", "file", "points", "period_s"});
+    m.kind = BandwidthModel::Kind::Trace;
+    m.trace = trace_points(obj, path, base_dir, m.trace_file);
+    m.period_s = json_number_or(obj, "period_s", path, 0.0, 0.0);
+    if (m.period_s > 0.0 && !(m.period_s > m.trace.back().first))
+      throw InputError("", join_path(path, "period_s"), "the repeat period must exceed the last trace time");
+    return m;
+  }
+  m.period_s = json_number(obj, "period_s", path, 0.0);
+  if (!(m.period_s > 0.0)) throw InputError("", join_path(path, "period_s"), "expected a period > 0");
+  if (model == "normal") {
+    json_reject_unknown_keys(obj, path,
+                             {"model", "period_s", "mean_bps", "mean_mbps", "stddev_bps", "stddev_mbps",
+                              "floor_bps", "floor_mbps"});
+    m.kind = BandwidthModel::Kind::Normal;
+    m.mean_bps = optional_rate(obj, "mean", path).value_or(rate_bps);
+    // A zero standard deviation is allowed (constant draws), so read it as a number >= 0.
+    const bool sd_mbps = json_find(obj, "stddev_mbps", path) != nullptr;
+    m.stddev_bps =
+        json_number(obj, sd_mbps ? "stddev_mbps" : "stddev_bps", path, 0.0) * (sd_mbps ? 1e6 : 1.0);
+    m.floor_bps = required_rate(obj, "floor", path);
+  } else if (model == "uniform") {
+    json_reject_unknown_keys(obj, path,
+                             {"model", "period_s", "low_bps", "low_mbps", "high_bps", "high_mbps"});
+    m.kind = BandwidthModel::Kind::Uniform;
+    m.low_bps = required_rate(obj, "low", path);
+    m.high_bps = required_rate(obj, "high", path);
+    if (m.high_bps < m.low_bps) throw InputError("", join_path(path, "high_bps"), "expected high >= low");
+  } else {
+    json_reject_unknown_keys(obj, path, {"model", "period_s", "values_bps", "values_mbps"});
+    m.kind = BandwidthModel::Kind::Empirical;
+    m.values_bps = rate_list(obj, "values", path);
+  }
+  return m;
+}
+
+LinkSpec parse_link(const Json& obj, const std::string& path, const std::string& base_dir) {
+  LinkSpec link;
+  link.rate_bps = required_rate(obj, "rate", path);
+  link.latency_s = json_number_or(obj, "latency_s", path, 0.0, 0.0);
+  if (const Json* bw = json_find(obj, "bandwidth", path))
+    link.bandwidth = parse_bandwidth(*bw, join_path(path, "bandwidth"), link.rate_bps, base_dir);
+  return link;
+}
+
+std::vector<std::string> member_list(const Json& obj, const std::string& path, const Platform& platform) {
+  const Json& arr = json_at(obj, "members", path);
+  const auto p = join_path(path, "members");
+  if (!arr.is_array()) throw InputError("", p, "expected a list of device names");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const auto ip = index_path(p, i);
+    if (!arr[i].is_string()) throw InputError("", ip, "expected a device name");
+    const auto name = arr[i].get<std::string>();
+    if (!platform.device_index_or_null(name)) {
+      std::vector<std::string> names;
+      for (const auto& d : platform.devices) names.push_back(d.name);
+      throw InputError("", ip, fmt::format("unknown device '{}'; devices: {}", name, fmt::join(names, ", ")));
+    }
+    if (std::find(out.begin(), out.end(), name) != out.end())
+      throw InputError("", ip, fmt::format("device '{}' is listed twice", name));
+    out.push_back(name);
+  }
+  return out;
+}
+
+Network parse_network(const Json& obj, const std::string& path, const Platform& platform,
+                      const std::string& base_dir) {
+  Network net;
+  net.name = json_string(obj, "name", path);
+  check_name(net.name, join_path(path, "name"));
+  net.kind = kind_from_name(json_enum(obj, "kind", path, kKinds));
+  std::vector<std::string> keys{
+      "name", "kind", "members", "wake_up_s", "power_save_timeout_s", "serialized_radio"};
+  // Cellular networks always reach a base; a wifi network may (an access point to a server).
+  const bool access =
+      net.is_cellular() || (net.kind != NetworkKind::Wired && json_find(obj, "base", path) != nullptr);
+  if (access)
+    keys.insert(keys.end(), {"base", "uplink", "downlink"});
+  else
+    keys.insert(keys.end(), {"rate_bps", "rate_mbps", "latency_s", "bandwidth"});
+  if (net.kind == NetworkKind::Wifi || net.kind == NetworkKind::WifiDirect) keys.emplace_back("owner");
+  json_reject_unknown_keys(obj, path, keys);
+
+  net.members = member_list(obj, path, platform);
+  const std::size_t min_members = access ? 1 : 2;
+  if (net.members.size() < min_members)
+    throw InputError("", join_path(path, "members"),
+                     fmt::format("expected at least {} devices", min_members));
+  if (access) {
+    net.base = json_string(obj, "base", path);
+    if (!platform.device_index_or_null(net.base))
+      throw InputError("", join_path(path, "base"), fmt::format("unknown device '{}'", net.base));
+    if (std::find(net.members.begin(), net.members.end(), net.base) != net.members.end())
+      throw InputError("", join_path(path, "base"), "the base cannot also be a member");
+    for (const auto* side : {"uplink", "downlink"})
+      json_reject_unknown_keys(json_at(obj, side, path), join_path(path, side),
+                               {"rate_bps", "rate_mbps", "latency_s", "bandwidth"});
+    net.uplink = parse_link(obj["uplink"], join_path(path, "uplink"), base_dir);
+    net.downlink = parse_link(obj["downlink"], join_path(path, "downlink"), base_dir);
+  } else {
+    net.link = parse_link(obj, path, base_dir);
+  }
+  net.owner = json_string_or(obj, "owner", path, "");
+  if (!net.owner.empty() && !net.has_endpoint(net.owner))
+    throw InputError("", join_path(path, "owner"), fmt::format("'{}' is not in the network", net.owner));
+  net.wake_up_s = json_number_or(obj, "wake_up_s", path, 0.0, 0.0);
+  if (net.kind == NetworkKind::Wired && net.wake_up_s > 0.0)
+    throw InputError("", join_path(path, "wake_up_s"), "wired networks have no radio to wake up");
+  if (net.wake_up_s > 0.0) {
+    net.power_save_timeout_s = json_number(obj, "power_save_timeout_s", path, 0.0);
+  } else {
+    net.power_save_timeout_s =
+        json_number_or(obj, "power_save_timeout_s", path, std::numeric_limits<double>::infinity(), 0.0);
+  }
+  net.serialized_radio = json_bool_or(obj, "serialized_radio", path, false);
+  return net;
+}
+
+Device parse_device(const Json& obj, const std::string& path, const std::string& base_dir) {
+  json_reject_unknown_keys(obj, path, kDeviceKeys);
+  Device d;
+  d.name = json_string(obj, "name", path);
+  check_name(d.name, join_path(path, "name"));
+  d.role = json_string_or(obj, "role", path, "device");
+  const auto calibration = json_string(obj, "calibration", path);
+  d.calibration_file = resolve(base_dir, calibration);
+  if (!fs::is_regular_file(d.calibration_file))
+    throw InputError("", join_path(path, "calibration"),
+                     fmt::format("file '{}' not found (looked for '{}')", calibration, d.calibration_file));
+  d.calibration = load_calibration_file(d.calibration_file);  // errors name the calibration file
+  return d;
+}
+
+Platform parse_platform(const Json& doc, const std::string& file, const std::string& base_dir) {
+  if (!doc.is_object()) throw InputError("", "", "expected a mapping with 'devices' and 'networks'");
+  json_reject_unknown_keys(doc, "", kTopKeys);
+  Platform p;
+  p.file = file;
+  p.name = json_string_or(doc, "name", "", file.empty() ? "platform" : fs::path(file).stem().string());
+  const Json& devices = json_at(doc, "devices", "");
+  if (!devices.is_array() || devices.empty())
+    throw InputError("", "devices", "expected a non-empty list of devices");
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    auto d = parse_device(devices[i], index_path("devices", i), base_dir);
+    if (p.device_index_or_null(d.name))
+      throw InputError("", index_path("devices", i) + ".name",
+                       fmt::format("duplicate device name '{}'", d.name));
+    p.devices.push_back(std::move(d));
+  }
+  const Json* networks = json_find(doc, "networks", "");
+  if (networks != nullptr) {
+    if (!networks->is_array()) throw InputError("", "networks", "expected a list of networks");
+    for (std::size_t i = 0; i < networks->size(); ++i) {
+      auto n = parse_network((*networks)[i], index_path("networks", i), p, base_dir);
+      if (p.network_index_or_null(n.name))
+        throw InputError("", index_path("networks", i) + ".name",
+                         fmt::format("duplicate network name '{}'", n.name));
+      p.networks.push_back(std::move(n));
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+std::vector<std::pair<double, double>> parse_bandwidth_trace(const std::string& text,
+                                                             const std::string& file) {
+  std::vector<std::pair<double, double>> out;
+  std::istringstream in(text);
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    if (auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::replace(line.begin(), line.end(), ',', ' ');
+    std::istringstream fields(line);
+    std::string a, b, extra;
+    if (!(fields >> a)) continue;  // blank line
+    const auto where = fmt::format("line {}", number);
+    double t = 0.0, r = 0.0;
+    try {
+      std::size_t used_a = 0, used_b = 0;
+      if (!(fields >> b) || (fields >> extra)) throw std::invalid_argument("columns");
+      t = std::stod(a, &used_a);
+      r = std::stod(b, &used_b);
+      if (used_a != a.size() || used_b != b.size()) throw std::invalid_argument("trailing");
+    } catch (const std::exception&) {
+      if (out.empty() && number == 1) continue;  // a header line such as "time_s rate_bps"
+      throw InputError(file, where, fmt::format("expected two numbers 'time_s rate_bps', got '{}'", line));
+    }
+    out.emplace_back(t, r);
+    try {
+      check_trace(out, "");
+    } catch (const InputError& e) {
+      throw InputError(file, where, e.message());
+    }
+  }
+  return out;
+}
+
+Platform platform_from_json(const Json& doc, const std::string& file, const std::string& base_dir) {
+  try {
+    return parse_platform(doc, file, base_dir);
+  } catch (const InputError& e) {
+    if (!e.file().empty()) throw;
+    throw e.with_file(file);
+  }
+}
+
+Platform load_platform_file(const std::string& path) {
+  const Json doc = read_yaml_file(path);
+  return platform_from_json(doc, path, fs::path(path).parent_path().string());
+}
+
+}  // namespace coinfer

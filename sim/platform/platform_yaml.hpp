@@ -1,0 +1,60 @@
+#pragma once
+/// Platform files (`platforms/*.yaml`). Schema (unknown keys are rejected; rates may be given
+/// as `<key>_bps` or `<key>_mbps`, exactly one of the two):
+///
+///     name: edge_wifi_lte                     # optional, default: the file name
+///     notes: "..."                            # optional, free text
+///     devices:
+///       - name: phone                         # letters, digits, '_', '-', '.'
+///         calibration: calibration/nexus5.json   # relative to this file
+///         role: phone                         # optional free text
+///     networks:
+///       - name: wlan
+///         kind: wifi                          # wifi | wifi_direct | wired | lte | 3g | 4g
+///         members: [phone, server]            # >= 2 (cellular: >= 1, the radio side)
+///         owner: server                       # optional, wifi: access point / group owner
+///         rate_mbps: 18.88                    # wifi / wired: nominal rate
+///         latency_s: 0.005                    # optional, default 0 (end to end)
+///         wake_up_s: 0.1                      # optional radio wake-up (wireless only)
+///         power_save_timeout_s: 0.2           # required when wake_up_s > 0
+///         serialized_radio: false             # optional: one transfer at a time
+///         bandwidth:                          # optional time variation
+///           model: normal                     # constant | normal | uniform | empirical | trace
+///           stddev_mbps: 4                    # normal: mean_* (default: the rate), stddev_*,
+///           floor_mbps: 1                     #   floor_* (> 0)
+///           period_s: 1                       # one draw per period (random models)
+///           # uniform: low_*, high_*; empirical: values_* (list); trace: file (two columns
+///           # time_s rate_bps, '#' comments) or points [[t, bps], ...], optional period_s repeat
+///       - name: lte                           # an access network: cellular, or wifi with a base
+///         kind: lte
+///         members: [phone]
+///         base: server                        # the wired-side device
+///         uplink: {rate_mbps: 5.85, latency_s: 0.035, bandwidth: {...}}
+///         downlink: {rate_mbps: 12.7, latency_s: 0.035}
+///
+/// Every error names the file and key path:
+/// `platforms/x.yaml: networks[1].members[2]: unknown device 'phone9'; devices: a, b`.
+#include <string>
+
+#include "sim/core/json_access.hpp"
+#include "sim/platform/platform.hpp"
+
+namespace coinfer {
+
+/// Loads and validates a platform YAML file and the calibration (and trace) files it names.
+/// Throws `InputError` (malformed YAML, unknown device, negative rate, missing file, ...).
+/// Example: `Platform p = load_platform_file("platforms/wlan4.yaml");`
+Platform load_platform_file(const std::string& path);
+
+/// The same from an already-parsed document (YAML turned JSON), e.g. a scenario's platform
+/// after `--set` overrides. `file` names it in errors; relative calibration and trace paths
+/// resolve against `base_dir`.
+Platform platform_from_json(const Json& doc, const std::string& file, const std::string& base_dir);
+
+/// Parses a bandwidth trace text (two columns `time_s rate_bps` separated by spaces or a
+/// comma; blank lines, `#` comments and a non-numeric header line are skipped). Throws
+/// `InputError(file, "line N", ...)` on a bad line, decreasing times or a rate <= 0.
+std::vector<std::pair<double, double>> parse_bandwidth_trace(const std::string& text,
+                                                             const std::string& file);
+
+}  // namespace coinfer

@@ -1,0 +1,65 @@
+#pragma once
+/// The host profiler: runs every layer of a model as a real kernel (sim/kernels) on seeded
+/// weights and inputs, and reports the median and interquartile range of each layer's time, and
+/// of runs of consecutive layers executed as one group (JointDNN sec. 2.2: a group's time is not
+/// the sum of its layers').
+///
+/// - Layers are timed inside whole forward passes (`warmup` untimed passes, then `repeats` timed
+///   ones; activations freed after their last consumer, as `coinfer infer` runs), so each layer
+///   sees the cache state and allocation pattern of a real pass; a layer's sample is its kernel
+///   plus the frees it triggers, minus the measured cost of one clock read.
+/// - A group [first, last] is run on its own, `warmup` + `repeats` times, on the inputs a forward
+///   pass gives it.
+/// - The clock is the thread's CPU time while kernels run single-threaded (the default), so that
+///   other processes on a shared machine do not inflate the timings; wall time with kernel threads.
+///
+/// Results are cached on disk (JSON under $COINFER_CACHE_DIR, else ~/.cache/coinfer), keyed by
+/// model name, graph structure, kernel build, executable, clock and host CPU; group timings are
+/// keyed by their layer range inside the entry. A cached entry with at least the requested repeats
+/// and every requested group is returned without running anything.
+///
+///     ProfileOptions o;
+///     o.repeats = 7;
+///     o.groups = {{0, graph.size() - 1}};         // also time the whole model as one group
+///     HostProfile p = profile_model(graph, o);    // p.layers[pos].median_s
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/graph/graph.hpp"
+#include "sim/profile/host_profile.hpp"
+
+namespace coinfer {
+
+using LayerRange = std::pair<std::size_t, std::size_t>;  ///< [first, last] topological positions
+
+struct ProfileOptions {
+  int warmup = 1;
+  int repeats = 5;
+  std::vector<LayerRange> groups;  ///< ranges to time as one group (besides every single layer)
+  std::uint64_t seed = 1;          ///< weights and inputs
+  bool use_cache = true;
+  std::string cache_dir;           ///< empty: $COINFER_CACHE_DIR, else $HOME/.cache/coinfer
+};
+
+/// Profiles an inferred graph on this host (basis "profile"). Throws `Error` for bad options
+/// (repeats < 1, warmup < 0, a group outside the graph) and on kernel failures.
+HostProfile profile_model(const Graph& graph, const ProfileOptions& options);
+
+/// Median and IQR of whole-model forward passes (all weights made beforehand, activations freed
+/// after their last consumer, as `coinfer infer` runs), after `warmup` untimed passes. Not cached.
+TimingStats time_forward(const Graph& graph, int warmup, int repeats, std::uint64_t seed = 1);
+
+/// Median and IQR (q3 - q1, linear interpolation) of samples; throws `Error` when empty.
+TimingStats timing_stats(std::vector<double> samples_s);
+
+/// Every range of 2..max_length consecutive positions of an n-layer model, then the whole model.
+std::vector<LayerRange> consecutive_groups(std::size_t layers, std::size_t max_length);
+
+/// The cache directory `options` resolves to.
+std::string profile_cache_dir(const ProfileOptions& options);
+/// Kernel build + executable identity used in cache keys.
+std::string profiler_build_id();
+
+}  // namespace coinfer

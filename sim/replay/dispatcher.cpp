@@ -1,0 +1,560 @@
+#include "sim/replay/dispatcher.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/replay/energy.hpp"
+
+namespace coinfer::replay {
+namespace {
+
+namespace sg4 = simgrid::s4u;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Timers within this of the clock are due (SimGrid's default timing precision is 1e-9 s).
+constexpr double kTimeEps = 1e-9;
+
+std::uint64_t payload_bytes(double bytes) {
+  return static_cast<std::uint64_t>(std::llround(std::max(0.0, bytes)));
+}
+
+}  // namespace
+
+Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, SimulationResult& out)
+    : in_(input), sg_(sg), out_(out) {
+  const Topology& topo = *in_.topology;
+  const Platform& platform = topo.platform();
+  const auto n_dev = platform.devices.size();
+  const auto n_net = platform.networks.size();
+  devices_.resize(n_dev);
+  radios_.resize(n_net * n_dev);
+  for (auto& r : radios_) r.last_active_s = in_.options->radios_start_awake ? in_.workload->start_s : -kInf;
+  network_busy_.assign(n_net, false);
+  network_queue_.resize(n_net);
+  links_.resize(topo.links().size());
+  for (const auto& l : topo.links()) {
+    series_.emplace_back(*l.spec, link_seed(in_.options->seed, l.name));
+    link_names_.push_back(l.name);
+  }
+  radio_warned_.assign(n_dev, std::vector<bool>(n_net, false));
+  radio_track_.assign(n_net * n_dev, std::numeric_limits<std::size_t>::max());
+
+  frame_count_ = in_.workload->frame_count();
+  frames_.resize(frame_count_);
+  out_.frames.resize(frame_count_);
+  for (std::size_t k = 0; k < frame_count_; ++k) {
+    out_.frames[k].index = k;
+    out_.frames[k].release_s = in_.workload->release_s(k);
+  }
+  out_.devices.resize(n_dev);
+  for (std::size_t d = 0; d < n_dev; ++d) out_.devices[d].device = platform.devices[d].name;
+  for (const auto& l : topo.links())
+    out_.links.push_back({l.name, platform.networks[l.network].name, 0.0, 0, 0.0});
+  if (in_.options->record_trace) {
+    for (const auto& d : platform.devices) out_.trace_tracks.push_back(d.name);
+    first_link_track_ = out_.trace_tracks.size();
+    for (const auto& l : topo.links()) out_.trace_tracks.push_back(l.name);
+  }
+}
+
+double Dispatcher::now() const { return sg4::Engine::get_clock(); }
+
+void Dispatcher::operator()() {
+  try {
+    run();
+  } catch (...) {
+    failure_ = std::current_exception();
+    for (auto& a : activities_) a->cancel();
+  }
+}
+
+void Dispatcher::rethrow_if_failed() const {
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+// The event loop: activities that finished at the current date are handled before timers due
+// at that date (a task ending exactly when a frame is released frees the first stage first).
+void Dispatcher::run() {
+  if (frame_count_ == 0) return;
+  add_timer(in_.workload->release_s(0), TimerKind::Release, 0);
+  if (in_.scheduler != nullptr && in_.scheduler->period_s() > 0.0)
+    add_timer(in_.workload->start_s + in_.scheduler->period_s(), TimerKind::SchedulerPeriod, 0);
+  while (resolved_ < frame_count_) {
+    const double t = now();
+    if (!timers_.empty() && timers_.top().time_s <= t + kTimeEps) {
+      if (!activities_.empty()) {
+        const auto done = sg4::Activity::test_any(activities_);
+        if (done >= 0) {
+          on_activity_done(static_cast<std::size_t>(done));
+          continue;
+        }
+      }
+      const Timer timer = timers_.top();
+      timers_.pop();
+      on_timer(timer);
+      continue;
+    }
+    if (activities_.empty()) {
+      if (timers_.empty()) throw Error("replay stalled: frames are unfinished but nothing is running");
+      sg4::this_actor::sleep_until(timers_.top().time_s);
+      continue;
+    }
+    const double timeout = timers_.empty() ? -1.0 : std::max(0.0, timers_.top().time_s - t);
+    const auto done = sg4::Activity::wait_any_for(activities_, timeout);
+    if (done >= 0) on_activity_done(static_cast<std::size_t>(done));
+  }
+}
+
+// ---------------------------------------------------------------- activities and timers
+
+void Dispatcher::add_activity(sg4::ActivityPtr activity, Slot slot) {
+  if (!slot.exec) transfers_[slot.index].activity_pos = activities_.size();
+  activities_.push_back(std::move(activity));
+  slots_.push_back(slot);
+}
+
+void Dispatcher::remove_activity(std::size_t pos) {
+  const auto last = activities_.size() - 1;
+  if (pos != last) {
+    activities_[pos] = std::move(activities_[last]);
+    slots_[pos] = slots_[last];
+    if (!slots_[pos].exec) transfers_[slots_[pos].index].activity_pos = pos;
+  }
+  activities_.pop_back();
+  slots_.pop_back();
+}
+
+void Dispatcher::on_activity_done(std::size_t pos) {
+  const Slot slot = slots_[pos];
+  remove_activity(pos);
+  if (slot.exec)
+    on_exec_done(slot.index);
+  else
+    on_comm_done(slot.index);
+}
+
+void Dispatcher::add_timer(double time_s, TimerKind kind, std::size_t ref, std::uint64_t generation) {
+  timers_.push({time_s, timer_seq_++, kind, ref, generation});
+}
+
+void Dispatcher::on_timer(const Timer& timer) {
+  switch (timer.kind) {
+    case TimerKind::Release:
+      release_frame(timer.ref);
+      if (in_.workload->kind == WorkloadKind::Stream && timer.ref + 1 < frame_count_)
+        add_timer(in_.workload->release_s(timer.ref + 1), TimerKind::Release, timer.ref + 1);
+      break;
+    case TimerKind::RadioAwake:
+      on_radio_awake(timer.ref);
+      break;
+    case TimerKind::BandwidthChange:
+      on_bandwidth_change(timer.ref);
+      break;
+    case TimerKind::LatencyEnd: {
+      Transfer& x = transfers_[timer.ref];
+      if (x.in_use && x.generation == timer.generation && x.restart_pending) {
+        x.restart_pending = false;
+        restart_comm(timer.ref);
+      }
+      break;
+    }
+    case TimerKind::SchedulerPeriod: {
+      if (auto v = in_.scheduler->on_period(view(resolved_))) {
+        if (*v >= in_.plans->size())
+          throw Error(fmt::format("scheduler '{}' chose variant {} of {}", in_.scheduler->name(), *v,
+                                  in_.plans->size()));
+        current_variant_ = *v;
+      }
+      add_timer(timer.time_s + in_.scheduler->period_s(), TimerKind::SchedulerPeriod, 0);
+      break;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- compute tasks
+
+const CompiledTask& Dispatcher::task(const TaskRef& ref) const {
+  return (*in_.plans)[frames_[ref.frame]->variant].tasks[ref.task];
+}
+
+void Dispatcher::make_ready(const TaskRef& ref) {
+  const CompiledTask& t = task(ref);
+  if (t.kind == TaskKind::Transfer) {
+    begin_transfer(ref);
+    return;
+  }
+  devices_[t.device].ready.push(ref);
+  try_start(t.device);
+}
+
+void Dispatcher::try_start(std::size_t device) {
+  DeviceState& d = devices_[device];
+  if (d.busy || d.ready.empty()) return;
+  d.running = d.ready.top();
+  d.ready.pop();
+  d.busy = true;
+  d.started_s = now();
+  auto exec = sg4::Exec::init()
+                  ->set_flops_amount(task(d.running).duration_s * kHostSpeedFlops)
+                  ->set_host(sg_.compute[device]);
+  exec->start();
+  add_activity(exec, {true, device});
+}
+
+void Dispatcher::on_exec_done(std::size_t device) {
+  DeviceState& d = devices_[device];
+  d.busy = false;
+  const TaskRef ref = d.running;
+  const double t = now();
+  out_.devices[device].busy_s += t - d.started_s;
+  ++out_.devices[device].executions;
+  ++out_.executions;
+  if (in_.options->record_trace) {
+    const Task& spec = (*in_.plans)[frames_[ref.frame]->variant].plan->tasks[ref.task];
+    trace(device, spec.id, "compute", d.started_s, t, ref.frame, spec.label);
+  }
+  complete_task(ref);
+  try_start(device);
+}
+
+// Successors first (so the same frame keeps a device before the next frame's first task),
+// then the first-stage gate, then the frame's end.
+void Dispatcher::complete_task(const TaskRef& ref) {
+  FrameState& f = *frames_[ref.frame];
+  const CompiledTask& t = task(ref);
+  --f.tasks_left;
+  for (auto s : t.succs)
+    if (--f.pending[s] == 0) make_ready({ref.frame, s});
+  if (t.first_stage && --f.first_stage_left == 0) on_first_stage_done();
+  if (f.tasks_left == 0) finish_frame(ref.frame);
+}
+
+// ---------------------------------------------------------------- transfers
+
+std::size_t Dispatcher::radio_index(std::size_t network, std::size_t device) const {
+  return network * devices_.size() + device;
+}
+
+// A transfer first waits for its sender's radio (wake-up after the power-save timeout), then
+// for its network when the network's radio is serialized, then travels in SimGrid.
+void Dispatcher::begin_transfer(const TaskRef& ref) {
+  std::size_t slot;
+  if (free_transfers_.empty()) {
+    slot = transfers_.size();
+    transfers_.emplace_back();
+  } else {
+    slot = free_transfers_.back();
+    free_transfers_.pop_back();
+  }
+  const CompiledTask& t = task(ref);
+  Transfer& x = transfers_[slot];
+  x.in_use = true;
+  ++x.generation;
+  x.ref = ref;
+  x.route = t.route;
+  x.route_index = static_cast<std::size_t>(t.route - in_.topology->routes().data());
+  x.bytes = t.bytes;
+  x.restart_pending = false;
+
+  const auto net = t.route->network;
+  const Network& network = in_.topology->platform().networks[net];
+  if (in_.topology->has_radio(net, t.src) && network.wake_up_s > 0.0) {
+    RadioState& r = radios_[radio_index(net, t.src)];
+    const double idle_s = now() - r.last_active_s;
+    if (r.waking || (r.active == 0 && idle_s > network.power_save_timeout_s)) {
+      r.waiting.push_back(slot);
+      if (!r.waking) {
+        r.waking = true;
+        r.wake_start_s = now();
+        ++out_.devices[t.src].wake_ups;
+        add_timer(now() + network.wake_up_s, TimerKind::RadioAwake, radio_index(net, t.src));
+      }
+      return;
+    }
+  }
+  enter_network(slot);
+}
+
+void Dispatcher::on_radio_awake(std::size_t radio) {
+  RadioState& r = radios_[radio];
+  r.waking = false;
+  r.last_active_s = now();
+  const auto net = radio / devices_.size();
+  const auto device = radio % devices_.size();
+  if (in_.options->record_trace) {
+    if (radio_track_[radio] == std::numeric_limits<std::size_t>::max()) {
+      radio_track_[radio] = out_.trace_tracks.size();
+      out_.trace_tracks.push_back(fmt::format("radio {}@{}", in_.topology->platform().devices[device].name,
+                                              in_.topology->platform().networks[net].name));
+    }
+    trace(radio_track_[radio], "wake-up", "wake-up", r.wake_start_s, now(),
+          transfers_[r.waiting.front()].ref.frame, "");
+  }
+  auto waiting = std::move(r.waiting);
+  r.waiting.clear();
+  for (auto slot : waiting) enter_network(slot);
+}
+
+void Dispatcher::enter_network(std::size_t slot) {
+  const auto net = transfers_[slot].route->network;
+  if (in_.topology->platform().networks[net].serialized_radio) {
+    if (network_busy_[net]) {
+      network_queue_[net].push_back(slot);
+      return;
+    }
+    network_busy_[net] = true;
+  }
+  start_comm(slot);
+}
+
+void Dispatcher::start_comm(std::size_t slot) {
+  Transfer& x = transfers_[slot];
+  const double t = now();
+  x.comm_start_s = t;
+  x.latency_end_s = t + x.route->latency_s;
+  const RouteHosts& hosts = sg_.routes[x.route_index];
+  x.comm = sg4::Comm::sendto_async(hosts.src, hosts.dst, payload_bytes(x.bytes));
+  add_activity(x.comm, {false, slot});
+  touch_radios(x, true);
+  for (auto l : x.route->links) {
+    LinkState& ls = links_[l];
+    if (ls.active++ == 0) ls.busy_since_s = t;
+    out_.links[l].bytes += x.bytes;
+    ++out_.links[l].messages;
+    arm_link(l);
+  }
+  ++out_.messages;
+}
+
+// Radios of both ends stay awake while a transfer runs; their idle time restarts at its end.
+void Dispatcher::touch_radios(const Transfer& x, bool starting) {
+  const auto net = x.route->network;
+  for (auto device : {x.route->src, x.route->dst}) {
+    if (!in_.topology->has_radio(net, device)) continue;
+    RadioState& r = radios_[radio_index(net, device)];
+    if (starting) {
+      ++r.active;
+    } else {
+      --r.active;
+      r.last_active_s = now();
+    }
+  }
+}
+
+void Dispatcher::add_radio_energy(const Transfer& x, double duration_s) {
+  const Topology& topo = *in_.topology;
+  const auto net = x.route->network;
+  const Network& network = topo.platform().networks[net];
+  const auto key = radio_power_key(network.kind);
+  for (const bool sending : {true, false}) {
+    const auto device = sending ? x.route->src : x.route->dst;
+    if (!topo.has_radio(net, device)) continue;
+    const RadioPowerModel* model =
+        radio_power_model(topo.platform().devices[device].calibration, network.kind);
+    if (model == nullptr) {
+      if (!radio_warned_[device][net]) {
+        radio_warned_[device][net] = true;
+        out_.warnings.push_back(
+            fmt::format("device '{}' has no '{}' radio power model: its radio energy on '{}' "
+                        "is counted as 0",
+                        topo.platform().devices[device].name, key, network.name));
+      }
+      continue;
+    }
+    const auto& m = *model;
+    out_.devices[device].radio_energy_j +=
+        sending ? radio_energy_j(m.uplink_alpha_mw_per_mbps, m.uplink_beta_mw, x.bytes, duration_s)
+                : radio_energy_j(m.downlink_alpha_mw_per_mbps, m.downlink_beta_mw, x.bytes, duration_s);
+  }
+}
+
+void Dispatcher::on_comm_done(std::size_t slot) {
+  Transfer& x = transfers_[slot];
+  const double t = now();
+  x.comm = nullptr;
+  touch_radios(x, false);
+  add_radio_energy(x, t - x.comm_start_s);
+  out_.devices[x.route->src].bytes_sent += x.bytes;
+  out_.devices[x.route->dst].bytes_received += x.bytes;
+  for (auto l : x.route->links) {
+    LinkState& ls = links_[l];
+    if (--ls.active == 0) out_.links[l].busy_s += t - ls.busy_since_s;
+  }
+  if (in_.options->record_trace) {
+    const Task& spec = (*in_.plans)[frames_[x.ref.frame]->variant].plan->tasks[x.ref.task];
+    for (auto l : x.route->links)
+      trace(first_link_track_ + l, spec.id, "transfer", x.comm_start_s, t, x.ref.frame, spec.label);
+  }
+  const auto net = x.route->network;
+  if (in_.topology->platform().networks[net].serialized_radio) {
+    network_busy_[net] = false;
+    if (!network_queue_[net].empty()) {
+      const auto next = network_queue_[net].front();
+      network_queue_[net].pop_front();
+      network_busy_[net] = true;
+      start_comm(next);
+    }
+  }
+  const TaskRef ref = x.ref;
+  x.in_use = false;
+  free_transfers_.push_back(slot);
+  complete_task(ref);
+}
+
+// ---------------------------------------------------------------- time-varying rates
+
+void Dispatcher::arm_link(std::size_t link) {
+  LinkState& ls = links_[link];
+  if (!series_[link].varies() || ls.armed_change_s < kInf) return;
+  const double next = series_[link].next_change_after(now());
+  if (next == kInf) return;
+  ls.armed_change_s = next;
+  add_timer(next, TimerKind::BandwidthChange, link);
+}
+
+// SimGrid 3.32 bounds a flow's rate by the bandwidth its links had when it started, so after a
+// rate change each flow crossing the link continues as a fresh flow (its remaining bytes on
+// the route's latency-free twin). A flow still paying its latency is moved when it ends.
+void Dispatcher::on_bandwidth_change(std::size_t link) {
+  links_[link].armed_change_s = kInf;
+  const double t = now();
+  for (std::size_t slot = 0; slot < transfers_.size(); ++slot) {
+    Transfer& x = transfers_[slot];
+    if (!x.in_use || !x.comm) continue;
+    if (std::find(x.route->links.begin(), x.route->links.end(), link) == x.route->links.end()) continue;
+    if (t + kTimeEps < x.latency_end_s) {
+      if (!x.restart_pending) {
+        x.restart_pending = true;
+        add_timer(x.latency_end_s, TimerKind::LatencyEnd, slot, x.generation);
+      }
+    } else {
+      restart_comm(slot);
+    }
+  }
+  if (links_[link].active > 0) arm_link(link);
+}
+
+void Dispatcher::restart_comm(std::size_t slot) {
+  Transfer& x = transfers_[slot];
+  if (!x.comm) return;
+  const double remaining = x.comm->get_remaining();
+  remove_activity(x.activity_pos);
+  x.comm->cancel();
+  const RouteHosts& hosts = sg_.routes[x.route_index];
+  x.comm = sg4::Comm::sendto_async(hosts.twin_src, hosts.twin_dst, payload_bytes(remaining));
+  add_activity(x.comm, {false, slot});
+}
+
+// ---------------------------------------------------------------- frames
+
+SchedulerView Dispatcher::view(std::size_t frame) {
+  SchedulerView v;
+  v.now_s = now();
+  v.frame = frame;
+  v.variant_count = in_.plans->size();
+  v.current_variant = current_variant_;
+  v.queued_frames = waiting_.size();
+  v.frames_in_flight = in_flight_;
+  v.frames = &out_.frames;
+  v.link_names = &link_names_;
+  for (auto& s : series_) v.link_rates_bps.push_back(s.rate_at(v.now_s));
+  return v;
+}
+
+void Dispatcher::release_frame(std::size_t k) {
+  FrameRecord& rec = out_.frames[k];
+  if (in_.workload->kind == WorkloadKind::Training) rec.release_s = now();
+  rec.variant = current_variant_;
+  if (in_.scheduler != nullptr) {
+    const FrameDecision decision = in_.scheduler->on_frame(view(k));
+    if (decision.variant) {
+      if (*decision.variant >= in_.plans->size())
+        throw Error(fmt::format("scheduler '{}' chose variant {} of {}", in_.scheduler->name(),
+                                *decision.variant, in_.plans->size()));
+      rec.variant = *decision.variant;
+    }
+    if (decision.drop) {
+      drop(k, "scheduler");
+      return;
+    }
+  }
+  if (!gate_busy_ && waiting_.empty()) {
+    admit(k);
+  } else if (in_.workload->policy == DropPolicy::DropWhenBusy && in_.workload->kind == WorkloadKind::Stream) {
+    drop(k, "busy");
+  } else {
+    waiting_.push_back(k);
+  }
+}
+
+void Dispatcher::admit(std::size_t k) {
+  FrameRecord& rec = out_.frames[k];
+  const CompiledPlan& plan = (*in_.plans)[rec.variant];
+  auto f = std::make_unique<FrameState>();
+  f->variant = rec.variant;
+  f->tasks_left = plan.tasks.size();
+  f->first_stage_left = plan.first_stage_size;
+  f->pending.resize(plan.tasks.size());
+  for (std::size_t i = 0; i < plan.tasks.size(); ++i)
+    f->pending[i] = static_cast<std::uint32_t>(plan.tasks[i].deps.size());
+  frames_[k] = std::move(f);
+  rec.start_s = now();
+  gate_busy_ = true;
+  ++in_flight_;
+  for (auto e : plan.entries) make_ready({k, e});
+}
+
+void Dispatcher::drop(std::size_t k, const char* reason) {
+  FrameRecord& rec = out_.frames[k];
+  rec.dropped = true;
+  rec.drop_reason = reason;
+  frame_resolved(k);
+}
+
+// The first stage is free: the oldest queued frame enters, unless its deadline already passed.
+void Dispatcher::on_first_stage_done() {
+  gate_busy_ = false;
+  while (!gate_busy_ && !waiting_.empty()) {
+    const auto k = waiting_.front();
+    waiting_.pop_front();
+    if (now() > out_.frames[k].release_s + in_.workload->deadline_s)
+      drop(k, "late");
+    else
+      admit(k);
+  }
+}
+
+void Dispatcher::finish_frame(std::size_t k) {
+  FrameRecord& rec = out_.frames[k];
+  rec.end_s = now();
+  rec.deadline_met = rec.latency_s() <= in_.workload->deadline_s + kTimeEps;
+  frames_[k].reset();
+  --in_flight_;
+  frame_resolved(k);
+  if (in_.workload->kind == WorkloadKind::Training && k + 1 < frame_count_) release_frame(k + 1);
+}
+
+void Dispatcher::frame_resolved(std::size_t k) {
+  ++resolved_;
+  if (in_.scheduler != nullptr) in_.scheduler->on_frame_end(out_.frames[k], view(k + 1));
+}
+
+void Dispatcher::trace(std::size_t track, const std::string& name, const char* category, double start_s,
+                       double end_s, std::size_t frame, const std::string& label) {
+  out_.trace.push_back({track, name, category, start_s, end_s, frame, label});
+}
+
+void Dispatcher::finish(double end_s) {
+  out_.end_s = end_s;
+  const Platform& platform = in_.topology->platform();
+  for (std::size_t d = 0; d < out_.devices.size(); ++d) {
+    DeviceStats& s = out_.devices[d];
+    s.compute_energy_j = compute_energy_j(platform.devices[d].calibration.power, s.busy_s, end_s);
+    s.energy_j = s.compute_energy_j + s.radio_energy_j;
+  }
+}
+
+}  // namespace coinfer::replay

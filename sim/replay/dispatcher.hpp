@@ -1,0 +1,170 @@
+#pragma once
+/// Internal to sim/replay (includes SimGrid): the actor that replays a workload.
+///
+/// Why one dispatcher actor rather than one actor per device: every device still runs its
+/// compute tasks one at a time in dependency order (a per-device ready queue served by
+/// (frame, plan order)), but the events that cross devices (a transfer arriving, a serialized
+/// radio handing over, a frame admitted, a radio waking up, a rate change) would need
+/// cross-actor wake-ups that SimGrid 3.32 cannot combine with waiting on activities
+/// (`Activity::wait_any_for` only takes activities). A single actor waiting on every
+/// execution and communication in flight, with a timer heap for the rest, keeps the same
+/// semantics exactly, needs no extra messages and runs at bare-SimGrid speed.
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "sim/plan/compiled_plan.hpp"
+#include "sim/platform/bandwidth_series.hpp"
+#include "sim/replay/simgrid_platform.hpp"
+#include "sim/replay/simulate.hpp"
+
+namespace coinfer::replay {
+
+struct ReplayInput {
+  const Topology* topology = nullptr;
+  const std::vector<CompiledPlan>* plans = nullptr;
+  const Workload* workload = nullptr;
+  const SimOptions* options = nullptr;
+  Scheduler* scheduler = nullptr;  ///< may be null
+};
+
+class Dispatcher {
+ public:
+  Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, SimulationResult& out);
+  /// The actor body. Never throws into SimGrid: an exception is kept for `rethrow_if_failed`.
+  void operator()();
+  void rethrow_if_failed() const;
+  /// Fills the per-device energies and totals once the engine has stopped.
+  void finish(double end_s);
+
+ private:
+  struct TaskRef {
+    std::size_t frame = 0;
+    std::size_t task = 0;
+    auto operator<=>(const TaskRef&) const = default;
+  };
+  struct FrameState {
+    std::size_t variant = 0;
+    std::vector<std::uint32_t> pending;  ///< unfinished dependencies per task
+    std::size_t tasks_left = 0;
+    std::size_t first_stage_left = 0;
+  };
+  struct DeviceState {
+    bool busy = false;
+    std::priority_queue<TaskRef, std::vector<TaskRef>, std::greater<>> ready;
+    TaskRef running;
+    double started_s = 0.0;
+  };
+  struct RadioState {
+    double last_active_s = -std::numeric_limits<double>::infinity();
+    std::size_t active = 0;
+    bool waking = false;
+    double wake_start_s = 0.0;
+    std::vector<std::size_t> waiting;  ///< transfer slots waiting for the wake-up
+  };
+  struct Transfer {
+    bool in_use = false;
+    std::uint64_t generation = 0;
+    TaskRef ref;
+    const Route* route = nullptr;
+    std::size_t route_index = 0;
+    double bytes = 0.0;
+    double comm_start_s = 0.0;
+    double latency_end_s = 0.0;
+    bool restart_pending = false;
+    simgrid::s4u::CommPtr comm;
+    std::size_t activity_pos = 0;  ///< index of `comm` in activities_
+  };
+  struct LinkState {
+    std::size_t active = 0;
+    double busy_since_s = 0.0;
+    double armed_change_s = std::numeric_limits<double>::infinity();
+  };
+  enum class TimerKind { Release, RadioAwake, BandwidthChange, LatencyEnd, SchedulerPeriod };
+  struct Timer {
+    double time_s = 0.0;
+    std::uint64_t seq = 0;
+    TimerKind kind = TimerKind::Release;
+    std::size_t ref = 0;
+    std::uint64_t generation = 0;
+    bool operator>(const Timer& o) const { return time_s != o.time_s ? time_s > o.time_s : seq > o.seq; }
+  };
+  struct Slot {
+    bool exec = false;
+    std::size_t index = 0;  ///< device (exec) or transfer slot (comm)
+  };
+
+  void run();
+  // activities and timers
+  void add_activity(simgrid::s4u::ActivityPtr activity, Slot slot);
+  void remove_activity(std::size_t pos);
+  void on_activity_done(std::size_t pos);
+  void add_timer(double time_s, TimerKind kind, std::size_t ref, std::uint64_t generation = 0);
+  void on_timer(const Timer& timer);
+  // tasks
+  const CompiledTask& task(const TaskRef& ref) const;
+  void make_ready(const TaskRef& ref);
+  void complete_task(const TaskRef& ref);
+  void try_start(std::size_t device);
+  void on_exec_done(std::size_t device);
+  // transfers
+  std::size_t radio_index(std::size_t network, std::size_t device) const;
+  void begin_transfer(const TaskRef& ref);
+  void on_radio_awake(std::size_t radio);
+  void enter_network(std::size_t slot);
+  void start_comm(std::size_t slot);
+  void on_comm_done(std::size_t slot);
+  void touch_radios(const Transfer& x, bool starting);
+  void arm_link(std::size_t link);
+  void on_bandwidth_change(std::size_t link);
+  void restart_comm(std::size_t slot);
+  void add_radio_energy(const Transfer& x, double duration_s);
+  // frames
+  void release_frame(std::size_t k);
+  void admit(std::size_t k);
+  void drop(std::size_t k, const char* reason);
+  void on_first_stage_done();
+  void finish_frame(std::size_t k);
+  void frame_resolved(std::size_t k);
+  SchedulerView view(std::size_t frame);
+  void trace(std::size_t track, const std::string& name, const char* category, double start_s, double end_s,
+             std::size_t frame, const std::string& label);
+  double now() const;
+
+  ReplayInput in_;
+  const SimGridPlatform& sg_;
+  SimulationResult& out_;
+  std::exception_ptr failure_;
+
+  std::vector<simgrid::s4u::ActivityPtr> activities_;
+  std::vector<Slot> slots_;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+  std::uint64_t timer_seq_ = 0;
+
+  std::vector<std::unique_ptr<FrameState>> frames_;
+  std::vector<DeviceState> devices_;
+  std::vector<RadioState> radios_;
+  std::vector<Transfer> transfers_;
+  std::vector<std::size_t> free_transfers_;
+  std::vector<bool> network_busy_;
+  std::vector<std::deque<std::size_t>> network_queue_;
+  std::vector<LinkState> links_;
+  std::vector<BandwidthSeries> series_;
+
+  std::size_t frame_count_ = 0;
+  std::size_t resolved_ = 0;
+  std::size_t in_flight_ = 0;
+  std::size_t current_variant_ = 0;
+  bool gate_busy_ = false;
+  std::deque<std::size_t> waiting_;
+  std::vector<std::string> link_names_;
+  std::vector<std::vector<bool>> radio_warned_;
+  std::size_t first_link_track_ = 0;
+  std::vector<std::size_t> radio_track_;
+};
+
+}  // namespace coinfer::replay

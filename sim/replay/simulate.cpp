@@ -1,0 +1,89 @@
+#include "sim/replay/simulate.hpp"
+
+#include <xbt/log.h>
+#include <simgrid/s4u.hpp>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/plan/critical_path.hpp"
+#include "sim/replay/dispatcher.hpp"
+
+namespace coinfer {
+namespace {
+
+namespace sg4 = simgrid::s4u;
+
+void check_workload(const Workload& w) {
+  if (w.kind == WorkloadKind::Stream && !(w.rate_fps > 0.0))
+    throw InputError("", "workload.rate_fps", fmt::format("expected a rate > 0, got {}", w.rate_fps));
+  if (!(w.deadline_s > 0.0)) throw InputError("", "workload.deadline_s", "expected a deadline > 0");
+  if (!(w.start_s >= 0.0) || !std::isfinite(w.start_s))
+    throw InputError("", "workload.start_s", "expected a finite start >= 0");
+  if (w.frame_count() == 0) throw InputError("", "workload", "the workload releases no frame");
+}
+
+// CM02 without cross traffic and without a TCP window bound: a lone transfer of S bytes over a
+// route of latency L and smallest rate R takes exactly L + 8 S / R.
+void configure(sg4::Engine& engine) {
+  xbt_log_control_set("root.thresh:critical");
+  engine.set_config("network/model:CM02");
+  engine.set_config("network/crosstraffic:0");
+  engine.set_config("network/TCP-gamma:1e18");
+  engine.set_config("contexts/factory:raw");
+}
+
+bool& simgrid_used() {
+  static bool used = false;
+  return used;
+}
+
+}  // namespace
+
+SimulationResult simulate(const Platform& platform, const std::vector<Plan>& variants,
+                          const Workload& workload, const SimOptions& options, Scheduler* scheduler) {
+  if (variants.empty()) throw InputError("", "plan", "no plan to simulate");
+  check_workload(workload);
+  const Topology topology(platform);
+  std::vector<CompiledPlan> plans;
+  for (const auto& v : variants) plans.push_back(compile_plan(v, topology));
+
+  if (simgrid_used() || sg4::Engine::is_initialized())
+    throw Error(
+        "SimGrid already ran a simulation in this process; use simulate_in_child or run_in_child_process");
+  simgrid_used() = true;
+
+  SimulationResult result;
+  result.seed = options.seed;
+  for (const auto& p : plans)
+    result.analytic_latency_s.push_back(analytic_critical_path(p, topology).latency_s);
+
+  int argc = 1;
+  char name[] = "coinfer";
+  char* argv[] = {name, nullptr};
+  sg4::Engine engine(&argc, argv);
+  configure(engine);
+  const auto sg = replay::build_simgrid_platform(topology, options.seed);
+  replay::Dispatcher dispatcher({&topology, &plans, &workload, &options, scheduler}, sg, result);
+  sg4::Actor::create("dispatcher", sg.dispatcher, [&dispatcher] { dispatcher(); });
+  engine.run();
+  dispatcher.rethrow_if_failed();
+  dispatcher.finish(sg4::Engine::get_clock());
+  return result;
+}
+
+SimulationResult simulate(const Platform& platform, const Plan& plan, const Workload& workload,
+                          const SimOptions& options) {
+  return simulate(platform, std::vector<Plan>{plan}, workload, options, nullptr);
+}
+
+SimulationResult simulate_in_child(const Platform& platform, const std::vector<Plan>& variants,
+                                   const Workload& workload, const SimOptions& options,
+                                   Scheduler* scheduler) {
+  const auto text = run_in_child_process([&] {
+    return simulation_result_to_json(simulate(platform, variants, workload, options, scheduler)).dump();
+  });
+  return simulation_result_from_json(Json::parse(text));
+}
+
+}  // namespace coinfer

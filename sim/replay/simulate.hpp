@@ -1,0 +1,62 @@
+#pragma once
+/// Replays plans over a platform in SimGrid.
+///
+/// SimGrid settings (see README "Simulation"): network/model:CM02, network/crosstraffic:0 and
+/// an unbounded TCP window (network/TCP-gamma:1e18), so a transfer of S bytes alone on a
+/// route of latency L and smallest rate R takes exactly L + 8 S / R, while concurrent
+/// transfers share links max-min fairly (SimGrid's LMM); raw contexts. Compute tasks are
+/// SimGrid executions of duration_s * host speed flops on the device's host, one at a time
+/// per device, ready tasks served by (frame, plan order). Radio wake-up and serialized radios
+/// are modelled by the replay (SimGrid has neither); time-varying rates are SimGrid bandwidth
+/// profiles (absolute bytes/s).
+///
+/// SimGrid cannot run two simulations in one process (the clock of a second Engine is not
+/// reset): `simulate` throws `Error` when called twice in one process; use
+/// `simulate_in_child` (or `run_in_child_process`) to run several.
+///
+///     Platform platform = load_platform_file("platforms/wlan4.yaml");
+///     SimulationResult r = simulate_in_child(platform, {plan}, stream_workload(10, 100), {});
+///     r.frames[3].end_s;  r.devices[0].energy_j;
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/plan/plan.hpp"
+#include "sim/platform/platform.hpp"
+#include "sim/replay/simulation_result.hpp"
+#include "sim/workload/scheduler.hpp"
+#include "sim/workload/workload.hpp"
+
+namespace coinfer {
+
+struct SimOptions {
+  std::uint64_t seed = 0;     ///< seeds every random bandwidth draw
+  bool record_trace = false;  ///< fill SimulationResult::trace
+  /// Radios start asleep (a phone idle before the request): the first transfer of each radio
+  /// pays its wake-up. True: they start awake at t = 0 (and sleep after the timeout).
+  bool radios_start_awake = false;
+};
+
+/// Simulates `workload` over `platform` with plan `variants` (variant 0 unless `scheduler`
+/// chooses otherwise; null scheduler = NoopScheduler). Validates the plans first (InputError);
+/// throws Error when SimGrid already ran in this process.
+SimulationResult simulate(const Platform& platform, const std::vector<Plan>& variants,
+                          const Workload& workload, const SimOptions& options = {},
+                          Scheduler* scheduler = nullptr);
+/// One plan. Example: `simulate(platform, plan, single_workload())`.
+SimulationResult simulate(const Platform& platform, const Plan& plan, const Workload& workload,
+                          const SimOptions& options = {});
+/// `simulate` in a forked child process; the result comes back as JSON. InputError and Error
+/// thrown in the child are rethrown here; a crash of the child becomes an Error.
+SimulationResult simulate_in_child(const Platform& platform, const std::vector<Plan>& variants,
+                                   const Workload& workload, const SimOptions& options = {},
+                                   Scheduler* scheduler = nullptr);
+
+/// Runs `fn` in a forked child process and returns the string it returned. Exceptions thrown
+/// by `fn` come back (InputError keeps its file/path/message; anything else becomes Error);
+/// a child killed by a signal or exiting without an answer becomes Error. Stdout/stderr are
+/// flushed before forking. Example: `auto text = run_in_child_process([] { return run(); });`
+std::string run_in_child_process(const std::function<std::string()>& fn);
+
+}  // namespace coinfer

@@ -1,0 +1,132 @@
+#include "sim/replay/simulation_result.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace coinfer {
+namespace {
+
+// JSON has no NaN: an absent time (a dropped frame's start or end) is written as null.
+Json time_json(double t) { return std::isnan(t) ? Json(nullptr) : Json(t); }
+double time_from(const Json& j) {
+  return j.is_null() ? std::numeric_limits<double>::quiet_NaN() : j.get<double>();
+}
+
+Json frame_json(const FrameRecord& f) {
+  Json j = {{"index", f.index},
+            {"variant", f.variant},
+            {"release_s", f.release_s},
+            {"start_s", time_json(f.start_s)},
+            {"end_s", time_json(f.end_s)},
+            {"dropped", f.dropped},
+            {"deadline_met", f.deadline_met}};
+  if (!f.drop_reason.empty()) j["drop_reason"] = f.drop_reason;
+  return j;
+}
+
+FrameRecord frame_from(const Json& j) {
+  FrameRecord f;
+  f.index = j.at("index").get<std::size_t>();
+  f.variant = j.at("variant").get<std::size_t>();
+  f.release_s = j.at("release_s").get<double>();
+  f.start_s = time_from(j.at("start_s"));
+  f.end_s = time_from(j.at("end_s"));
+  f.dropped = j.at("dropped").get<bool>();
+  f.deadline_met = j.at("deadline_met").get<bool>();
+  f.drop_reason = j.value("drop_reason", "");
+  return f;
+}
+
+}  // namespace
+
+std::size_t SimulationResult::completed_frames() const {
+  std::size_t n = 0;
+  for (const auto& f : frames) n += f.completed() ? 1 : 0;
+  return n;
+}
+
+std::size_t SimulationResult::dropped_frames() const {
+  std::size_t n = 0;
+  for (const auto& f : frames) n += f.dropped ? 1 : 0;
+  return n;
+}
+
+Json simulation_result_to_json(const SimulationResult& r) {
+  Json frames = Json::array();
+  for (const auto& f : r.frames) frames.push_back(frame_json(f));
+  Json devices = Json::array();
+  for (const auto& d : r.devices)
+    devices.push_back({{"device", d.device},
+                       {"busy_s", d.busy_s},
+                       {"executions", d.executions},
+                       {"compute_energy_j", d.compute_energy_j},
+                       {"radio_energy_j", d.radio_energy_j},
+                       {"energy_j", d.energy_j},
+                       {"bytes_sent", d.bytes_sent},
+                       {"bytes_received", d.bytes_received},
+                       {"wake_ups", d.wake_ups}});
+  Json links = Json::array();
+  for (const auto& l : r.links)
+    links.push_back({{"link", l.link},
+                     {"network", l.network},
+                     {"bytes", l.bytes},
+                     {"messages", l.messages},
+                     {"busy_s", l.busy_s}});
+  Json trace = Json::array();
+  for (const auto& e : r.trace)
+    trace.push_back({{"track", e.track},
+                     {"name", e.name},
+                     {"category", e.category},
+                     {"start_s", e.start_s},
+                     {"end_s", e.end_s},
+                     {"frame", e.frame},
+                     {"label", e.label}});
+  return {{"seed", r.seed},
+          {"end_s", r.end_s},
+          {"executions", r.executions},
+          {"messages", r.messages},
+          {"analytic_latency_s", r.analytic_latency_s},
+          {"warnings", r.warnings},
+          {"frames", std::move(frames)},
+          {"devices", std::move(devices)},
+          {"links", std::move(links)},
+          {"trace_tracks", r.trace_tracks},
+          {"trace", std::move(trace)}};
+}
+
+SimulationResult simulation_result_from_json(const Json& j) {
+  SimulationResult r;
+  r.seed = j.at("seed").get<std::uint64_t>();
+  r.end_s = j.at("end_s").get<double>();
+  r.executions = j.at("executions").get<std::size_t>();
+  r.messages = j.at("messages").get<std::size_t>();
+  r.analytic_latency_s = j.at("analytic_latency_s").get<std::vector<double>>();
+  r.warnings = j.at("warnings").get<std::vector<std::string>>();
+  for (const auto& f : j.at("frames")) r.frames.push_back(frame_from(f));
+  for (const auto& d : j.at("devices")) {
+    DeviceStats s;
+    s.device = d.at("device").get<std::string>();
+    s.busy_s = d.at("busy_s").get<double>();
+    s.executions = d.at("executions").get<std::size_t>();
+    s.compute_energy_j = d.at("compute_energy_j").get<double>();
+    s.radio_energy_j = d.at("radio_energy_j").get<double>();
+    s.energy_j = d.at("energy_j").get<double>();
+    s.bytes_sent = d.at("bytes_sent").get<double>();
+    s.bytes_received = d.at("bytes_received").get<double>();
+    s.wake_ups = d.at("wake_ups").get<std::size_t>();
+    r.devices.push_back(std::move(s));
+  }
+  for (const auto& l : j.at("links"))
+    r.links.push_back({l.at("link").get<std::string>(), l.at("network").get<std::string>(),
+                       l.at("bytes").get<double>(), l.at("messages").get<std::size_t>(),
+                       l.at("busy_s").get<double>()});
+  r.trace_tracks = j.at("trace_tracks").get<std::vector<std::string>>();
+  for (const auto& e : j.at("trace"))
+    r.trace.push_back({e.at("track").get<std::size_t>(), e.at("name").get<std::string>(),
+                       e.at("category").get<std::string>(), e.at("start_s").get<double>(),
+                       e.at("end_s").get<double>(), e.at("frame").get<std::size_t>(),
+                       e.at("label").get<std::string>()});
+  return r;
+}
+
+}  // namespace coinfer

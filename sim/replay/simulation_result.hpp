@@ -1,0 +1,67 @@
+#pragma once
+/// What one simulation produced: per-frame records, per-device time and energy, per-link
+/// traffic, optional trace events. Plain data; `simulation_result_to_json` gives a canonical
+/// JSON (the same seed gives the same bytes).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/json_access.hpp"
+#include "sim/workload/frame_record.hpp"
+
+namespace coinfer {
+
+struct DeviceStats {
+  std::string device;
+  double busy_s = 0.0;  ///< time spent executing compute tasks
+  std::size_t executions = 0;
+  double compute_energy_j = 0.0;  ///< busy_w * busy_s + idle_w * (end_s - busy_s)
+  double radio_energy_j = 0.0;    ///< JointDNN eq. 21 over the transfers it sent and received
+  double energy_j = 0.0;          ///< compute + radio
+  double bytes_sent = 0.0;
+  double bytes_received = 0.0;
+  std::size_t wake_ups = 0;  ///< radio wake-ups paid (all networks)
+};
+
+struct LinkStats {
+  std::string link;  ///< Topology link name ("wlan", "lte/phone/up", "eth/server/in")
+  std::string network;
+  double bytes = 0.0;
+  std::size_t messages = 0;
+  double busy_s = 0.0;  ///< time with at least one transfer on the link (latency included)
+};
+
+/// One slice of the timeline (Chrome trace "X" event).
+struct TraceEvent {
+  std::size_t track = 0;  ///< index into SimulationResult::trace_tracks
+  std::string name;       ///< the task id ("wake-up" for radio wake-ups)
+  std::string category;   ///< "compute", "transfer", "wake-up"
+  double start_s = 0.0;
+  double end_s = 0.0;
+  std::size_t frame = 0;
+  std::string label;  ///< the task label
+};
+
+struct SimulationResult {
+  std::uint64_t seed = 0;
+  std::vector<FrameRecord> frames;         ///< one per released frame, by index
+  std::vector<DeviceStats> devices;        ///< platform order
+  std::vector<LinkStats> links;            ///< Topology order
+  double end_s = 0.0;                      ///< simulated time when the workload was done
+  std::size_t executions = 0;              ///< SimGrid executions run
+  std::size_t messages = 0;                ///< transfers sent (each one SimGrid communication or more)
+  std::vector<double> analytic_latency_s;  ///< critical path of each plan variant
+  std::vector<std::string> warnings;       ///< e.g. a device without a radio power model
+  std::vector<std::string> trace_tracks;   ///< devices, then links, then radios (when traced)
+  std::vector<TraceEvent> trace;           ///< empty unless SimOptions::record_trace
+
+  std::size_t completed_frames() const;
+  std::size_t dropped_frames() const;
+};
+
+Json simulation_result_to_json(const SimulationResult& result);
+/// Inverse of simulation_result_to_json (used to bring a result back from a child process).
+SimulationResult simulation_result_from_json(const Json& json);
+
+}  // namespace coinfer

@@ -1,0 +1,112 @@
+#include "sim/workload/workload.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+namespace coinfer {
+
+std::size_t Workload::frame_count() const {
+  switch (kind) {
+    case WorkloadKind::Single:
+      return 1;
+    case WorkloadKind::Training:
+      return iterations;
+    case WorkloadKind::Stream:
+      break;
+  }
+  if (frames > 0) return frames;
+  // Frames k >= 0 with k / rate < duration.
+  auto n = static_cast<std::size_t>(std::ceil(duration_s * rate_fps));
+  while (n > 0 && static_cast<double>(n - 1) / rate_fps >= duration_s) --n;
+  return n;
+}
+
+double Workload::release_s(std::size_t k) const {
+  if (kind != WorkloadKind::Stream) return start_s;
+  return start_s + static_cast<double>(k) / rate_fps;
+}
+
+Workload single_workload() { return {}; }
+
+Workload stream_workload(double rate_fps, std::size_t frames, DropPolicy policy, double deadline_s) {
+  Workload w;
+  w.kind = WorkloadKind::Stream;
+  w.rate_fps = rate_fps;
+  w.frames = frames;
+  w.policy = policy;
+  w.deadline_s = deadline_s;
+  return w;
+}
+
+Workload training_workload(std::size_t iterations) {
+  Workload w;
+  w.kind = WorkloadKind::Training;
+  w.iterations = iterations;
+  return w;
+}
+
+Workload workload_from_json(const Json& json, const std::string& path) {
+  Workload w;
+  const auto kind = json_enum(json, "kind", path, {"single", "stream", "training"});
+  w.start_s = json_number_or(json, "start_s", path, 0.0, 0.0);
+  if (kind == "single") {
+    json_reject_unknown_keys(json, path, {"kind", "start_s", "deadline_s"});
+  } else if (kind == "training") {
+    json_reject_unknown_keys(json, path, {"kind", "start_s", "iterations"});
+    w.kind = WorkloadKind::Training;
+    w.iterations = static_cast<std::size_t>(json_int(json, "iterations", path, 1, 100000000));
+  } else {
+    json_reject_unknown_keys(json, path,
+                             {"kind", "start_s", "rate_fps", "frames", "duration_s", "policy", "deadline_s"});
+    w.kind = WorkloadKind::Stream;
+    w.rate_fps = json_number(json, "rate_fps", path, 0.0);
+    if (!(w.rate_fps > 0.0)) throw InputError("", join_path(path, "rate_fps"), "expected a rate > 0");
+    const bool has_frames = json_find(json, "frames", path) != nullptr;
+    const bool has_duration = json_find(json, "duration_s", path) != nullptr;
+    if (has_frames == has_duration) throw InputError("", path, "give either 'frames' or 'duration_s'");
+    if (has_frames) w.frames = static_cast<std::size_t>(json_int(json, "frames", path, 1, 100000000));
+    if (has_duration) {
+      w.duration_s = json_number(json, "duration_s", path, 0.0);
+      if (w.frame_count() == 0)
+        throw InputError("", join_path(path, "duration_s"), "no frame falls in the duration");
+    }
+    const bool queue = json_find(json, "policy", path) != nullptr &&
+                       json_enum(json, "policy", path, {"drop", "queue"}) == "queue";
+    w.policy = queue ? DropPolicy::Queue : DropPolicy::DropWhenBusy;
+  }
+  if (const Json* d = json_find(json, "deadline_s", path)) {
+    w.deadline_s = json_as_number(*d, join_path(path, "deadline_s"), 0.0);
+    if (!(w.deadline_s > 0.0)) throw InputError("", join_path(path, "deadline_s"), "expected a deadline > 0");
+  }
+  return w;
+}
+
+Json workload_to_json(const Workload& w) {
+  Json j;
+  switch (w.kind) {
+    case WorkloadKind::Single:
+      j["kind"] = "single";
+      break;
+    case WorkloadKind::Training:
+      j["kind"] = "training";
+      j["iterations"] = w.iterations;
+      break;
+    case WorkloadKind::Stream:
+      j["kind"] = "stream";
+      j["rate_fps"] = w.rate_fps;
+      if (w.frames > 0)
+        j["frames"] = w.frames;
+      else
+        j["duration_s"] = w.duration_s;
+      j["policy"] = w.policy == DropPolicy::Queue ? "queue" : "drop";
+      break;
+  }
+  if (std::isfinite(w.deadline_s) && w.kind != WorkloadKind::Training) j["deadline_s"] = w.deadline_s;
+  if (w.start_s != 0.0) j["start_s"] = w.start_s;
+  return j;
+}
+
+}  // namespace coinfer

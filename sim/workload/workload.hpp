@@ -1,0 +1,53 @@
+#pragma once
+/// What is run through a plan: one inference, a stream of frames, or training iterations.
+///
+/// - single: one frame released at `start_s`.
+/// - stream: frames released every 1 / rate_fps seconds from `start_s`, `frames` of them (or
+///   as many as fall in `duration_s`). When a frame is released while the plan's first stage
+///   (compiled_plan.hpp) still works on an earlier frame, `policy` decides: `drop` it, or
+///   `queue` it (FIFO; it starts when the first stage frees up). With a `deadline_s`, a
+///   queued frame whose deadline has passed when its turn comes is dropped, and every frame
+///   records whether it met its deadline.
+/// - training: `iterations` back to back (closed loop: iteration k+1 is released when
+///   iteration k has completed every task).
+///
+///     Workload w = stream_workload(30.0, 1000);  // 30 fps, 1000 frames, drop when busy
+#include <cstddef>
+#include <limits>
+#include <string>
+
+#include "sim/core/json_access.hpp"
+
+namespace coinfer {
+
+enum class WorkloadKind { Single, Stream, Training };
+enum class DropPolicy { DropWhenBusy, Queue };
+
+struct Workload {
+  WorkloadKind kind = WorkloadKind::Single;
+  double rate_fps = 0.0;    ///< stream
+  std::size_t frames = 0;   ///< stream: frame count (0: use duration_s)
+  double duration_s = 0.0;  ///< stream: release frames during this long (when frames == 0)
+  double deadline_s = std::numeric_limits<double>::infinity();
+  DropPolicy policy = DropPolicy::DropWhenBusy;
+  std::size_t iterations = 0;  ///< training
+  double start_s = 0.0;
+
+  /// Number of frames (or iterations) the workload releases.
+  std::size_t frame_count() const;
+  /// Release time of frame k for single and stream workloads: start_s + k / rate_fps.
+  double release_s(std::size_t k) const;
+};
+
+Workload single_workload();
+Workload stream_workload(double rate_fps, std::size_t frames, DropPolicy policy = DropPolicy::DropWhenBusy,
+                         double deadline_s = std::numeric_limits<double>::infinity());
+Workload training_workload(std::size_t iterations);
+
+/// JSON form: {"kind": "single"} | {"kind": "stream", "rate_fps": 30, "frames": 1000 (or
+/// "duration_s": 10), "policy": "drop"|"queue", "deadline_s": 0.1, "start_s": 0} |
+/// {"kind": "training", "iterations": 100}. Throws `InputError` naming `path`.
+Workload workload_from_json(const Json& json, const std::string& path = "workload");
+Json workload_to_json(const Workload& workload);
+
+}  // namespace coinfer

@@ -1,0 +1,104 @@
+// Re-fitting shipped files: on the deterministic estimate basis every shipped file's fitted
+// figures are reproduced within 5% (what `coinfer calibrate --check --basis estimate` verifies).
+#include <algorithm>
+#include <filesystem>
+
+#include <catch2/catch.hpp>
+
+#include "sim/calibration/calibrate.hpp"
+#include "sim/calibration/calibration_json.hpp"
+#include "sim/core/error.hpp"
+#include "sim/models/zoo.hpp"
+#include "sim/profile/host_estimate.hpp"
+
+using namespace coinfer;
+using Catch::Matchers::Contains;
+
+namespace {
+
+HostProfile nominal(const Graph& g) { return estimate_host_profile(g, HostSpeed::nominal()); }
+
+std::vector<std::string> shipped_files() {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(COINFER_SOURCE_DIR "/platforms/calibration"))
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("every shipped file passes the calibrate check on the estimate basis") {
+  for (const auto& f : shipped_files()) {
+    INFO(f);
+    const DeviceCalibration c = load_calibration_file(f);
+    const CalibrationFit fit = refit_calibration(c, nominal);
+    REQUIRE(fit.fitted);
+    for (const auto& r : fit.figures) CHECK(r.available);
+    const auto failures = check_calibration(c, fit, 5.0);
+    for (const auto& failure : failures) UNSCOPED_INFO(failure);
+    CHECK(failures.empty());
+  }
+}
+
+TEST_CASE("a single-figure file is refitted exactly") {
+  const DeviceCalibration c = load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
+  const CalibrationFit fit = refit_calibration(c, nominal);
+  REQUIRE(fit.figures.size() >= 1);
+  // VGG-16 15809 ms (MoDNN Table 1): one fitted figure -> one scale, residual ~0 (scales are rounded to 5 digits: <= 0.005%).
+  CHECK(std::fabs(fit.figures[0].refit_residual_pct) < 0.01);
+  CHECK(fit.free_parameters == 1);
+}
+
+TEST_CASE("a figure whose model is unknown is skipped and fails the check") {
+  DeviceCalibration c = load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
+  c.references.at(0).model = "vgg17";
+  const CalibrationFit fit = refit_calibration(c, nominal);
+  CHECK_FALSE(fit.figures[0].available);
+  CHECK_THAT(fit.figures[0].skip_reason, Contains("unknown model 'vgg17'"));
+  const auto failures = check_calibration(c, fit);
+  REQUIRE_FALSE(failures.empty());
+  CHECK_THAT(failures[0], Contains("model unavailable"));
+}
+
+TEST_CASE("stored scales are checked against the figures on the host they were fitted on") {
+  DeviceCalibration c = load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
+  c.fit = FitRecord{"nominal reference host", "estimate"};
+  for (auto& [name, s] : c.op_scale) s *= 1.2;  // 20% off
+  const CalibrationFit fit = refit_calibration(c, nominal);
+  const auto failures = check_calibration(c, fit);
+  REQUIRE(failures.size() == 1);
+  CHECK_THAT(failures[0], Contains("stored op_scale"));
+  // After apply_fit the same check passes.
+  const DeviceCalibration fixed = apply_fit(c, fit);
+  CHECK(check_calibration(fixed, refit_calibration(fixed, nominal)).empty());
+}
+
+TEST_CASE("a figure's work factor counts batch and training") {
+  ReferenceFigure f;
+  CHECK(figure_work_factor(f) == 1.0);
+  f.batch = 150;
+  CHECK(figure_work_factor(f) == 150.0);
+  f.quantity = "train_step";
+  CHECK(figure_work_factor(f) == 450.0);  // forward + backward ~ 3 forward passes
+}
+
+TEST_CASE("a figure can run a model at another input size") {
+  const Graph g = build_zoo_model("resnet101");
+  const Graph big = with_input_shape(g, {3, 600, 1000});
+  CHECK(big.name() == "resnet101@3x600x1000");
+  CHECK(big.total_params() == g.total_params());
+  // Convolutions scale with the pixel count: 600*1000 / (224*224) = 11.96x; the fc does not.
+  CHECK(static_cast<double>(big.total_macs()) / static_cast<double>(g.total_macs()) == Approx(11.9).margin(0.3));
+  CHECK_THROWS_AS(with_input_shape(g, {3, 8}), InputError);
+}
+
+TEST_CASE("host seconds are summed per op class") {
+  const Graph g = build_zoo_model("lenet5");
+  const HostProfile p = nominal(g);
+  const auto by_class = host_seconds_by_class(g, p, 2.0);
+  double total = 0.0;
+  for (const auto& [c, s] : by_class) total += s;
+  CHECK(total == Approx(2.0 * p.range_sum_s(0, g.size() - 1)));
+  CHECK(by_class.at(OpClass::Conv) > 0.0);
+}

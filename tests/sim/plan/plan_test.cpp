@@ -1,0 +1,126 @@
+#include <catch2/catch.hpp>
+
+#include "sim/core/error.hpp"
+#include "sim/plan/compiled_plan.hpp"
+#include "sim/plan/critical_path.hpp"
+#include "sim/plan/plan_json.hpp"
+#include "tests/sim/engine_test_support.hpp"
+
+using namespace coinfer;
+using test::test_device;
+
+namespace {
+
+// a, b, c on one WiFi cell (8 Mbps, 10 ms); c also wired to d.
+Platform four_devices() {
+  return test::make_platform({test_device("a"), test_device("b"), test_device("c"), test_device("d")},
+                             {test::shared_network("w", NetworkKind::Wifi, {"a", "b", "c"}, 8e6, 0.01),
+                              test::shared_network("e", NetworkKind::Wired, {"c", "d"}, 80e6, 0.0)});
+}
+
+std::string compile_error(const Plan& plan) {
+  const Platform p = four_devices();
+  try {
+    validate_plan(plan, p);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("plan JSON round trip") {
+  const Plan plan{
+      "remote",
+      "",
+      {transfer_task("up", "a", "c", 1000, {}, "input", "w"),
+       compute_task("run", "c", 0.5, {"up"}, "conv1..fc8"), transfer_task("down", "c", "a", 40, {"run"})}};
+  const Json j = plan_to_json(plan);
+  CHECK(j["tasks"][0]["network"] == "w");
+  CHECK(plan_from_json(j) == plan);
+}
+
+TEST_CASE("plan JSON errors name the task path") {
+  CHECK_THROWS_WITH(
+      plan_from_json(Json::parse(R"({"tasks": [{"id": "x", "kind": "compute", "device": "a"}]})"), "p.json"),
+      Catch::Contains("p.json: tasks[0].duration_s: missing key"));
+  CHECK_THROWS_WITH(
+      plan_from_json(Json::parse(
+          R"({"tasks": [{"id": "x", "kind": "transfer", "src": "a", "dst": "b", "bytes": -1}]})")),
+      Catch::Contains("tasks[0].bytes"));
+  CHECK_THROWS_WITH(plan_from_json(Json::parse(R"({"tasks": [{"id": "x", "kind": "teleport"}]})")),
+                    Catch::Contains("tasks[0].kind"));
+}
+
+TEST_CASE("plan validation: unknown devices, unconnected transfers, wrong locations, cycles") {
+  CHECK_THAT(compile_error({"p", "", {compute_task("x", "zz", 1, {})}}),
+             Catch::Contains("plan 'p': tasks[0].device: unknown device 'zz'; devices: a, b, c, d"));
+  CHECK_THAT(compile_error({"p", "", {transfer_task("x", "a", "d", 1, {})}}),
+             Catch::Contains("tasks[0]: no network connects 'a' and 'd'"));
+  CHECK_THAT(compile_error({"p", "", {transfer_task("x", "a", "b", 1, {}, "", "e")}}),
+             Catch::Contains("tasks[0].network: network 'e' does not connect 'a' and 'b'"));
+  CHECK_THAT(compile_error({"p", "", {transfer_task("x", "a", "a", 1, {})}}), Catch::Contains("to itself"));
+  CHECK_THAT(compile_error({"p", "", {compute_task("x", "a", 1, {}), compute_task("x", "a", 1, {})}}),
+             Catch::Contains("tasks[1].id: duplicate task id 'x'"));
+  CHECK_THAT(compile_error({"p", "", {compute_task("x", "a", 1, {"nope"})}}),
+             Catch::Contains("tasks[0].deps[0]: unknown task 'nope'"));
+  // b cannot compute on data that is still on a.
+  CHECK_THAT(compile_error({"p", "", {compute_task("x", "a", 1, {}), compute_task("y", "b", 1, {"x"})}}),
+             Catch::Contains("tasks[1].deps[0]: 'x' leaves its output on 'a' but 'y' needs it on 'b'"));
+  CHECK_THAT(compile_error({"p",
+                            "",
+                            {compute_task("x", "a", 1, {"z"}), compute_task("y", "a", 1, {"x"}),
+                             compute_task("z", "a", 1, {"y"})}}),
+             Catch::Contains("dependency cycle:"));
+  CHECK_THAT(compile_error({"p", "", {}}), Catch::Contains("the plan has no tasks"));
+  CHECK_THAT(compile_error({"p", "", {compute_task("x", "a", -1, {})}}),
+             Catch::Contains("tasks[0].duration_s"));
+}
+
+TEST_CASE("plan: the cycle message lists the cycle in dependency order") {
+  const auto msg = compile_error({"p",
+                                  "",
+                                  {compute_task("x", "a", 1, {"z"}), compute_task("y", "a", 1, {"x"}),
+                                   compute_task("z", "a", 1, {"y"})}});
+  // x needs z, y needs x, z needs y: one of the rotations of x -> y -> z -> x.
+  const bool rotation = msg.find("x -> y -> z -> x") != std::string::npos ||
+                        msg.find("y -> z -> x -> y") != std::string::npos ||
+                        msg.find("z -> x -> y -> z") != std::string::npos;
+  CHECK(rotation);
+}
+
+TEST_CASE("plan: first stage is the entry tasks and the compute chain on their device") {
+  const Platform p = four_devices();
+  const Topology topo(p);
+  const Plan plan{"p",
+                  "",
+                  {compute_task("c1", "a", 1, {}), compute_task("c2", "a", 1, {"c1"}),
+                   transfer_task("t", "a", "b", 10, {"c2"}), compute_task("c3", "b", 1, {"t"}),
+                   transfer_task("back", "b", "a", 10, {"c3"}), compute_task("c4", "a", 1, {"c2", "back"})}};
+  const CompiledPlan cp = compile_plan(plan, topo);
+  CHECK(cp.tasks[0].first_stage);
+  CHECK(cp.tasks[1].first_stage);
+  CHECK_FALSE(cp.tasks[2].first_stage);  // a transfer after the entry
+  CHECK_FALSE(cp.tasks[5].first_stage);  // needs data from b
+  CHECK(cp.first_stage_size == 2);
+  CHECK(cp.entries == std::vector<std::size_t>{0});
+}
+
+TEST_CASE("analytic critical path of a diamond") {
+  const Platform p = four_devices();
+  // a: c0 (0.1 s) -> a->b 1e6 B (0.01 + 1.0) -> b: cb (0.3)
+  //               -> a->c 5e5 B (0.01 + 0.5) -> c: cc (0.2) -> c->d 1e6 B wired (0 + 0.1) -> d: cd (0.05)
+  // path via b: 0.1 + 1.01 + 0.3 = 1.41; via c and d: 0.1 + 0.51 + 0.2 + 0.1 + 0.05 = 0.96.
+  const Plan plan{"p",
+                  "",
+                  {compute_task("c0", "a", 0.1, {}), transfer_task("ab", "a", "b", 1e6, {"c0"}),
+                   transfer_task("ac", "a", "c", 5e5, {"c0"}), compute_task("cb", "b", 0.3, {"ab"}),
+                   compute_task("cc", "c", 0.2, {"ac"}), transfer_task("cd", "c", "d", 1e6, {"cc"}),
+                   compute_task("fin", "d", 0.05, {"cd"})}};
+  const Topology topo(p);
+  const AnalyticCost cost = analytic_critical_path(compile_plan(plan, topo), topo);
+  CHECK(cost.latency_s == Approx(1.41));
+  CHECK(cost.path == std::vector<std::string>{"c0", "ab", "cb"});
+  CHECK(analytic_latency_s(plan, p) == Approx(1.41));
+}

@@ -1,0 +1,170 @@
+#include <catch2/catch.hpp>
+
+#include "sim/core/error.hpp"
+#include "sim/platform/platform_yaml.hpp"
+#include "tests/sim/engine_test_support.hpp"
+
+using namespace coinfer;
+using coinfer::test::calibration_text;
+using coinfer::test::TempDir;
+
+namespace {
+
+// A platform directory with two calibration files and the given YAML as platform.yaml.
+std::string write_platform(const TempDir& dir, const std::string& yaml) {
+  dir.write("calibration/phone.json", calibration_text("phone", 0.5, 2.5));
+  dir.write("calibration/server.json", calibration_text("server", 50.0, 200.0));
+  return dir.write("platform.yaml", yaml);
+}
+
+const char* kGood = R"(
+name: edge
+devices:
+  - {name: phone, calibration: calibration/phone.json, role: phone}
+  - {name: server, calibration: calibration/server.json, role: server}
+networks:
+  - name: wlan
+    kind: wifi
+    members: [phone, server]
+    owner: server
+    rate_mbps: 18.88
+    latency_s: 0.005
+    wake_up_s: 0.1
+    power_save_timeout_s: 0.2
+  - name: lte
+    kind: lte
+    members: [phone]
+    base: server
+    uplink: {rate_mbps: 5.85, latency_s: 0.035}
+    downlink: {rate_bps: 12.7e6, latency_s: 0.03, bandwidth: {model: uniform, low_mbps: 10, high_mbps: 15, period_s: 1}}
+)";
+
+std::string load_error(const std::string& yaml) {
+  TempDir dir;
+  const auto path = write_platform(dir, yaml);
+  try {
+    load_platform_file(path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("platform YAML loads devices, calibrations and networks") {
+  TempDir dir;
+  const auto path = write_platform(dir, kGood);
+  const Platform p = load_platform_file(path);
+  REQUIRE(p.name == "edge");
+  REQUIRE(p.devices.size() == 2);
+  CHECK(p.devices[0].role == "phone");
+  // Calibration paths resolve against the platform file's folder; power states come from them.
+  CHECK(p.devices[1].calibration.power.busy_w == Approx(200.0));
+  REQUIRE(p.networks.size() == 2);
+  const Network& wlan = p.networks[0];
+  CHECK(wlan.kind == NetworkKind::Wifi);
+  CHECK(wlan.link.rate_bps == Approx(18.88e6));  // rate_mbps * 1e6
+  CHECK(wlan.link.latency_s == Approx(0.005));
+  CHECK(wlan.wake_up_s == Approx(0.1));
+  CHECK(wlan.owner == "server");
+  const Network& lte = p.networks[1];
+  CHECK(lte.is_cellular());
+  CHECK(lte.base == "server");
+  CHECK(lte.uplink.rate_bps == Approx(5.85e6));
+  CHECK(lte.downlink.rate_bps == Approx(12.7e6));
+  CHECK(lte.downlink.bandwidth.kind == BandwidthModel::Kind::Uniform);
+  CHECK(lte.downlink.bandwidth.low_bps == Approx(10e6));
+  CHECK(p.network_between("phone", "server") == 0u);  // first network in file order
+}
+
+TEST_CASE("platform: an unknown device in a network is an InputError naming the member") {
+  const auto msg = load_error(R"(
+devices: [{name: a, calibration: calibration/phone.json}, {name: b, calibration: calibration/phone.json}]
+networks: [{name: n, kind: wifi, members: [a, ghost], rate_mbps: 10}]
+)");
+  CHECK_THAT(msg,
+             Catch::Contains("platform.yaml: networks[0].members[1]: unknown device 'ghost'; devices: a, b"));
+}
+
+TEST_CASE("platform: a negative rate is an InputError") {
+  const auto msg = load_error(R"(
+devices: [{name: a, calibration: calibration/phone.json}, {name: b, calibration: calibration/phone.json}]
+networks: [{name: n, kind: wired, members: [a, b], rate_bps: -5}]
+)");
+  CHECK_THAT(msg, Catch::Contains("networks[0].rate_bps: expected a rate > 0, got -5"));
+}
+
+TEST_CASE("platform: a missing calibration file is an InputError") {
+  const auto msg = load_error(R"(
+devices: [{name: a, calibration: calibration/nexus6.json}]
+)");
+  CHECK_THAT(msg, Catch::Contains("devices[0].calibration: file 'calibration/nexus6.json' not found"));
+}
+
+TEST_CASE("platform: malformed YAML is an InputError naming the file") {
+  const auto msg = load_error("devices: [{name: a, calibration: x.json\nnetworks: ]");
+  CHECK_THAT(msg, Catch::Contains("platform.yaml"));
+  CHECK(msg != "no error");
+}
+
+TEST_CASE("platform: further structural errors name their key") {
+  CHECK_THAT(load_error("devices: [{name: a, calibration: calibration/phone.json, colour: red}]"),
+             Catch::Contains("devices[0].colour: unknown key"));
+  CHECK_THAT(load_error(R"(
+devices: [{name: a, calibration: calibration/phone.json}, {name: a, calibration: calibration/phone.json}])"),
+             Catch::Contains("devices[1].name: duplicate device name 'a'"));
+  CHECK_THAT(load_error(R"(
+devices: [{name: a, calibration: calibration/phone.json}, {name: s, calibration: calibration/server.json}]
+networks: [{name: l, kind: lte, members: [a], uplink: {rate_mbps: 5}, downlink: {rate_mbps: 5}}])"),
+             Catch::Contains("networks[0].base: missing key"));
+  CHECK_THAT(load_error(R"(
+devices: [{name: a, calibration: calibration/phone.json}, {name: b, calibration: calibration/phone.json}]
+networks: [{name: n, kind: wifi, members: [a, b], rate_mbps: 10, wake_up_s: 0.1}])"),
+             Catch::Contains("networks[0].power_save_timeout_s: missing key"));
+  CHECK_THAT(load_error(R"(
+devices: [{name: a, calibration: calibration/phone.json}, {name: b, calibration: calibration/phone.json}]
+networks: [{name: n, kind: wifi, members: [a, b], rate_mbps: 10, bandwidth: {model: normal, stddev_mbps: 1, period_s: 1}}])"),
+             Catch::Contains("networks[0].bandwidth.floor_bps: missing key"));
+  CHECK_THAT(load_error(R"(
+devices: [{name: a, calibration: calibration/phone.json}, {name: b, calibration: calibration/phone.json}]
+networks: [{name: n, kind: satellite, members: [a, b], rate_mbps: 10}])"),
+             Catch::Contains("networks[0].kind"));
+}
+
+TEST_CASE("platform: a bandwidth trace file is read relative to the platform") {
+  TempDir dir;
+  dir.write("traces/wlan.csv", "time_s,rate_bps\n0,8e6\n# a comment\n2.5, 16e6\n");
+  const auto path = write_platform(dir, R"(
+devices: [{name: a, calibration: calibration/phone.json}, {name: b, calibration: calibration/phone.json}]
+networks: [{name: n, kind: wifi, members: [a, b], rate_mbps: 8, bandwidth: {model: trace, file: traces/wlan.csv}}]
+)");
+  const Platform p = load_platform_file(path);
+  const auto& trace = p.networks[0].link.bandwidth.trace;
+  REQUIRE(trace.size() == 2);
+  CHECK(trace[1].first == Approx(2.5));
+  CHECK(trace[1].second == Approx(16e6));
+}
+
+TEST_CASE("bandwidth trace text: bad lines and decreasing times are errors with a line number") {
+  CHECK_THROWS_WITH(parse_bandwidth_trace("0 1e6\n1 abc\n", "t.csv"), Catch::Contains("t.csv: line 2"));
+  CHECK_THROWS_WITH(parse_bandwidth_trace("0 1e6\n2 1e6\n1 1e6\n", "t.csv"),
+                    Catch::Contains("line 3: times must increase strictly"));
+  CHECK_THROWS_WITH(parse_bandwidth_trace("0 0\n", "t.csv"), Catch::Contains("line 1: rate must be > 0"));
+}
+
+TEST_CASE("the example platforms load") {
+  for (const char* name : {"wlan4.yaml", "edge_wifi_lte.yaml"}) {
+    INFO(name);
+    const Platform p = load_platform_file(std::string(COINFER_SOURCE_DIR) + "/platforms/" + name);
+    CHECK(!p.devices.empty());
+    CHECK(!p.networks.empty());
+  }
+  const Platform edge = load_platform_file(std::string(COINFER_SOURCE_DIR) + "/platforms/edge_wifi_lte.yaml");
+  // A wifi network with a base is an access network: per-member uplink and downlink.
+  CHECK(edge.networks[0].is_access());
+  CHECK(edge.networks[0].uplink.rate_bps == Approx(18.88e6));
+  CHECK(edge.networks[0].downlink.rate_bps == Approx(54.97e6));
+  CHECK(radio_power_model(edge.devices[0].calibration, NetworkKind::Lte) != nullptr);  // "lte" or "4g"
+  CHECK(radio_power_model(edge.devices[1].calibration, NetworkKind::Lte) == nullptr);  // a wired server
+}

@@ -1,0 +1,104 @@
+// Workloads replayed in SimGrid (each run in a child process).
+#include <catch2/catch.hpp>
+
+#include "sim/replay/simulate.hpp"
+#include "tests/sim/engine_test_support.hpp"
+
+using namespace coinfer;
+using test::test_device;
+
+namespace {
+
+// a computes 0.3 s (the first stage), sends 1e5 B over a 8 Mbps wired link (0.1 s), b computes 0.1 s.
+Platform pair() {
+  return test::make_platform({test_device("a"), test_device("b")},
+                             {test::shared_network("e", NetworkKind::Wired, {"a", "b"}, 8e6, 0.0)});
+}
+
+Plan pipeline(double first_s = 0.3) {
+  return {"pipe",
+          "",
+          {compute_task("ca", "a", first_s, {}), transfer_task("x", "a", "b", 1e5, {"ca"}),
+           compute_task("cb", "b", 0.1, {"x"})}};
+}
+
+}  // namespace
+
+TEST_CASE("stream: frames are dropped exactly when the first stage is busy") {
+  // Releases every 0.2 s; the first stage takes 0.3 s. Frame 0 holds a over [0, 0.3], so frame 1
+  // (0.2) is dropped; frame 2 (0.4) finds a free, holds it to 0.7; frame 3 (0.6) is dropped...
+  const auto r = simulate_in_child(pair(), {pipeline()}, stream_workload(5.0, 10), {});
+  REQUIRE(r.frames.size() == 10);
+  for (std::size_t k = 0; k < 10; ++k) {
+    INFO("frame " << k);
+    CHECK(r.frames[k].dropped == (k % 2 == 1));
+    if (k % 2 == 0) {
+      CHECK(r.frames[k].start_s == Approx(0.2 * k));
+      CHECK(r.frames[k].latency_s() == Approx(0.5));  // 0.3 + 0.1 + 0.1, never waits
+      CHECK(r.frames[k].drop_reason.empty());
+    } else {
+      CHECK(r.frames[k].drop_reason == "busy");
+    }
+  }
+  CHECK(r.completed_frames() == 5);
+  CHECK(r.dropped_frames() == 5);
+  CHECK(r.executions == 10);
+  CHECK(r.messages == 5);
+}
+
+TEST_CASE("stream: a first stage faster than the frame interval drops nothing") {
+  const auto r = simulate_in_child(pair(), {pipeline(0.19)}, stream_workload(5.0, 10), {});
+  CHECK(r.dropped_frames() == 0);
+}
+
+TEST_CASE("stream: the queue policy delays frames instead of dropping them") {
+  // Frame k enters when a frees: start_k = 0.3 k, end_k = 0.3 k + 0.5; release 0.2 k.
+  const auto r = simulate_in_child(pair(), {pipeline()}, stream_workload(5.0, 6, DropPolicy::Queue), {});
+  REQUIRE(r.completed_frames() == 6);
+  for (std::size_t k = 0; k < 6; ++k) {
+    CHECK(r.frames[k].start_s == Approx(0.3 * k));
+    CHECK(r.frames[k].end_s == Approx(0.3 * k + 0.5));
+  }
+  // With a 0.45 s deadline, queued frames whose deadline passed before their turn are dropped:
+  // frame 1 would start at 0.3 (< 0.2 + 0.45) but ends at 0.8 > 0.65: kept, deadline missed;
+  // frame 2 (release 0.4) starts at 0.6 (< 0.85) ... frame k starts at 0.3 k while its deadline
+  // is 0.2 k + 0.45, so frames 0..4 start (0.3 k <= 0.2 k + 0.45 for k <= 4.5), frame 5 is late.
+  const auto d =
+      simulate_in_child(pair(), {pipeline()}, stream_workload(5.0, 6, DropPolicy::Queue, 0.45), {});
+  CHECK(d.frames[0].deadline_met == false);  // latency 0.5 > 0.45
+  CHECK(d.frames[5].dropped);
+  CHECK(d.frames[5].drop_reason == "late");
+  CHECK(d.completed_frames() == 5);
+}
+
+TEST_CASE("training iterations run back to back") {
+  // Each iteration takes 0.5 s alone; iteration k is released when k-1 ends.
+  const auto r = simulate_in_child(pair(), {pipeline()}, training_workload(3), {});
+  REQUIRE(r.frames.size() == 3);
+  CHECK(r.frames[1].release_s == Approx(0.5));
+  CHECK(r.frames[2].end_s == Approx(1.5));
+  CHECK(r.end_s == Approx(1.5));
+}
+
+TEST_CASE("a scheduler chooses the plan variant of each frame") {
+  // Variant 1 has a 0.1 s first stage: latency 0.3 instead of 0.5. The scheduler runs in the
+  // simulation's child process, so it reports a wrong view by choosing variant 0 throughout.
+  class Alternate : public Scheduler {
+   public:
+    std::string name() const override { return "alternate"; }
+    FrameDecision on_frame(const SchedulerView& view) override {
+      // 2 variants; the wired link has 4 ports (out and in for a and b), all at 8 Mbps.
+      const bool view_ok = view.variant_count == 2 && view.link_rates_bps.size() == 4 &&
+                           view.link_rates_bps[0] == 8e6 && view.frames->size() == 4;
+      return {view_ok ? view.frame % 2 : 0, false};
+    }
+  };
+  Alternate scheduler;
+  const auto r =
+      simulate_in_child(pair(), {pipeline(), pipeline(0.1)}, stream_workload(1.0, 4), {}, &scheduler);
+  for (std::size_t k = 0; k < 4; ++k) {
+    CHECK(r.frames[k].variant == k % 2);
+    CHECK(r.frames[k].latency_s() == Approx(k % 2 == 0 ? 0.5 : 0.3));
+  }
+  CHECK(r.analytic_latency_s.size() == 2);
+}
