@@ -69,10 +69,12 @@ void BM_MsccFc6(benchmark::State& state) {
   state.counters["generate_s"] = g.generate_s;
   std::vector<double> rows(std::size_t(clusters), 0.0);
   for (const int c : r.row_cluster) rows[std::size_t(c)] += 1.0;
-  state.counters["max_row_share"] = *std::max_element(rows.begin(), rows.end()) / double(r.row_cluster.size());
+  state.counters["max_row_share"] =
+      *std::max_element(rows.begin(), rows.end()) / double(r.row_cluster.size());
   if (planted) {
     double in = 0.0;
-    for (const auto& e : g.weights.pattern.entries) in += g.weights.row_block[e.row] == g.weights.col_block[e.col];
+    for (const auto& e : g.weights.pattern.entries)
+      in += g.weights.row_block[e.row] == g.weights.col_block[e.col];
     state.counters["planted_frac"] = 1.0 - in / nnz;
   }
   state.SetLabel(planted ? "planted" : "random");

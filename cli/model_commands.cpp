@@ -22,17 +22,20 @@ std::string format_macs(std::int64_t macs) {
 }
 
 void print_zoo() {
-  TextTable t({"model", "input", "layers", "params", "MACs", "architecture"}, {false, false, true, true, true, false});
+  TextTable t({"model", "input", "layers", "params", "MACs", "architecture"},
+              {false, false, true, true, true, false});
   for (const auto& e : zoo()) {
     const Graph g = e.build();
-    t.add_row({e.name, shape_to_string(g.layer(g.input_layers().front()).output_shape), std::to_string(g.size()),
-               format_count(g.total_params()), format_macs(g.total_macs()), e.summary});
+    t.add_row({e.name, shape_to_string(g.layer(g.input_layers().front()).output_shape),
+               std::to_string(g.size()), format_count(g.total_params()), format_macs(g.total_macs()),
+               e.summary});
   }
   std::cout << t.str();
 }
 
 void print_layers(const Graph& g) {
-  TextTable t({"layer", "op", "output shape", "params", "MACs", "output bytes"}, {false, false, false, true, true, true});
+  TextTable t({"layer", "op", "output shape", "params", "MACs", "output bytes"},
+              {false, false, false, true, true, true});
   std::int64_t bytes = 0;
   for (auto i : g.topological_order()) {
     const auto& l = g.layer(i);
@@ -61,8 +64,10 @@ void add_model_commands(CLI::App& app) {
   show->add_flag("--json", *show_json, "Print the layer table as JSON");
   show->callback([show_model, show_json] {
     const Graph g = load_model(*show_model);
-    if (*show_json) std::cout << graph_summary_json(g).dump(2) << "\n";
-    else print_layers(g);
+    if (*show_json)
+      std::cout << graph_summary_json(g).dump(2) << "\n";
+    else
+      print_layers(g);
   });
 
   auto export_model = std::make_shared<std::string>();
@@ -75,8 +80,8 @@ void add_model_commands(CLI::App& app) {
   validate->add_option("file", *validate_file, "File to check")->required();
   validate->callback([validate_file] {
     const Graph g = load_model_file(*validate_file);
-    std::cout << fmt::format("{}: ok (model '{}', {} layers, {} params)\n", *validate_file, g.name(), g.size(),
-                             format_count(g.total_params()));
+    std::cout << fmt::format("{}: ok (model '{}', {} layers, {} params)\n", *validate_file, g.name(),
+                             g.size(), format_count(g.total_params()));
   });
 }
 

@@ -43,7 +43,8 @@ double total(const Json& obj) {
 }
 
 void add_summary_row(TextTable& t, const std::string& label, const Json& r, const std::string& source) {
-  t.add_row({label, r["partitioner"].get<std::string>(), fmt::format("{}/{}", r["completed"].get<int>(), r["frames"].get<int>()),
+  t.add_row({label, r["partitioner"].get<std::string>(),
+             fmt::format("{}/{}", r["completed"].get<int>(), r["frames"].get<int>()),
              ms(r["latency_ms"]["mean"]), ms(r["latency_ms"]["p95"]), ms(r["analytic_latency_ms"]),
              r["throughput_fps"].is_number() ? fmt::format("{:.2f}", r["throughput_fps"].get<double>()) : "-",
              joules(r["energy_j"], source), fmt::format("{:.0f}", total(r["bytes"]))});
@@ -100,7 +101,8 @@ void add_run_command(CLI::App& app) {
   auto opts = std::make_shared<RunOptions>();
   auto* run = app.add_subcommand("run", "Simulate a scenario YAML and write results.json");
   run->add_option("scenario", opts->file, "Scenario YAML file")->required();
-  run->add_option("--set", opts->overrides, "Override a scenario key: --set partitioner.name=local (repeatable)");
+  run->add_option("--set", opts->overrides,
+                  "Override a scenario key: --set partitioner.name=local (repeatable)");
   run->add_option("--out,-o", opts->out, "Output directory (default out/<scenario name>)");
   run->add_option("--trace", opts->trace, "Write a Chrome trace JSON (Perfetto) to this file");
   run->add_flag("--frames-csv", opts->frames_csv, "Also write frames.csv (one row per frame)");

@@ -53,7 +53,8 @@ RunOutcome launch_child_process(const SweepRun&, const std::string& run_dir) {
   ::waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     auto why = last_line(log);
-    if (why.empty()) why = WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status)) : "failed";
+    if (why.empty())
+      why = WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status)) : "failed";
     return {false, {}, why};
   }
   try {
@@ -68,7 +69,8 @@ void print_progress(const SweepProgress& p, bool tty) {
   if (tty) {
     const int width = 30;
     const int filled = p.total ? static_cast<int>(width * finished / p.total) : width;
-    std::fprintf(stderr, "\r[%s%s] %zu/%zu runs%s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+    std::fprintf(stderr, "\r[%s%s] %zu/%zu runs%s",
+                 std::string(static_cast<std::size_t>(filled), '#').c_str(),
                  std::string(static_cast<std::size_t>(width - filled), '.').c_str(), finished, p.total,
                  p.failed ? fmt::format(", {} failed", p.failed).c_str() : "");
     if (finished == p.total) std::fprintf(stderr, "\n");
@@ -101,11 +103,12 @@ void add_sweep_commands(CLI::App& app) {
     const auto summary = run_sweep(spec, options, launch_child_process,
                                    [tty](const SweepProgress& p) { print_progress(p, tty); });
     for (const auto& f : summary.failures) std::fprintf(stderr, "sweep: %s\n", f.c_str());
-    std::cout << fmt::format("{}: {} runs ({} already done, {} failed) -> {}\n", spec.name, summary.progress.total,
-                             summary.progress.skipped, summary.progress.failed, summary.csv_path);
+    std::cout << fmt::format("{}: {} runs ({} already done, {} failed) -> {}\n", spec.name,
+                             summary.progress.total, summary.progress.skipped, summary.progress.failed,
+                             summary.csv_path);
     if (summary.progress.failed > 0)
-      throw Error(fmt::format("{} of {} runs failed; rerun the same command to retry them", summary.progress.failed,
-                              summary.progress.total));
+      throw Error(fmt::format("{} of {} runs failed; rerun the same command to retry them",
+                              summary.progress.failed, summary.progress.total));
   });
 
   auto inputs = std::make_shared<std::vector<std::string>>();

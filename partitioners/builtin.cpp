@@ -16,6 +16,8 @@ void register_partitioner_solvers(SolverRegistry& registry) {
   register_modnn_solvers(registry);
 }
 
-void register_builtin_partitioners(PartitionerRegistry& registry) { register_baseline_partitioners(registry); }
+void register_builtin_partitioners(PartitionerRegistry& registry) {
+  register_baseline_partitioners(registry);
+}
 
 }  // namespace coinfer

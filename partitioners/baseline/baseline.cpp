@@ -37,7 +37,8 @@ const std::string& checked_device(const PartitionContext& ctx, const std::string
 std::string default_server(const PartitionContext& ctx) {
   for (const auto& d : ctx.platform.devices) {
     const auto k = d.calibration.kind;
-    if (d.name != ctx.source && (k == DeviceKind::GpuServer || k == DeviceKind::CpuServer || k == DeviceKind::Desktop))
+    if (d.name != ctx.source &&
+        (k == DeviceKind::GpuServer || k == DeviceKind::CpuServer || k == DeviceKind::Desktop))
       return d.name;
   }
   throw InputError("", "partitioner.server", "no server in the platform; name one with partitioner.server");
@@ -49,8 +50,8 @@ Plan local_plan(const PartitionContext& ctx, const std::string& device) {
   const auto& dev = ctx.platform.devices[ctx.platform.device_index(device)];
   Plan plan;
   plan.name = "local";
-  plan.tasks.push_back(compute_task("infer", device, ctx.cost.total_time_s(dev.calibration), {},
-                                    all_layers_label(ctx.graph)));
+  plan.tasks.push_back(
+      compute_task("infer", device, ctx.cost.total_time_s(dev.calibration), {}, all_layers_label(ctx.graph)));
   return plan;
 }
 
@@ -64,16 +65,18 @@ Plan remote_plan(const PartitionContext& ctx, const std::string& server, const s
       throw InputError("", "partitioner.network",
                        fmt::format("network '{}' does not join '{}' and '{}'", network, ctx.source, server));
   } else if (!ctx.platform.network_between(ctx.source, server)) {
-    throw InputError("", "partitioner.server", fmt::format("no network joins '{}' and '{}'", ctx.source, server));
+    throw InputError("", "partitioner.server",
+                     fmt::format("no network joins '{}' and '{}'", ctx.source, server));
   }
   Plan plan;
   plan.name = "remote";
-  plan.tasks.push_back(
-      transfer_task("upload", ctx.source, server, static_cast<double>(input_bytes(ctx.graph)), {}, "input", network));
-  plan.tasks.push_back(
-      compute_task("infer", server, ctx.cost.total_time_s(dev.calibration), {"upload"}, all_layers_label(ctx.graph)));
-  plan.tasks.push_back(transfer_task("download", server, ctx.source, static_cast<double>(output_bytes(ctx.graph)),
-                                     {"infer"}, "output", network));
+  plan.tasks.push_back(transfer_task("upload", ctx.source, server,
+                                     static_cast<double>(input_bytes(ctx.graph)), {}, "input", network));
+  plan.tasks.push_back(compute_task("infer", server, ctx.cost.total_time_s(dev.calibration), {"upload"},
+                                    all_layers_label(ctx.graph)));
+  plan.tasks.push_back(transfer_task("download", server, ctx.source,
+                                     static_cast<double>(output_bytes(ctx.graph)), {"infer"}, "output",
+                                     network));
   return plan;
 }
 
@@ -85,16 +88,17 @@ void register_baseline_partitioners(PartitionerRegistry& registry) {
       return local_plan(ctx, checked_device(ctx, device.empty() ? ctx.source : device, "device"));
     });
   });
-  registry.add("remote", "upload the input, run everything on a server, download the output (params: server, network)",
-               [](const Json& params) {
-                 json_reject_unknown_keys(params, "partitioner", {"server", "network"});
-                 const auto server = json_string_or(params, "server", "partitioner", "");
-                 const auto network = json_string_or(params, "network", "partitioner", "");
-                 return make_partitioner([server, network](const PartitionContext& ctx) {
-                   const auto s = server.empty() ? default_server(ctx) : checked_device(ctx, server, "server");
-                   return remote_plan(ctx, s, network);
-                 });
-               });
+  registry.add(
+      "remote", "upload the input, run everything on a server, download the output (params: server, network)",
+      [](const Json& params) {
+        json_reject_unknown_keys(params, "partitioner", {"server", "network"});
+        const auto server = json_string_or(params, "server", "partitioner", "");
+        const auto network = json_string_or(params, "network", "partitioner", "");
+        return make_partitioner([server, network](const PartitionContext& ctx) {
+          const auto s = server.empty() ? default_server(ctx) : checked_device(ctx, server, "server");
+          return remote_plan(ctx, s, network);
+        });
+      });
 }
 
 }  // namespace coinfer

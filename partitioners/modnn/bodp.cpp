@@ -46,9 +46,10 @@ ConvGeometry parse_conv_geometry(const Json& problem) {
   g.bytes_per_value = json_int(problem, "bytes_per_value", "", 1, 8);
   const auto smaller = std::min(g.height, g.width) + 2 * g.padding;
   if (g.kernel > smaller)
-    throw InputError("", "kernel",
-                     fmt::format("kernel {} is larger than the padded input ({} = min(height, width) + 2 * padding)",
-                                 g.kernel, smaller));
+    throw InputError(
+        "", "kernel",
+        fmt::format("kernel {} is larger than the padded input ({} = min(height, width) + 2 * padding)",
+                    g.kernel, smaller));
   return g;
 }
 
@@ -66,7 +67,8 @@ std::vector<std::int64_t> proportional_sizes(std::int64_t total, const std::vect
   }
   std::vector<std::size_t> order(weights.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return fraction[a] > fraction[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return fraction[a] > fraction[b]; });
   // Rounding can leave the floors a few items off `total` in either direction; settle it on the
   // largest fractions first (adding) or the smallest first (removing).
   for (std::size_t t = 0; assigned < total; t = (t + 1) % order.size(), ++assigned) ++sizes[order[t]];
@@ -103,8 +105,9 @@ IndexRange receptive_range(IndexRange out, std::int64_t kernel, std::int64_t str
 }
 
 BodpProblem parse_bodp_problem(const Json& problem) {
-  json_reject_unknown_keys(problem, "", {"height", "width", "channels", "kernel", "stride", "padding", "filters",
-                                         "capabilities", "bytes_per_value", "comment"});
+  json_reject_unknown_keys(problem, "",
+                           {"height", "width", "channels", "kernel", "stride", "padding", "filters",
+                            "capabilities", "bytes_per_value", "comment"});
   BodpProblem p;
   p.conv = parse_conv_geometry(problem);
   p.capabilities = json_number_array(problem, "capabilities", "");
@@ -153,6 +156,8 @@ Json bodp_plan_to_json(const BodpPlan& plan) {
   return out;
 }
 
-Json solve_bodp_json(const Json& problem) { return bodp_plan_to_json(bodp_partition(parse_bodp_problem(problem))); }
+Json solve_bodp_json(const Json& problem) {
+  return bodp_plan_to_json(bodp_partition(parse_bodp_problem(problem)));
+}
 
 }  // namespace coinfer::modnn

@@ -58,7 +58,7 @@ struct ConvGeometry {
   std::int64_t kernel = 1;    ///< F
   std::int64_t stride = 1;
   std::int64_t padding = 0;
-  std::int64_t filters = 1;         ///< output channels K (does not change the split)
+  std::int64_t filters = 1;          ///< output channels K (does not change the split)
   std::int64_t bytes_per_value = 4;  ///< Z
 
   std::int64_t output_height() const { return (height + 2 * padding - kernel) / stride + 1; }

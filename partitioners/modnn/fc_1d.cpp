@@ -14,16 +14,19 @@ constexpr std::int64_t kMaxWorkers = 1024;
 std::vector<double> parse_workers(const Json& problem) {
   const bool has_workers = json_find(problem, "workers", "") != nullptr;
   const bool has_caps = json_find(problem, "capabilities", "") != nullptr;
-  if (has_workers == has_caps) throw InputError("", "workers", "expected exactly one of 'workers' or 'capabilities'");
+  if (has_workers == has_caps)
+    throw InputError("", "workers", "expected exactly one of 'workers' or 'capabilities'");
   if (has_workers)
-    return std::vector<double>(static_cast<std::size_t>(json_int(problem, "workers", "", 1, kMaxWorkers)), 1.0);
+    return std::vector<double>(static_cast<std::size_t>(json_int(problem, "workers", "", 1, kMaxWorkers)),
+                               1.0);
   auto caps = json_number_array(problem, "capabilities", "");
   if (caps.empty()) throw InputError("", "capabilities", "expected at least 1 entry");
   if (caps.size() > std::size_t(kMaxWorkers))
     throw InputError("", "capabilities", fmt::format("expected at most {} entries", kMaxWorkers));
   for (std::size_t i = 0; i < caps.size(); ++i)
     if (!(caps[i] > 0.0) || !(caps[i] < 1e300))
-      throw InputError("", index_path("capabilities", i), fmt::format("expected a finite number > 0, got {}", caps[i]));
+      throw InputError("", index_path("capabilities", i),
+                       fmt::format("expected a finite number > 0, got {}", caps[i]));
   return caps;
 }
 
@@ -37,8 +40,8 @@ std::size_t part_of(const std::vector<IndexRange>& ranges, std::int64_t x) {
 }  // namespace
 
 Fc1dProblem parse_fc_1d_problem(const Json& problem) {
-  json_reject_unknown_keys(problem, "",
-                           {"rows", "cols", "workers", "capabilities", "bytes_per_value", "entries", "comment"});
+  json_reject_unknown_keys(
+      problem, "", {"rows", "cols", "workers", "capabilities", "bytes_per_value", "entries", "comment"});
   Fc1dProblem p;
   p.sparse = json_find(problem, "entries", "") != nullptr;
   if (p.sparse) {
@@ -72,7 +75,8 @@ Fc1dPlan fc_1d_partition(const Fc1dProblem& problem) {
     }
   } else {
     // Distinct rows and columns touched by each worker's non-zeros (last-seen stamps per worker).
-    std::vector<std::int64_t> row_seen(static_cast<std::size_t>(a.rows), -1), col_seen(static_cast<std::size_t>(a.cols), -1);
+    std::vector<std::int64_t> row_seen(static_cast<std::size_t>(a.rows), -1),
+        col_seen(static_cast<std::size_t>(a.cols), -1);
     std::vector<std::vector<NonZero>> parts(k);
     for (const auto& e : a.entries) parts[part_of(plan.ranges, by_rows ? e.row : e.col)].push_back(e);
     for (std::size_t w = 0; w < k; ++w)
@@ -96,6 +100,8 @@ Json fc_1d_plan_to_json(const Fc1dPlan& plan) {
           {"transfer_bytes", plan.transfer_bytes}};
 }
 
-Json solve_fc_1d_json(const Json& problem) { return fc_1d_plan_to_json(fc_1d_partition(parse_fc_1d_problem(problem))); }
+Json solve_fc_1d_json(const Json& problem) {
+  return fc_1d_plan_to_json(fc_1d_partition(parse_fc_1d_problem(problem)));
+}
 
 }  // namespace coinfer::modnn

@@ -28,9 +28,9 @@ namespace coinfer::modnn {
 enum class MatrixAxis { Rows, Cols };
 
 struct Fc1dProblem {
-  SparsePattern pattern;              ///< rows, cols; entries used only when `sparse`
-  bool sparse = false;                ///< false: a dense matrix (entries ignored)
-  std::vector<double> capabilities;   ///< one per worker, > 0
+  SparsePattern pattern;             ///< rows, cols; entries used only when `sparse`
+  bool sparse = false;               ///< false: a dense matrix (entries ignored)
+  std::vector<double> capabilities;  ///< one per worker, > 0
   std::int64_t bytes_per_value = 4;
 };
 

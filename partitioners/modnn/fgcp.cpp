@@ -25,8 +25,10 @@ double node_et_s(std::int64_t nonzeros, double s_per_nonzero, std::int64_t value
 
 void check_problem(const FgcpProblem& p) {
   const auto k = p.worker_s_per_nonzero.size();
-  if (k == 0 || k > kMaxWorkers) throw Error(fmt::format("fgcp: expected 1..{} workers, got {}", kMaxWorkers, k));
-  if (p.row_cluster.size() != std::size_t(p.pattern.rows) || p.col_cluster.size() != std::size_t(p.pattern.cols))
+  if (k == 0 || k > kMaxWorkers)
+    throw Error(fmt::format("fgcp: expected 1..{} workers, got {}", kMaxWorkers, k));
+  if (p.row_cluster.size() != std::size_t(p.pattern.rows) ||
+      p.col_cluster.size() != std::size_t(p.pattern.cols))
     throw Error("fgcp: row_cluster / col_cluster sizes differ from rows / cols");
   for (const auto* labels : {&p.row_cluster, &p.col_cluster})
     for (const int c : *labels)
@@ -69,8 +71,10 @@ FgcpCosts fgcp_costs(const FgcpProblem& p, const std::vector<int>& assignment) {
   // Distinct rows / columns per worker: visit entries grouped by worker, stamping the last worker.
   std::vector<std::size_t> order(assignment.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return assignment[a] < assignment[b]; });
-  std::vector<int> row_seen(std::size_t(p.pattern.rows), kGroupOwner - 1), col_seen(std::size_t(p.pattern.cols), kGroupOwner - 1);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return assignment[a] < assignment[b]; });
+  std::vector<int> row_seen(std::size_t(p.pattern.rows), kGroupOwner - 1),
+      col_seen(std::size_t(p.pattern.cols), kGroupOwner - 1);
   for (const auto e : order) {
     const int w = assignment[e];
     const auto& nz = p.pattern.entries[e];
@@ -139,7 +143,8 @@ FgcpSolution fgcp_partition(const FgcpProblem& p) {
   std::vector<std::vector<Group>> groups(k);
   for (std::size_t t = 0; t < order.size();) {
     std::size_t end = t;
-    while (end < order.size() && s.assignment[order[end]] == s.assignment[order[t]] && unit(order[end]) == unit(order[t]))
+    while (end < order.size() && s.assignment[order[end]] == s.assignment[order[t]] &&
+           unit(order[end]) == unit(order[t]))
       ++end;
     groups[std::size_t(s.assignment[order[t]])].push_back({unit(order[t]), t, end});
     t = end;
@@ -171,8 +176,8 @@ FgcpSolution fgcp_partition(const FgcpProblem& p) {
     std::int64_t dropped = 0;
     for (std::size_t t = g.begin; t < g.end; ++t) dropped += st.home_count[home(order[t])] == 1;
     const auto n = std::int64_t(g.size());
-    const double worker_after =
-        node_et_s(st.nonzeros[worst] - n, p.worker_s_per_nonzero[worst], st.homes[worst] - dropped + st.units[worst] - 1, value_s);
+    const double worker_after = node_et_s(st.nonzeros[worst] - n, p.worker_s_per_nonzero[worst],
+                                          st.homes[worst] - dropped + st.units[worst] - 1, value_s);
     double et_after = std::max(worker_after, go_et(st.go_nonzeros + n, st.total_values - dropped - 1));
     for (std::size_t w = 0; w < k; ++w)
       if (w != worst) et_after = std::max(et_after, ets[w]);
@@ -195,15 +200,17 @@ FgcpSolution fgcp_partition(const FgcpProblem& p) {
 }
 
 FgcpProblem parse_fgcp_problem(const Json& problem) {
-  json_reject_unknown_keys(problem, "",
-                           {"rows", "cols", "entries", "row_cluster", "col_cluster", "seed", "worker_s_per_nonzero",
-                            "go_s_per_nonzero", "throughput_bps", "bytes_per_value", "comment"});
+  json_reject_unknown_keys(
+      problem, "",
+      {"rows", "cols", "entries", "row_cluster", "col_cluster", "seed", "worker_s_per_nonzero",
+       "go_s_per_nonzero", "throughput_bps", "bytes_per_value", "comment"});
   FgcpProblem p;
   p.pattern = parse_sparse_pattern(problem);
   p.worker_s_per_nonzero = json_number_array(problem, "worker_s_per_nonzero", "", -1, 0.0);
   const auto k = p.worker_s_per_nonzero.size();
   if (k == 0) throw InputError("", "worker_s_per_nonzero", "expected at least 1 entry");
-  if (k > kMaxWorkers) throw InputError("", "worker_s_per_nonzero", fmt::format("expected at most {} entries", kMaxWorkers));
+  if (k > kMaxWorkers)
+    throw InputError("", "worker_s_per_nonzero", fmt::format("expected at most {} entries", kMaxWorkers));
   p.go_s_per_nonzero = json_number(problem, "go_s_per_nonzero", "", 0.0);
   p.throughput_bps = json_number(problem, "throughput_bps", "", 0.0);
   if (!(p.throughput_bps > 0.0)) throw InputError("", "throughput_bps", "expected a number > 0, got 0");
@@ -212,9 +219,11 @@ FgcpProblem parse_fgcp_problem(const Json& problem) {
   const bool has_rows = json_find(problem, "row_cluster", "") != nullptr;
   const bool has_cols = json_find(problem, "col_cluster", "") != nullptr;
   if (has_rows != has_cols)
-    throw InputError("", has_rows ? "col_cluster" : "row_cluster", "expected both row_cluster and col_cluster, or neither");
+    throw InputError("", has_rows ? "col_cluster" : "row_cluster",
+                     "expected both row_cluster and col_cluster, or neither");
   if (has_rows) {
-    if (json_find(problem, "seed", "")) throw InputError("", "seed", "only used when the clusters are not given");
+    if (json_find(problem, "seed", ""))
+      throw InputError("", "seed", "only used when the clusters are not given");
     const auto max_label = std::int64_t(k) - 1;
     for (const auto& [key, size, out] : {std::tuple{"row_cluster", p.pattern.rows, &p.row_cluster},
                                          std::tuple{"col_cluster", p.pattern.cols, &p.col_cluster}})

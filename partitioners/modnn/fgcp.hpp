@@ -53,11 +53,11 @@ enum class OffloadUnit { Column, Row };
 
 struct FgcpProblem {
   SparsePattern pattern;
-  std::vector<int> row_cluster;               ///< per row, in [0, k)
-  std::vector<int> col_cluster;               ///< per column, in [0, k)
-  std::vector<double> worker_s_per_nonzero;   ///< k entries >= 0
-  double go_s_per_nonzero = 0.0;              ///< >= 0
-  double throughput_bps = 1.0;                ///< TPT, > 0
+  std::vector<int> row_cluster;              ///< per row, in [0, k)
+  std::vector<int> col_cluster;              ///< per column, in [0, k)
+  std::vector<double> worker_s_per_nonzero;  ///< k entries >= 0
+  double go_s_per_nonzero = 0.0;             ///< >= 0
+  double throughput_bps = 1.0;               ///< TPT, > 0
   std::int64_t bytes_per_value = 4;
 };
 

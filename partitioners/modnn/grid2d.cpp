@@ -9,7 +9,9 @@ namespace {
 
 constexpr std::int64_t kMaxNodes = 1024;
 
-std::vector<double> equal_weights(std::int64_t n) { return std::vector<double>(static_cast<std::size_t>(n), 1.0); }
+std::vector<double> equal_weights(std::int64_t n) {
+  return std::vector<double>(static_cast<std::size_t>(n), 1.0);
+}
 
 Json range_json(IndexRange r) { return Json::array({r.begin, r.end}); }
 
@@ -23,8 +25,9 @@ std::pair<std::int64_t, std::int64_t> near_square_grid(std::int64_t k) {
 }
 
 Grid2dProblem parse_grid2d_problem(const Json& problem) {
-  json_reject_unknown_keys(problem, "", {"height", "width", "channels", "kernel", "stride", "padding", "filters",
-                                         "bytes_per_value", "nodes", "grid", "comment"});
+  json_reject_unknown_keys(problem, "",
+                           {"height", "width", "channels", "kernel", "stride", "padding", "filters",
+                            "bytes_per_value", "nodes", "grid", "comment"});
   Grid2dProblem p;
   p.conv = parse_conv_geometry(problem);
   p.nodes = json_int(problem, "nodes", "", 1, kMaxNodes);
@@ -32,8 +35,8 @@ Grid2dProblem parse_grid2d_problem(const Json& problem) {
     const auto grid = json_int_array(problem, "grid", "", 2, 1, kMaxNodes);
     if (grid[0] * grid[1] != p.nodes)
       throw InputError("", "grid",
-                       fmt::format("expected grid_rows * grid_cols == nodes ({}), got {} x {}", p.nodes, grid[0],
-                                   grid[1]));
+                       fmt::format("expected grid_rows * grid_cols == nodes ({}), got {} x {}", p.nodes,
+                                   grid[0], grid[1]));
     p.grid_rows = grid[0];
     p.grid_cols = grid[1];
   }
@@ -89,7 +92,8 @@ Json grid2d_plan_to_json(const Grid2dPlan& plan) {
                      {"input_cols", range_json(t.input_cols)},
                      {"halo_elements", t.halo_elements},
                      {"peers", t.peers}});
-  return {{"grid", {plan.grid_rows, plan.grid_cols}}, {"tiles", tiles}, {"transfer_bytes", plan.transfer_bytes}};
+  return {
+      {"grid", {plan.grid_rows, plan.grid_cols}}, {"tiles", tiles}, {"transfer_bytes", plan.transfer_bytes}};
 }
 
 Json solve_grid2d_json(const Json& problem) {

@@ -117,7 +117,8 @@ KMeansResult lloyd(const Points& p, std::size_t k, std::int64_t max_iterations, 
 
 KMeansResult kmeans(const std::vector<double>& points, std::int64_t dims, const KMeansOptions& options) {
   if (dims < 1 || points.size() % std::size_t(dims) != 0)
-    throw Error(fmt::format("kmeans: {} coordinates do not form points of dimension {}", points.size(), dims));
+    throw Error(
+        fmt::format("kmeans: {} coordinates do not form points of dimension {}", points.size(), dims));
   if (options.clusters < 1 || options.restarts < 1 || options.max_iterations < 1)
     throw Error("kmeans: clusters, restarts and max_iterations must be >= 1");
   for (const double x : points)

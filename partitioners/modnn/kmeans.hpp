@@ -9,8 +9,8 @@
 namespace coinfer::modnn {
 
 struct KMeansOptions {
-  std::int64_t clusters = 2;         ///< k >= 1
-  std::int64_t restarts = 10;        ///< independent k-means++ runs; the lowest inertia wins (>= 1)
+  std::int64_t clusters = 2;          ///< k >= 1
+  std::int64_t restarts = 10;         ///< independent k-means++ runs; the lowest inertia wins (>= 1)
   std::int64_t max_iterations = 300;  ///< Lloyd iterations per run (>= 1)
   std::uint64_t seed = 0;
 };
@@ -27,7 +27,8 @@ struct KMeansResult {
 /// centroid. With fewer distinct points than k some clusters stay empty. Throws `Error` on
 /// dims < 1, a size that is not a multiple of dims, non-finite coordinates or bad options.
 ///
-///     auto r = kmeans({0, 0, 0, 1, 10, 10, 10, 11}, 2, {.clusters = 2, .seed = 7});   // {0,0,1,1} or {1,1,0,0}
+///     auto r = kmeans({0, 0, 0, 1, 10, 10, 10, 11}, 2, {.clusters = 2, .seed = 7});   // {0,0,1,1} or
+///     {1,1,0,0}
 KMeansResult kmeans(const std::vector<double>& points, std::int64_t dims, const KMeansOptions& options);
 
 }  // namespace coinfer::modnn

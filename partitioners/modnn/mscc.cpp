@@ -4,10 +4,10 @@
 #include <cmath>
 #include <random>
 
-#include <Eigen/Dense>
-#include <Eigen/SparseCore>
 #include <Spectra/SymEigsSolver.h>
 #include <fmt/format.h>
+#include <Eigen/Dense>
+#include <Eigen/SparseCore>
 
 #include "partitioners/modnn/kmeans.hpp"
 #include "sim/core/error.hpp"
@@ -73,7 +73,8 @@ EigenPairs top_eigen_lanczos(const SpMat& a, bool tall, Eigen::Index nev, std::u
   // Relative tolerance 1e-6 on the eigenvalues: ample for the k-means that follows, and about 25%
   // fewer products than 1e-8 on FC6-sized layers. A larger Krylov subspace converges in fewer
   // restarts; retry with a doubled one if needed.
-  for (Eigen::Index ncv = std::min(dim, std::max<Eigen::Index>(2 * nev + 1, 24));; ncv = std::min(dim, 2 * ncv)) {
+  for (Eigen::Index ncv = std::min(dim, std::max<Eigen::Index>(2 * nev + 1, 24));;
+       ncv = std::min(dim, 2 * ncv)) {
     Spectra::SymEigsSolver<NormalMatrixOp> eigs(op, nev, ncv);
     eigs.init(start.data());
     eigs.compute(Spectra::SortRule::LargestAlge, 1000, 1e-6);
@@ -84,7 +85,7 @@ EigenPairs top_eigen_lanczos(const SpMat& a, bool tall, Eigen::Index nev, std::u
 
 /// Z of Dhillon's algorithm for the non-empty rows and columns, as row-major points, plus sigma.
 struct Embedding {
-  std::vector<double> points;   ///< (non-empty rows, then non-empty columns) x l
+  std::vector<double> points;                      ///< (non-empty rows, then non-empty columns) x l
   std::vector<std::int64_t> row_point, col_point;  ///< point index or -1 when empty
   std::vector<double> singular_values;
 };
@@ -96,14 +97,16 @@ Embedding spectral_embedding(const SparsePattern& p, std::int64_t l, std::uint64
   std::vector<Eigen::Triplet<double>> triplets;
   triplets.reserve(p.entries.size());
   for (const auto& e : p.entries)
-    triplets.emplace_back(Eigen::Index(e.row), Eigen::Index(e.col), inv_sqrt(d1[e.row]) * inv_sqrt(d2[e.col]));
+    triplets.emplace_back(Eigen::Index(e.row), Eigen::Index(e.col),
+                          inv_sqrt(d1[e.row]) * inv_sqrt(d2[e.col]));
   SpMat an(Eigen::Index(p.rows), Eigen::Index(p.cols));
   an.setFromTriplets(triplets.begin(), triplets.end());
   triplets = {};
 
   const bool tall = p.rows >= p.cols;
   const Eigen::Index nev = l + 1, dim = tall ? p.cols : p.rows;
-  const auto pairs = dim <= kDenseLimit ? top_eigen_dense(an, tall, nev) : top_eigen_lanczos(an, tall, nev, seed);
+  const auto pairs =
+      dim <= kDenseLimit ? top_eigen_dense(an, tall, nev) : top_eigen_lanczos(an, tall, nev, seed);
   // Singular vectors of the small side are the eigenvectors; the other side's are A_n v / sigma.
   Eigen::VectorXd sigma = pairs.values.cwiseMax(0.0).cwiseSqrt();
   Eigen::MatrixXd small = pairs.vectors;
@@ -152,8 +155,8 @@ std::pair<std::int64_t, std::int64_t> count_inside_outside(const SparsePattern& 
 }
 
 MsccProblem parse_mscc_problem(const Json& problem) {
-  json_reject_unknown_keys(problem, "",
-                           {"rows", "cols", "entries", "clusters", "seed", "restarts", "max_iterations", "comment"});
+  json_reject_unknown_keys(
+      problem, "", {"rows", "cols", "entries", "clusters", "seed", "restarts", "max_iterations", "comment"});
   MsccProblem p;
   p.pattern = parse_sparse_pattern(problem);
   p.clusters = json_int(problem, "clusters", "", 1, std::min({p.pattern.rows, p.pattern.cols, kMaxClusters}));
@@ -177,7 +180,9 @@ MsccResult mscc_cluster(const MsccProblem& problem) {
     while ((std::int64_t{1} << l) < k) ++l;  // l = ceil(log2 k)
     auto z = spectral_embedding(p, l, problem.seed);
     const auto km = kmeans(z.points, l,
-                           {.clusters = k, .restarts = problem.restarts, .max_iterations = problem.max_iterations,
+                           {.clusters = k,
+                            .restarts = problem.restarts,
+                            .max_iterations = problem.max_iterations,
                             .seed = problem.seed});
     for (std::int64_t i = 0; i < p.rows; ++i)
       if (z.row_point[i] >= 0) r.row_cluster[i] = km.labels[z.row_point[i]];
@@ -200,6 +205,8 @@ Json mscc_result_to_json(const MsccResult& result) {
           {"outside", result.outside}};
 }
 
-Json solve_mscc_json(const Json& problem) { return mscc_result_to_json(mscc_cluster(parse_mscc_problem(problem))); }
+Json solve_mscc_json(const Json& problem) {
+  return mscc_result_to_json(mscc_cluster(parse_mscc_problem(problem)));
+}
 
 }  // namespace coinfer::modnn

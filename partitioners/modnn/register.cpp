@@ -11,11 +11,14 @@ namespace coinfer {
 void register_modnn_solvers(SolverRegistry& registry) {
   registry.add("bodp", "MoDNN biased one-dimensional partition of a conv layer (Mao sec. 4.2, eq. 4.1)",
                solver_factory([](const Json& p) { return modnn::solve_bodp_json(p); }));
-  registry.add("grid2d", "2-D grid partition of a conv layer, the baseline of MoDNN (Coates et al.; Mao sec. 4.1)",
+  registry.add("grid2d",
+               "2-D grid partition of a conv layer, the baseline of MoDNN (Coates et al.; Mao sec. 4.1)",
                solver_factory([](const Json& p) { return modnn::solve_grid2d_json(p); }));
-  registry.add("fc-1d", "1-D split of an FC weight matrix along its longer side, MoDNN's baseline (Mao sec. 7.3)",
+  registry.add("fc-1d",
+               "1-D split of an FC weight matrix along its longer side, MoDNN's baseline (Mao sec. 7.3)",
                solver_factory([](const Json& p) { return modnn::solve_fc_1d_json(p); }));
-  registry.add("mscc", "MoDNN modified spectral co-clustering of a sparse FC layer (Mao sec. 5.2; Dhillon 2001)",
+  registry.add("mscc",
+               "MoDNN modified spectral co-clustering of a sparse FC layer (Mao sec. 5.2; Dhillon 2001)",
                solver_factory([](const Json& p) { return modnn::solve_mscc_json(p); }));
   registry.add("fgcp", "MoDNN fine-grain cross partition of the MSCC outliers (Mao sec. 5.3, eq. 5.1)",
                solver_factory([](const Json& p) { return modnn::solve_fgcp_json(p); }));

@@ -24,7 +24,8 @@ void check_spec(const SparseWeightsSpec& spec) {
     throw Error(fmt::format("sparse weights: planted_blocks must be in [0, min(rows, cols)], got {}",
                             spec.planted_blocks));
   if (!(spec.block_scale >= 1.0) || !std::isfinite(spec.block_scale))
-    throw Error(fmt::format("sparse weights: block_scale must be a finite number >= 1, got {}", spec.block_scale));
+    throw Error(
+        fmt::format("sparse weights: block_scale must be a finite number >= 1, got {}", spec.block_scale));
 }
 
 /// Block of index i when n indices are split evenly into b blocks (block sizes differ by at most 1).
@@ -93,7 +94,8 @@ SparseWeights generate_sparse_weights(const SparseWeightsSpec& spec) {
   std::iota(idx.begin(), idx.end(), 0);
   const auto& entries = out.pattern.entries;
   std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-    return entries[a].row != entries[b].row ? entries[a].row < entries[b].row : entries[a].col < entries[b].col;
+    return entries[a].row != entries[b].row ? entries[a].row < entries[b].row
+                                            : entries[a].col < entries[b].col;
   });
   SparseWeights sorted = out;
   for (std::size_t t = 0; t < idx.size(); ++t) {
@@ -119,8 +121,8 @@ SparsePattern parse_sparse_pattern(const Json& problem, const std::string& path)
     const auto ep = index_path(list_path, e);
     const Json& pair = list[e];
     if (!pair.is_array() || pair.size() != 2) throw InputError("", ep, "expected a [row, col] pair");
-    p.entries.push_back({entry_index(pair[0], index_path(ep, 0), p.rows),
-                         entry_index(pair[1], index_path(ep, 1), p.cols)});
+    p.entries.push_back(
+        {entry_index(pair[0], index_path(ep, 0), p.rows), entry_index(pair[1], index_path(ep, 1), p.cols)});
   }
   // Duplicates: sort entry numbers by (row, col, number) and compare neighbours.
   std::vector<std::size_t> idx(p.entries.size());

@@ -42,10 +42,12 @@ double gemv_time_s(const GemvTimeFit& get, std::int64_t rows, std::int64_t cols)
 /// Throws `Error` when rows or cols < 1, spt.s_per_nonzero <= 0 or a coefficient is not finite.
 ///
 ///     double t = spmv_density_threshold({0, 6.3e-9}, {0, 1e-9}, 4096, 4096);   // ~0.158
-double spmv_density_threshold(const SpmvTimeFit& spt, const GemvTimeFit& get, std::int64_t rows, std::int64_t cols);
+double spmv_density_threshold(const SpmvTimeFit& spt, const GemvTimeFit& get, std::int64_t rows,
+                              std::int64_t cols);
 
 /// 1 - spmv_density_threshold: SpMV when the block's sparsity (fraction of zeros) is above it.
-double spmv_sparsity_threshold(const SpmvTimeFit& spt, const GemvTimeFit& get, std::int64_t rows, std::int64_t cols);
+double spmv_sparsity_threshold(const SpmvTimeFit& spt, const GemvTimeFit& get, std::int64_t rows,
+                               std::int64_t cols);
 
 /// SpMV when nonzeros / (rows cols) < Thld(rows, cols), else GEMV. Throws like the threshold and
 /// when nonzeros is outside [0, rows * cols].

@@ -65,11 +65,11 @@ std::int64_t json_as_int(const Json& v, const std::string& path, std::int64_t mi
     throw InputError("", path, "expected an integer, got " + type_name(v));
   }
   if (x < min || x > max)
-    throw InputError("", path,
-                     fmt::format("expected an integer{}, got {}",
-                                 range_text(min == INT64_MIN ? -1e308 : double(min),
-                                            max == INT64_MAX ? 1e308 : double(max)),
-                                 x));
+    throw InputError(
+        "", path,
+        fmt::format(
+            "expected an integer{}, got {}",
+            range_text(min == INT64_MIN ? -1e308 : double(min), max == INT64_MAX ? 1e308 : double(max)), x));
   return x;
 }
 
@@ -78,7 +78,8 @@ double json_as_number(const Json& v, const std::string& path, double min, double
   const double x = v.get<double>();
   if (!std::isfinite(x)) throw InputError("", path, "expected a finite number");
   if (x < min || x > max)
-    throw InputError("", path, fmt::format("expected a number{}, got {}", range_text(min, max), fmt_number(x)));
+    throw InputError("", path,
+                     fmt::format("expected a number{}, got {}", range_text(min, max), fmt_number(x)));
   return x;
 }
 
@@ -170,13 +171,15 @@ std::vector<std::vector<double>> json_number_matrix(const Json& obj, std::string
     if (!v[i].is_array()) throw InputError("", rp, "expected an array, got " + type_name(v[i]));
     std::vector<double> row;
     row.reserve(v[i].size());
-    for (std::size_t k = 0; k < v[i].size(); ++k) row.push_back(json_as_number(v[i][k], index_path(rp, k), min, max));
+    for (std::size_t k = 0; k < v[i].size(); ++k)
+      row.push_back(json_as_number(v[i][k], index_path(rp, k), min, max));
     out.push_back(std::move(row));
   }
   return out;
 }
 
-void json_reject_unknown_keys(const Json& obj, const std::string& path, const std::vector<std::string>& allowed) {
+void json_reject_unknown_keys(const Json& obj, const std::string& path,
+                              const std::vector<std::string>& allowed) {
   if (!obj.is_object()) throw InputError("", path, "expected an object, got " + type_name(obj));
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     bool known = false;

@@ -27,16 +27,14 @@ const Json* json_find(const Json& obj, std::string_view key, const std::string& 
 std::int64_t json_int(const Json& obj, std::string_view key, const std::string& path,
                       std::int64_t min = INT64_MIN, std::int64_t max = INT64_MAX);
 std::int64_t json_int_or(const Json& obj, std::string_view key, const std::string& path,
-                         std::int64_t fallback, std::int64_t min = INT64_MIN,
-                         std::int64_t max = INT64_MAX);
+                         std::int64_t fallback, std::int64_t min = INT64_MIN, std::int64_t max = INT64_MAX);
 /// Finite number in [min, max].
-double json_number(const Json& obj, std::string_view key, const std::string& path,
-                   double min = -1e308, double max = 1e308);
-double json_number_or(const Json& obj, std::string_view key, const std::string& path,
-                      double fallback, double min = -1e308, double max = 1e308);
-std::optional<double> json_optional_number(const Json& obj, std::string_view key,
-                                           const std::string& path, double min = -1e308,
-                                           double max = 1e308);
+double json_number(const Json& obj, std::string_view key, const std::string& path, double min = -1e308,
+                   double max = 1e308);
+double json_number_or(const Json& obj, std::string_view key, const std::string& path, double fallback,
+                      double min = -1e308, double max = 1e308);
+std::optional<double> json_optional_number(const Json& obj, std::string_view key, const std::string& path,
+                                           double min = -1e308, double max = 1e308);
 bool json_bool_or(const Json& obj, std::string_view key, const std::string& path, bool fallback);
 std::string json_string(const Json& obj, std::string_view key, const std::string& path);
 std::string json_string_or(const Json& obj, std::string_view key, const std::string& path,
@@ -46,12 +44,10 @@ std::string json_enum(const Json& obj, std::string_view key, const std::string& 
                       const std::vector<std::string>& allowed);
 
 /// Array of finite numbers in [min, max]; `expected_size` < 0 means any length.
-std::vector<double> json_number_array(const Json& obj, std::string_view key,
-                                      const std::string& path, long expected_size = -1,
-                                      double min = -1e308, double max = 1e308);
-std::vector<std::int64_t> json_int_array(const Json& obj, std::string_view key,
-                                         const std::string& path, long expected_size = -1,
-                                         std::int64_t min = INT64_MIN,
+std::vector<double> json_number_array(const Json& obj, std::string_view key, const std::string& path,
+                                      long expected_size = -1, double min = -1e308, double max = 1e308);
+std::vector<std::int64_t> json_int_array(const Json& obj, std::string_view key, const std::string& path,
+                                         long expected_size = -1, std::int64_t min = INT64_MIN,
                                          std::int64_t max = INT64_MAX);
 /// Array of arrays of numbers; row sizes are checked by the caller.
 std::vector<std::vector<double>> json_number_matrix(const Json& obj, std::string_view key,
@@ -65,8 +61,7 @@ void json_reject_unknown_keys(const Json& obj, const std::string& path,
 /// Value checks on an already-extracted element (used by the accessors; also handy directly).
 std::int64_t json_as_int(const Json& v, const std::string& path, std::int64_t min = INT64_MIN,
                          std::int64_t max = INT64_MAX);
-double json_as_number(const Json& v, const std::string& path, double min = -1e308,
-                      double max = 1e308);
+double json_as_number(const Json& v, const std::string& path, double min = -1e308, double max = 1e308);
 
 /// Parses `text` as JSON; syntax errors become `InputError(file, "", "not valid JSON: ...")`.
 Json parse_json_text(const std::string& text, const std::string& file);

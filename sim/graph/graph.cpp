@@ -96,8 +96,7 @@ void Graph::sort_topologically() {
         stuck.push_back("'" + layers_[i].name + "'");
         first = std::min(first, i);
       }
-    throw InputError("", layer_path(first),
-                     fmt::format("cycle through layers {}", fmt::join(stuck, ", ")));
+    throw InputError("", layer_path(first), fmt::format("cycle through layers {}", fmt::join(stuck, ", ")));
   }
 }
 
@@ -112,8 +111,9 @@ void Graph::infer() {
     try {
       infer_layer(layers_[i], in);
     } catch (const InputError& e) {
-      throw InputError("", join_path(layer_path(i), e.path()),
-                       fmt::format("layer '{}' ({}): {}", layers_[i].name, op_name(layers_[i].op), e.message()));
+      throw InputError(
+          "", join_path(layer_path(i), e.path()),
+          fmt::format("layer '{}' ({}): {}", layers_[i].name, op_name(layers_[i].op), e.message()));
     }
   }
   inferred_ = true;

@@ -16,7 +16,8 @@ LayerAttrs pool_attrs(std::int64_t kernel, std::int64_t stride, std::int64_t pad
 
 }  // namespace
 
-std::string GraphBuilder::add(std::string name, OpKind op, std::vector<std::string> inputs, LayerAttrs attrs) {
+std::string GraphBuilder::add(std::string name, OpKind op, std::vector<std::string> inputs,
+                              LayerAttrs attrs) {
   Layer l;
   l.name = name;
   l.op = op;
@@ -33,8 +34,8 @@ std::string GraphBuilder::input(std::string name, Shape shape) {
 }
 
 std::string GraphBuilder::conv(const std::string& in, std::string name, std::int64_t out_channels,
-                               std::int64_t kernel, std::int64_t stride, std::int64_t padding, std::int64_t groups,
-                               bool bias, std::int64_t dilation) {
+                               std::int64_t kernel, std::int64_t stride, std::int64_t padding,
+                               std::int64_t groups, bool bias, std::int64_t dilation) {
   LayerAttrs a;
   a.out_channels = out_channels;
   a.kernel = sq(kernel);
@@ -101,12 +102,18 @@ std::string GraphBuilder::avg_pool(const std::string& in, std::string name, std:
 std::string GraphBuilder::global_avg_pool(const std::string& in, std::string name) {
   return add(std::move(name), OpKind::GlobalAvgPool, {in});
 }
-std::string GraphBuilder::relu(const std::string& in, std::string name) { return add(std::move(name), OpKind::Relu, {in}); }
-std::string GraphBuilder::relu6(const std::string& in, std::string name) { return add(std::move(name), OpKind::Relu6, {in}); }
+std::string GraphBuilder::relu(const std::string& in, std::string name) {
+  return add(std::move(name), OpKind::Relu, {in});
+}
+std::string GraphBuilder::relu6(const std::string& in, std::string name) {
+  return add(std::move(name), OpKind::Relu6, {in});
+}
 std::string GraphBuilder::sigmoid(const std::string& in, std::string name) {
   return add(std::move(name), OpKind::Sigmoid, {in});
 }
-std::string GraphBuilder::tanh(const std::string& in, std::string name) { return add(std::move(name), OpKind::Tanh, {in}); }
+std::string GraphBuilder::tanh(const std::string& in, std::string name) {
+  return add(std::move(name), OpKind::Tanh, {in});
+}
 
 std::string GraphBuilder::leaky_relu(const std::string& in, std::string name, double negative_slope) {
   LayerAttrs a;
@@ -118,8 +125,8 @@ std::string GraphBuilder::batch_norm(const std::string& in, std::string name) {
   return add(std::move(name), OpKind::BatchNorm, {in});
 }
 
-std::string GraphBuilder::lrn(const std::string& in, std::string name, std::int64_t size, double alpha, double beta,
-                              double k) {
+std::string GraphBuilder::lrn(const std::string& in, std::string name, std::int64_t size, double alpha,
+                              double beta, double k) {
   LayerAttrs a;
   a.lrn_size = size;
   a.lrn_alpha = alpha;
@@ -150,8 +157,8 @@ std::string GraphBuilder::concat(std::vector<std::string> ins, std::string name,
   return add(std::move(name), OpKind::Concat, std::move(ins), a);
 }
 
-std::string GraphBuilder::lstm(const std::string& in, std::string name, std::int64_t units, std::int64_t num_layers,
-                               bool bidirectional, bool return_sequences) {
+std::string GraphBuilder::lstm(const std::string& in, std::string name, std::int64_t units,
+                               std::int64_t num_layers, bool bidirectional, bool return_sequences) {
   LayerAttrs a;
   a.units = units;
   a.num_layers = num_layers;
@@ -160,7 +167,8 @@ std::string GraphBuilder::lstm(const std::string& in, std::string name, std::int
   return add(std::move(name), OpKind::Lstm, {in}, a);
 }
 
-std::string GraphBuilder::upsample(const std::string& in, std::string name, std::int64_t scale, std::string mode) {
+std::string GraphBuilder::upsample(const std::string& in, std::string name, std::int64_t scale,
+                                   std::string mode) {
   LayerAttrs a;
   a.scale = sq(scale);
   a.mode = std::move(mode);

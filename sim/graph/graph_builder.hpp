@@ -22,8 +22,8 @@ class GraphBuilder {
 
   std::string input(std::string name, Shape shape);
   std::string conv(const std::string& in, std::string name, std::int64_t out_channels, std::int64_t kernel,
-                   std::int64_t stride = 1, std::int64_t padding = 0, std::int64_t groups = 1, bool bias = true,
-                   std::int64_t dilation = 1);
+                   std::int64_t stride = 1, std::int64_t padding = 0, std::int64_t groups = 1,
+                   bool bias = true, std::int64_t dilation = 1);
   /// Rectangular kernel / stride / padding variant.
   std::string conv2(const std::string& in, std::string name, std::int64_t out_channels,
                     std::array<std::int64_t, 2> kernel, std::array<std::int64_t, 2> stride,

@@ -48,7 +48,8 @@ LayerAttrs read_attrs(OpKind op, const Json& j, const std::string& path) {
   switch (op) {
     case OpKind::Input: {
       const auto shape = json_int_array(j, "shape", path, -1, 1);
-      if (shape.empty()) throw InputError("", join_path(path, "shape"), "expected a non-empty list of dimensions");
+      if (shape.empty())
+        throw InputError("", join_path(path, "shape"), "expected a non-empty list of dimensions");
       a.shape = shape;
       break;
     }
@@ -81,15 +82,21 @@ LayerAttrs read_attrs(OpKind op, const Json& j, const std::string& path) {
       a.padding = read_pair(j, "padding", path, a.padding);
       a.ceil_mode = json_bool_or(j, "ceil_mode", path, false);
       break;
-    case OpKind::LeakyRelu: a.negative_slope = json_number_or(j, "negative_slope", path, 0.01); break;
+    case OpKind::LeakyRelu:
+      a.negative_slope = json_number_or(j, "negative_slope", path, 0.01);
+      break;
     case OpKind::Lrn:
       a.lrn_size = json_int_or(j, "size", path, 5);
       a.lrn_alpha = json_number_or(j, "alpha", path, 1e-4);
       a.lrn_beta = json_number_or(j, "beta", path, 0.75);
       a.lrn_k = json_number_or(j, "k", path, 1.0);
       break;
-    case OpKind::Dropout: a.rate = json_number_or(j, "rate", path, 0.5); break;
-    case OpKind::Concat: a.axis = json_int_or(j, "axis", path, 0); break;
+    case OpKind::Dropout:
+      a.rate = json_number_or(j, "rate", path, 0.5);
+      break;
+    case OpKind::Concat:
+      a.axis = json_int_or(j, "axis", path, 0);
+      break;
     case OpKind::Lstm:
       a.units = pos("units");
       a.num_layers = json_int_or(j, "num_layers", path, 1, 1);
@@ -101,7 +108,8 @@ LayerAttrs read_attrs(OpKind op, const Json& j, const std::string& path) {
       a.scale = read_pair(j, "scale", path, a.scale);
       a.mode = json_string_or(j, "mode", path, "nearest");
       break;
-    default: break;
+    default:
+      break;
   }
   a.dtype = read_dtype(j, path);
   return a;
@@ -110,31 +118,56 @@ LayerAttrs read_attrs(OpKind op, const Json& j, const std::string& path) {
 void write_attrs(const Layer& l, Json& j) {
   const auto& a = l.attrs;
   for (const auto& key : attribute_keys(l.op)) {
-    if (key == "shape") j[key] = a.shape;
-    else if (key == "out_channels") j[key] = a.out_channels;
-    else if (key == "kernel") j[key] = pair_json(a.kernel);
-    else if (key == "stride") j[key] = pair_json(a.stride);
-    else if (key == "padding") j[key] = pair_json(a.padding);
-    else if (key == "dilation") j[key] = pair_json(a.dilation);
-    else if (key == "output_padding") j[key] = pair_json(a.output_padding);
-    else if (key == "groups") j[key] = a.groups;
-    else if (key == "multiplier") j[key] = a.multiplier;
-    else if (key == "bias") j[key] = a.bias;
-    else if (key == "sparsity") { if (a.sparsity != 0.0) j[key] = a.sparsity; }
-    else if (key == "units") j[key] = a.units;
-    else if (key == "ceil_mode") j[key] = a.ceil_mode;
-    else if (key == "negative_slope") j[key] = a.negative_slope;
-    else if (key == "size") j[key] = a.lrn_size;
-    else if (key == "alpha") j[key] = a.lrn_alpha;
-    else if (key == "beta") j[key] = a.lrn_beta;
-    else if (key == "k") j[key] = a.lrn_k;
-    else if (key == "rate") j[key] = a.rate;
-    else if (key == "axis") j[key] = a.axis;
-    else if (key == "num_layers") j[key] = a.num_layers;
-    else if (key == "bidirectional") j[key] = a.bidirectional;
-    else if (key == "return_sequences") j[key] = a.return_sequences;
-    else if (key == "scale") j[key] = pair_json(a.scale);
-    else if (key == "mode") j[key] = a.mode;
+    if (key == "shape")
+      j[key] = a.shape;
+    else if (key == "out_channels")
+      j[key] = a.out_channels;
+    else if (key == "kernel")
+      j[key] = pair_json(a.kernel);
+    else if (key == "stride")
+      j[key] = pair_json(a.stride);
+    else if (key == "padding")
+      j[key] = pair_json(a.padding);
+    else if (key == "dilation")
+      j[key] = pair_json(a.dilation);
+    else if (key == "output_padding")
+      j[key] = pair_json(a.output_padding);
+    else if (key == "groups")
+      j[key] = a.groups;
+    else if (key == "multiplier")
+      j[key] = a.multiplier;
+    else if (key == "bias")
+      j[key] = a.bias;
+    else if (key == "sparsity") {
+      if (a.sparsity != 0.0) j[key] = a.sparsity;
+    } else if (key == "units")
+      j[key] = a.units;
+    else if (key == "ceil_mode")
+      j[key] = a.ceil_mode;
+    else if (key == "negative_slope")
+      j[key] = a.negative_slope;
+    else if (key == "size")
+      j[key] = a.lrn_size;
+    else if (key == "alpha")
+      j[key] = a.lrn_alpha;
+    else if (key == "beta")
+      j[key] = a.lrn_beta;
+    else if (key == "k")
+      j[key] = a.lrn_k;
+    else if (key == "rate")
+      j[key] = a.rate;
+    else if (key == "axis")
+      j[key] = a.axis;
+    else if (key == "num_layers")
+      j[key] = a.num_layers;
+    else if (key == "bidirectional")
+      j[key] = a.bidirectional;
+    else if (key == "return_sequences")
+      j[key] = a.return_sequences;
+    else if (key == "scale")
+      j[key] = pair_json(a.scale);
+    else if (key == "mode")
+      j[key] = a.mode;
   }
   if (a.dtype != DType::Fp32) j["dtype"] = dtype_name(a.dtype);
 }
@@ -145,8 +178,9 @@ Layer read_layer(const Json& j, const std::string& path) {
   const auto op_text = json_string(j, "op", path);
   const auto op = op_from_name(op_text);
   if (!op)
-    throw InputError("", join_path(path, "op"),
-                     fmt::format("unknown op '{}'; expected one of {}", op_text, fmt::join(op_names(), ", ")));
+    throw InputError(
+        "", join_path(path, "op"),
+        fmt::format("unknown op '{}'; expected one of {}", op_text, fmt::join(op_names(), ", ")));
   l.op = *op;
   json_reject_unknown_keys(j, path, concat_keys({"name", "op", "inputs", "dtype"}, attribute_keys(l.op)));
   if (const Json* ins = json_find(j, "inputs", path)) {
@@ -165,21 +199,34 @@ Layer read_layer(const Json& j, const std::string& path) {
 
 std::vector<std::string> attribute_keys(OpKind op) {
   switch (op) {
-    case OpKind::Input: return {"shape"};
-    case OpKind::Conv2d: return concat_keys(concat_keys({"out_channels"}, kSpatial), {"groups", "bias", "sparsity"});
-    case OpKind::DepthwiseConv2d: return concat_keys(kSpatial, {"multiplier", "bias", "sparsity"});
+    case OpKind::Input:
+      return {"shape"};
+    case OpKind::Conv2d:
+      return concat_keys(concat_keys({"out_channels"}, kSpatial), {"groups", "bias", "sparsity"});
+    case OpKind::DepthwiseConv2d:
+      return concat_keys(kSpatial, {"multiplier", "bias", "sparsity"});
     case OpKind::ConvTranspose2d:
-      return concat_keys(concat_keys({"out_channels"}, kSpatial), {"output_padding", "groups", "bias", "sparsity"});
-    case OpKind::FullyConnected: return {"units", "bias", "sparsity"};
+      return concat_keys(concat_keys({"out_channels"}, kSpatial),
+                         {"output_padding", "groups", "bias", "sparsity"});
+    case OpKind::FullyConnected:
+      return {"units", "bias", "sparsity"};
     case OpKind::MaxPool:
-    case OpKind::AvgPool: return {"kernel", "stride", "padding", "ceil_mode"};
-    case OpKind::LeakyRelu: return {"negative_slope"};
-    case OpKind::Lrn: return {"size", "alpha", "beta", "k"};
-    case OpKind::Dropout: return {"rate"};
-    case OpKind::Concat: return {"axis"};
-    case OpKind::Lstm: return {"units", "num_layers", "bidirectional", "return_sequences", "bias"};
-    case OpKind::Upsample: return {"scale", "mode"};
-    default: return {};
+    case OpKind::AvgPool:
+      return {"kernel", "stride", "padding", "ceil_mode"};
+    case OpKind::LeakyRelu:
+      return {"negative_slope"};
+    case OpKind::Lrn:
+      return {"size", "alpha", "beta", "k"};
+    case OpKind::Dropout:
+      return {"rate"};
+    case OpKind::Concat:
+      return {"axis"};
+    case OpKind::Lstm:
+      return {"units", "num_layers", "bidirectional", "return_sequences", "bias"};
+    case OpKind::Upsample:
+      return {"scale", "mode"};
+    default:
+      return {};
   }
 }
 

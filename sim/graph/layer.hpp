@@ -19,21 +19,21 @@ std::int64_t dtype_bytes(DType t);
 /// Operator attributes. Only the fields an op uses are read or written
 /// (see `attribute_keys(op)` in graph_json); the rest keep their defaults.
 struct LayerAttrs {
-  Shape shape;                              ///< input: the tensor shape
-  std::int64_t out_channels = 0;            ///< conv2d, conv_transpose2d
-  std::array<std::int64_t, 2> kernel{1, 1}; ///< (kh, kw): conv kinds and pools
+  Shape shape;                               ///< input: the tensor shape
+  std::int64_t out_channels = 0;             ///< conv2d, conv_transpose2d
+  std::array<std::int64_t, 2> kernel{1, 1};  ///< (kh, kw): conv kinds and pools
   std::array<std::int64_t, 2> stride{1, 1};
   std::array<std::int64_t, 2> padding{0, 0};
   std::array<std::int64_t, 2> dilation{1, 1};
   std::array<std::int64_t, 2> output_padding{0, 0};  ///< conv_transpose2d
-  std::int64_t groups = 1;                  ///< conv2d, conv_transpose2d
-  std::int64_t multiplier = 1;              ///< depthwise_conv2d: outputs per input channel
-  bool bias = true;                         ///< weighted ops
-  bool ceil_mode = false;                   ///< pools: Caffe-style ceil rounding of the output size
-  std::int64_t units = 0;                   ///< fc outputs, lstm hidden size
-  double sparsity = 0.0;                    ///< fraction of zero weights, in [0, 1)
-  double negative_slope = 0.01;             ///< leaky_relu
-  std::int64_t lrn_size = 5;                ///< lrn window across channels
+  std::int64_t groups = 1;                           ///< conv2d, conv_transpose2d
+  std::int64_t multiplier = 1;                       ///< depthwise_conv2d: outputs per input channel
+  bool bias = true;                                  ///< weighted ops
+  bool ceil_mode = false;                            ///< pools: Caffe-style ceil rounding of the output size
+  std::int64_t units = 0;                            ///< fc outputs, lstm hidden size
+  double sparsity = 0.0;                             ///< fraction of zero weights, in [0, 1)
+  double negative_slope = 0.01;                      ///< leaky_relu
+  std::int64_t lrn_size = 5;                         ///< lrn window across channels
   double lrn_alpha = 1e-4, lrn_beta = 0.75, lrn_k = 1.0;
   double rate = 0.5;                        ///< dropout (identity at inference)
   std::int64_t axis = 0;                    ///< concat axis (0 = channels)

@@ -32,7 +32,8 @@ void require_inputs(const Layer& l, std::size_t n, std::size_t got) {
 
 void require_rank(const Shape& s, std::size_t rank, const char* what) {
   if (s.size() != rank)
-    fail("inputs", fmt::format("expected a rank-{} input ({}), got shape {}", rank, what, shape_to_string(s)));
+    fail("inputs",
+         fmt::format("expected a rank-{} input ({}), got shape {}", rank, what, shape_to_string(s)));
 }
 
 void require_positive_pair(const Pair& p, const char* key) {
@@ -73,7 +74,8 @@ Shape spatial_out(const Shape& in, const LayerAttrs& a, std::int64_t channels) {
 }
 
 void check_sparsity(const LayerAttrs& a) {
-  if (!(a.sparsity >= 0.0 && a.sparsity < 1.0)) fail("sparsity", fmt::format("expected a value in [0, 1), got {}", a.sparsity));
+  if (!(a.sparsity >= 0.0 && a.sparsity < 1.0))
+    fail("sparsity", fmt::format("expected a value in [0, 1), got {}", a.sparsity));
 }
 
 void infer_conv2d(Layer& l, const Shape& in) {
@@ -81,7 +83,8 @@ void infer_conv2d(Layer& l, const Shape& in) {
   require_rank(in, 3, "C,H,W");
   check_spatial(a, true);
   check_sparsity(a);
-  if (a.out_channels < 1) fail("out_channels", fmt::format("expected a positive integer, got {}", a.out_channels));
+  if (a.out_channels < 1)
+    fail("out_channels", fmt::format("expected a positive integer, got {}", a.out_channels));
   if (a.groups < 1) fail("groups", fmt::format("expected a positive integer, got {}", a.groups));
   if (in[0] % a.groups || a.out_channels % a.groups)
     fail("groups", fmt::format("groups {} must divide input channels {} and out_channels {}", a.groups, in[0],
@@ -111,7 +114,8 @@ void infer_conv_transpose(Layer& l, const Shape& in) {
   check_spatial(a, true);
   check_sparsity(a);
   require_non_negative_pair(a.output_padding, "output_padding");
-  if (a.out_channels < 1) fail("out_channels", fmt::format("expected a positive integer, got {}", a.out_channels));
+  if (a.out_channels < 1)
+    fail("out_channels", fmt::format("expected a positive integer, got {}", a.out_channels));
   if (a.groups < 1 || in[0] % a.groups || a.out_channels % a.groups)
     fail("groups", fmt::format("groups {} must divide input channels {} and out_channels {}", a.groups, in[0],
                                a.out_channels));
@@ -148,7 +152,8 @@ void infer_pool(Layer& l, const Shape& in) {
   Shape out{in[0], pool_out(in[1], a.kernel[0], a.stride[0], a.padding[0], a.ceil_mode),
             pool_out(in[2], a.kernel[1], a.stride[1], a.padding[1], a.ceil_mode)};
   if (out[1] < 1 || out[2] < 1)
-    fail("kernel", fmt::format("kernel [{},{}] does not fit the input {}", a.kernel[0], a.kernel[1], shape_to_string(in)));
+    fail("kernel", fmt::format("kernel [{},{}] does not fit the input {}", a.kernel[0], a.kernel[1],
+                               shape_to_string(in)));
   l.output_shape = out;
 }
 
@@ -160,7 +165,7 @@ void infer_lstm(Layer& l, const Shape& in) {
   const std::int64_t dirs = a.bidirectional ? 2 : 1, h = a.units;
   std::int64_t f = in[1];
   for (std::int64_t i = 0; i < a.num_layers; ++i) {
-    const std::int64_t per_dir = 4 * (f * h + h * h) ;
+    const std::int64_t per_dir = 4 * (f * h + h * h);
     l.params += dirs * (per_dir + (a.bias ? 4 * h : 0));
     l.macs += dirs * per_dir * in[0];
     f = dirs * h;
@@ -172,7 +177,8 @@ void infer_upsample(Layer& l, const Shape& in) {
   auto& a = l.attrs;
   require_rank(in, 3, "C,H,W");
   require_positive_pair(a.scale, "scale");
-  if (a.mode != "nearest" && a.mode != "bilinear") fail("mode", "expected nearest or bilinear, got '" + a.mode + "'");
+  if (a.mode != "nearest" && a.mode != "bilinear")
+    fail("mode", "expected nearest or bilinear, got '" + a.mode + "'");
   l.output_shape = {in[0], in[1] * a.scale[0], in[2] * a.scale[1]};
 }
 
@@ -206,19 +212,28 @@ void infer_concat(Layer& l, const std::vector<const Shape*>& in) {
 void infer_single(Layer& l, const Shape& in) {
   auto& a = l.attrs;
   switch (l.op) {
-    case OpKind::Conv2d: return infer_conv2d(l, in);
-    case OpKind::DepthwiseConv2d: return infer_depthwise(l, in);
-    case OpKind::ConvTranspose2d: return infer_conv_transpose(l, in);
-    case OpKind::FullyConnected: return infer_fc(l, in);
+    case OpKind::Conv2d:
+      return infer_conv2d(l, in);
+    case OpKind::DepthwiseConv2d:
+      return infer_depthwise(l, in);
+    case OpKind::ConvTranspose2d:
+      return infer_conv_transpose(l, in);
+    case OpKind::FullyConnected:
+      return infer_fc(l, in);
     case OpKind::MaxPool:
-    case OpKind::AvgPool: return infer_pool(l, in);
+    case OpKind::AvgPool:
+      return infer_pool(l, in);
     case OpKind::GlobalAvgPool:
       require_rank(in, 3, "C,H,W");
       l.output_shape = {in[0], 1, 1};
       return;
-    case OpKind::Flatten: l.output_shape = {shape_elements(in)}; return;
-    case OpKind::Lstm: return infer_lstm(l, in);
-    case OpKind::Upsample: return infer_upsample(l, in);
+    case OpKind::Flatten:
+      l.output_shape = {shape_elements(in)};
+      return;
+    case OpKind::Lstm:
+      return infer_lstm(l, in);
+    case OpKind::Upsample:
+      return infer_upsample(l, in);
     case OpKind::BatchNorm:
       if (in.empty()) fail("inputs", "expected an input with a channel dimension");
       l.output_shape = in;
@@ -226,11 +241,13 @@ void infer_single(Layer& l, const Shape& in) {
       return;
     case OpKind::Lrn:
       if (a.lrn_size < 1) fail("size", fmt::format("expected a positive integer, got {}", a.lrn_size));
-      if (!(a.lrn_alpha >= 0 && a.lrn_beta >= 0 && a.lrn_k > 0)) fail("alpha", "expected alpha, beta >= 0 and k > 0");
+      if (!(a.lrn_alpha >= 0 && a.lrn_beta >= 0 && a.lrn_k > 0))
+        fail("alpha", "expected alpha, beta >= 0 and k > 0");
       l.output_shape = in;
       return;
     case OpKind::Dropout:
-      if (!(a.rate >= 0.0 && a.rate < 1.0)) fail("rate", fmt::format("expected a value in [0, 1), got {}", a.rate));
+      if (!(a.rate >= 0.0 && a.rate < 1.0))
+        fail("rate", fmt::format("expected a value in [0, 1), got {}", a.rate));
       l.output_shape = in;
       return;
     case OpKind::LeakyRelu:
@@ -247,17 +264,23 @@ void infer_single(Layer& l, const Shape& in) {
 
 std::string_view dtype_name(DType t) {
   switch (t) {
-    case DType::Fp16: return "fp16";
-    case DType::Int8: return "int8";
-    default: return "fp32";
+    case DType::Fp16:
+      return "fp16";
+    case DType::Int8:
+      return "int8";
+    default:
+      return "fp32";
   }
 }
 
 std::int64_t dtype_bytes(DType t) {
   switch (t) {
-    case DType::Fp16: return 2;
-    case DType::Int8: return 1;
-    default: return 4;
+    case DType::Fp16:
+      return 2;
+    case DType::Int8:
+      return 1;
+    default:
+      return 4;
   }
 }
 
@@ -269,7 +292,8 @@ void infer_layer(Layer& l, const std::vector<const Shape*>& in) {
     require_inputs(l, 0, in.size());
     if (l.attrs.shape.empty()) fail("shape", "expected a non-empty shape");
     for (auto d : l.attrs.shape)
-      if (d < 1) fail("shape", fmt::format("expected positive dimensions, got {}", shape_to_string(l.attrs.shape)));
+      if (d < 1)
+        fail("shape", fmt::format("expected positive dimensions, got {}", shape_to_string(l.attrs.shape)));
     l.output_shape = l.attrs.shape;
   } else if (l.op == OpKind::Add) {
     infer_add(l, in);

@@ -54,25 +54,27 @@ Json run_metrics(const std::string& scenario, const SimulationResult& result) {
     wake_ups[d.device] = d.wake_ups;
   }
   for (const auto& l : result.links) bytes[l.link] = l.bytes;
-  return Json{{"scenario", scenario},
-              {"seed", result.seed},
-              {"frames", result.frames.size()},
-              {"completed", result.completed_frames()},
-              {"dropped", result.dropped_frames()},
-              {"deadline_met", deadline_met},
-              {"latency_ms", latency_summary_ms(latencies_ms)},
-              {"throughput_fps", latencies_ms.empty() || !(span > 0) ? Json(nullptr)
-                                                                        : Json(double(latencies_ms.size()) / span)},
-              {"energy_j", energy},
-              {"bytes", bytes},
-              {"busy_s", busy},
-              {"wake_ups", wake_ups},
-              {"analytic_latency_ms",
-               result.analytic_latency_s.empty() ? Json(nullptr) : number_or_null(result.analytic_latency_s[0] * 1e3)},
-              {"simulated_s", result.end_s},
-              {"executions", result.executions},
-              {"messages", result.messages},
-              {"warnings", result.warnings}};
+  return Json{
+      {"scenario", scenario},
+      {"seed", result.seed},
+      {"frames", result.frames.size()},
+      {"completed", result.completed_frames()},
+      {"dropped", result.dropped_frames()},
+      {"deadline_met", deadline_met},
+      {"latency_ms", latency_summary_ms(latencies_ms)},
+      {"throughput_fps",
+       latencies_ms.empty() || !(span > 0) ? Json(nullptr) : Json(double(latencies_ms.size()) / span)},
+      {"energy_j", energy},
+      {"bytes", bytes},
+      {"busy_s", busy},
+      {"wake_ups", wake_ups},
+      {"analytic_latency_ms", result.analytic_latency_s.empty()
+                                  ? Json(nullptr)
+                                  : number_or_null(result.analytic_latency_s[0] * 1e3)},
+      {"simulated_s", result.end_s},
+      {"executions", result.executions},
+      {"messages", result.messages},
+      {"warnings", result.warnings}};
 }
 
 std::string frames_csv(const SimulationResult& result) {
@@ -80,8 +82,8 @@ std::string frames_csv(const SimulationResult& result) {
   for (const auto& f : result.frames)
     out += fmt::format("{},{},{},{},{},{},{},{},{}\n", f.index, f.variant, number_cell(f.release_s),
                        number_cell(f.start_s), number_cell(f.end_s),
-                       f.completed() ? number_cell(f.latency_s() * 1e3) : "", f.dropped ? 1 : 0, f.drop_reason,
-                       f.deadline_met ? 1 : 0);
+                       f.completed() ? number_cell(f.latency_s() * 1e3) : "", f.dropped ? 1 : 0,
+                       f.drop_reason, f.deadline_met ? 1 : 0);
   return out;
 }
 

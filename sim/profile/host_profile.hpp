@@ -18,8 +18,8 @@ namespace coinfer {
 struct TimingStats {
   double median_s = 0.0;
   double iqr_s = 0.0;  ///< interquartile range (q3 - q1)
-  double mean_s = 0.0; ///< arithmetic mean (sums over layers to the mean pass time; not robust)
   int repeats = 0;     ///< timed runs behind the statistics (0 for an estimate)
+  double mean_s = 0.0; ///< arithmetic mean (sums over layers to the mean pass time; not robust)
 
   bool operator==(const TimingStats&) const = default;
 };

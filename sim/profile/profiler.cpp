@@ -289,8 +289,8 @@ TimingStats timing_stats(std::vector<double> samples) {
   };
   double sum = 0.0;
   for (double x : samples) sum += x;
-  return {quantile(0.5), quantile(0.75) - quantile(0.25), sum / static_cast<double>(samples.size()),
-          static_cast<int>(samples.size())};
+  return {quantile(0.5), quantile(0.75) - quantile(0.25), static_cast<int>(samples.size()),
+          sum / static_cast<double>(samples.size())};
 }
 
 std::vector<LayerRange> consecutive_groups(std::size_t layers, std::size_t max_length) {

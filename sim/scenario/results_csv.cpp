@@ -17,10 +17,20 @@
 
 namespace coinfer {
 
-const std::vector<std::string> kMetricColumns{
-    "scenario",       "seed",           "frames",          "completed",           "dropped",
-    "latency_ms.mean", "latency_ms.p50", "latency_ms.p95", "latency_ms.max",      "throughput_fps",
-    "analytic_latency_ms", "energy_j.total", "bytes.total", "busy_s.total"};
+const std::vector<std::string> kMetricColumns{"scenario",
+                                              "seed",
+                                              "frames",
+                                              "completed",
+                                              "dropped",
+                                              "latency_ms.mean",
+                                              "latency_ms.p50",
+                                              "latency_ms.p95",
+                                              "latency_ms.max",
+                                              "throughput_fps",
+                                              "analytic_latency_ms",
+                                              "energy_j.total",
+                                              "bytes.total",
+                                              "busy_s.total"};
 
 std::string csv_escape(const std::string& cell) {
   if (cell.find_first_of(",\"\n\r") == std::string::npos) return cell;
@@ -41,9 +51,12 @@ std::vector<std::string> csv_split(const std::string& line) {
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
     if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cells.back() += '"', ++i;
-      else if (c == '"') quoted = false;
-      else cells.back() += c;
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+        cells.back() += '"', ++i;
+      else if (c == '"')
+        quoted = false;
+      else
+        cells.back() += c;
     } else if (c == '"') {
       quoted = true;
     } else if (c == ',') {
@@ -86,7 +99,8 @@ std::string read_all(const std::string& path) {
   return ss.str();
 }
 
-std::size_t run_index_of(const std::vector<std::string>& cells, const std::string& path, std::size_t line_no) {
+std::size_t run_index_of(const std::vector<std::string>& cells, const std::string& path,
+                         std::size_t line_no) {
   try {
     return static_cast<std::size_t>(std::stoull(cells.at(0)));
   } catch (const std::exception&) {
@@ -123,9 +137,11 @@ ResultsCsv::ResultsCsv(std::string path, std::vector<std::string> header)
     }
   }
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw InputError(path_, "", fmt::format("cannot open for appending: {}", std::strerror(errno)));
+  if (fd_ < 0)
+    throw InputError(path_, "", fmt::format("cannot open for appending: {}", std::strerror(errno)));
   if (::lseek(fd_, 0, SEEK_END) == 0) {
-    if (::write(fd_, expected_header.data(), expected_header.size()) != static_cast<ssize_t>(expected_header.size()))
+    if (::write(fd_, expected_header.data(), expected_header.size()) !=
+        static_cast<ssize_t>(expected_header.size()))
       throw Error(fmt::format("{}: cannot write header", path_));
   }
 }
@@ -157,8 +173,10 @@ std::size_t merge_results(const std::vector<std::string>& inputs, const std::str
     while (std::getline(lines, line)) {
       ++line_no;
       if (line_no == 1) {
-        if (header.empty()) header = line;
-        else if (line != header) throw InputError(in, "line 1", "header differs from " + inputs.front());
+        if (header.empty())
+          header = line;
+        else if (line != header)
+          throw InputError(in, "line 1", "header differs from " + inputs.front());
         continue;
       }
       if (!line.empty()) rows.emplace(run_index_of(csv_split(line), in, line_no), line);

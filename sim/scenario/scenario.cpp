@@ -19,9 +19,9 @@
 namespace coinfer {
 namespace {
 
-const std::vector<std::string> kScenarioKeys{"name",     "description", "model",     "platform", "source",
-                                             "host_profile", "partitioner", "scheduler", "workload", "seed",
-                                             "outputs",  "compare"};
+const std::vector<std::string> kScenarioKeys{"name",     "description",  "model",       "platform",
+                                             "source",   "host_profile", "partitioner", "scheduler",
+                                             "workload", "seed",         "outputs",     "compare"};
 
 std::string resolve(const std::string& base_dir, const std::string& path) {
   if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
@@ -81,9 +81,12 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
     const auto model = json_string(doc, "model", "");
     s.model = is_zoo_model(model) ? model : resolve(base_dir, model);
     const Json& platform = json_at(doc, "platform", "");
-    if (platform.is_string()) s.platform_file = resolve(base_dir, platform.get<std::string>());
-    else if (platform.is_object()) s.platform_inline = platform;
-    else throw InputError("", "platform", "expected a platform file or an inline mapping");
+    if (platform.is_string())
+      s.platform_file = resolve(base_dir, platform.get<std::string>());
+    else if (platform.is_object())
+      s.platform_inline = platform;
+    else
+      throw InputError("", "platform", "expected a platform file or an inline mapping");
     s.source = json_string_or(doc, "source", "", "");
     if (const Json* hp = json_find(doc, "host_profile", "")) {
       json_reject_unknown_keys(*hp, "host_profile", {"basis", "repeats"});
@@ -136,13 +139,15 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
       if (!e.file().empty()) throw;
       throw InputError("", "model", e.message());
     }
-    const Platform platform = spec.platform_file.empty()
-                                  ? platform_from_json(spec.platform_inline, spec.file,
-                                                       std::filesystem::path(spec.file).parent_path().string())
-                                  : load_platform_file(spec.platform_file);
+    const Platform platform =
+        spec.platform_file.empty()
+            ? platform_from_json(spec.platform_inline, spec.file,
+                                 std::filesystem::path(spec.file).parent_path().string())
+            : load_platform_file(spec.platform_file);
     const std::string source = spec.source.empty() ? platform.devices.front().name : spec.source;
     if (!platform.device_index_or_null(source))
-      throw InputError("", "source", fmt::format("unknown device '{}' in platform '{}'", source, platform.name));
+      throw InputError("", "source",
+                       fmt::format("unknown device '{}' in platform '{}'", source, platform.name));
     const CostModel cost(graph, host_profile_for(spec, graph));
     ScenarioRun run;
     run.plan = partitioner->partition(PartitionContext{graph, platform, cost, source});

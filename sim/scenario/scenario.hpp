@@ -34,9 +34,9 @@ struct CompareEntry {
 
 struct ScenarioSpec {
   std::string name;
-  std::string file;      ///< the YAML it came from (errors name it)
-  Json doc;              ///< the document, overrides applied
-  std::string model;     ///< zoo name, or a model file resolved against the scenario's folder
+  std::string file;           ///< the YAML it came from (errors name it)
+  Json doc;                   ///< the document, overrides applied
+  std::string model;          ///< zoo name, or a model file resolved against the scenario's folder
   std::string platform_file;  ///< resolved path, or empty when inline
   Json platform_inline;       ///< inline platform mapping
   std::string source;         ///< empty: the platform's first device

@@ -81,14 +81,16 @@ std::vector<Json> axis_points(const Json& axis, const std::string& path) {
   if (const Json* zip = json_find(axis, "zip", path)) {
     json_reject_unknown_keys(axis, path, {"zip"});
     const auto zpath = join_path(path, "zip");
-    if (!zip->is_array() || zip->empty()) throw InputError("", zpath, "expected a non-empty list of {key, values}");
+    if (!zip->is_array() || zip->empty())
+      throw InputError("", zpath, "expected a non-empty list of {key, values}");
     std::vector<Json> points;
     for (std::size_t i = 0; i < zip->size(); ++i) {
       auto [key, values] = key_values((*zip)[i], index_path(zpath, i));
       if (i == 0) points.assign(values.size(), Json::object());
       if (values.size() != points.size())
-        throw InputError("", index_path(zpath, i),
-                         fmt::format("zipped lists must have equal lengths: {} vs {}", values.size(), points.size()));
+        throw InputError(
+            "", index_path(zpath, i),
+            fmt::format("zipped lists must have equal lengths: {} vs {}", values.size(), points.size()));
       for (std::size_t p = 0; p < values.size(); ++p) points[p][key] = values[p];
     }
     return points;

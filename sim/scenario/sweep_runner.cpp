@@ -57,8 +57,10 @@ SweepSummary run_sweep(const SweepSpec& spec, const SweepOptions& options, const
   const auto n = sweep_size(spec);
   for (std::size_t i = options.shard; i < n; i += options.shard_count) {
     ++summary.progress.total;
-    if (csv.done().count(i)) ++summary.progress.skipped;
-    else todo.push_back(i);
+    if (csv.done().count(i))
+      ++summary.progress.skipped;
+    else
+      todo.push_back(i);
   }
   if (progress) progress(summary.progress);
 
@@ -67,7 +69,8 @@ SweepSummary run_sweep(const SweepSpec& spec, const SweepOptions& options, const
   auto worker = [&] {
     for (std::size_t k = next++; k < todo.size(); k = next++) {
       const SweepRun run = sweep_run(spec, todo[k]);
-      const auto run_dir = (std::filesystem::path(options.out_dir) / "runs" / std::to_string(run.index)).string();
+      const auto run_dir =
+          (std::filesystem::path(options.out_dir) / "runs" / std::to_string(run.index)).string();
       std::filesystem::create_directories(run_dir);
       std::ofstream(std::filesystem::path(run_dir) / "scenario.json") << run.scenario.dump(2) << "\n";
       RunOutcome outcome;
@@ -93,7 +96,8 @@ SweepSummary run_sweep(const SweepSpec& spec, const SweepOptions& options, const
     }
   };
   std::vector<std::thread> threads;
-  const auto count = std::min<std::size_t>(static_cast<std::size_t>(options.jobs), std::max<std::size_t>(todo.size(), 1));
+  const auto count =
+      std::min<std::size_t>(static_cast<std::size_t>(options.jobs), std::max<std::size_t>(todo.size(), 1));
   for (std::size_t t = 0; t < count; ++t) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
   return summary;

@@ -34,7 +34,8 @@ Json plain_scalar(const std::string& s) {
 Json convert(const YAML::Node& node, const std::string& file) {
   switch (node.Type()) {
     case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined: return nullptr;
+    case YAML::NodeType::Undefined:
+      return nullptr;
     case YAML::NodeType::Scalar:
       return node.Tag() == "!" ? Json(node.Scalar()) : plain_scalar(node.Scalar());
     case YAML::NodeType::Sequence: {

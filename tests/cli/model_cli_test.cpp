@@ -61,8 +61,8 @@ TEST_CASE("model show --json has exactly the documented keys") {
   CHECK(layer["op"] == "conv2d");
   CHECK(layer["inputs"] == nlohmann::json::array({"data"}));
   CHECK(layer["output_shape"] == nlohmann::json::array({6, 28, 28}));
-  CHECK(layer["params"] == 156);    // 6*1*5*5 + 6
-  CHECK(layer["macs"] == 117600);   // 6*28*28 * 25
+  CHECK(layer["params"] == 156);   // 6*1*5*5 + 6
+  CHECK(layer["macs"] == 117600);  // 6*28*28 * 25
   CHECK(layer["output_bytes"] == 18816);
 }
 
@@ -83,7 +83,8 @@ TEST_CASE("validate accepts a well-formed model") {
 }
 
 TEST_CASE("validate rejects a cycle") {
-  expect_rejected("cycle.json", with(R"("inputs": ["data"])", R"("inputs": ["relu"])"), "cycle through layers");
+  expect_rejected("cycle.json", with(R"("inputs": ["data"])", R"("inputs": ["relu"])"),
+                  "cycle through layers");
 }
 
 TEST_CASE("validate rejects an unknown input") {

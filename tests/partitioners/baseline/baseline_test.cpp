@@ -75,12 +75,14 @@ TEST_CASE("remote uploads the input, computes on the server and downloads the ou
 }
 
 TEST_CASE("an unknown device is named with the platform's devices") {
-  CHECK_THROWS_WITH(plan_of("local", Json{{"device", "pixel"}}, tiny(), two_devices()),
-                    Contains("partitioner.device") && Contains("unknown device 'pixel'") && Contains("phone, gpu"));
+  CHECK_THROWS_WITH(
+      plan_of("local", Json{{"device", "pixel"}}, tiny(), two_devices()),
+      Contains("partitioner.device") && Contains("unknown device 'pixel'") && Contains("phone, gpu"));
 }
 
 TEST_CASE("an unknown partitioner parameter is rejected") {
-  CHECK_THROWS_WITH(plan_of("remote", Json{{"sever", "gpu"}}, tiny(), two_devices()), Contains("partitioner.sever"));
+  CHECK_THROWS_WITH(plan_of("remote", Json{{"sever", "gpu"}}, tiny(), two_devices()),
+                    Contains("partitioner.sever"));
 }
 
 TEST_CASE("a network that does not join the two devices is rejected") {

@@ -23,20 +23,30 @@ struct StringMaker<IndexRange> {
 
 namespace {
 
-ConvGeometry conv(std::int64_t h, std::int64_t w, std::int64_t c, std::int64_t k, std::int64_t s, std::int64_t p,
-                  std::int64_t z = 4) {
-  return {.height = h, .width = w, .channels = c, .kernel = k, .stride = s, .padding = p, .filters = 8, .bytes_per_value = z};
+ConvGeometry conv(std::int64_t h, std::int64_t w, std::int64_t c, std::int64_t k, std::int64_t s,
+                  std::int64_t p, std::int64_t z = 4) {
+  return {.height = h,
+          .width = w,
+          .channels = c,
+          .kernel = k,
+          .stride = s,
+          .padding = p,
+          .filters = 8,
+          .bytes_per_value = z};
 }
 
 /// A random valid conv problem with 1..8 nodes.
 BodpProblem random_problem(std::mt19937_64& rng) {
-  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
   BodpProblem p;
   const auto k = pick(1, 7), pad = pick(0, 3);
-  p.conv = conv(pick(std::max<std::int64_t>(1, k - 2 * pad), 40), pick(std::max<std::int64_t>(1, k - 2 * pad), 40),
-                pick(1, 5), k, pick(1, 3), pad, pick(1, 4));
+  p.conv = conv(pick(std::max<std::int64_t>(1, k - 2 * pad), 40),
+                pick(std::max<std::int64_t>(1, k - 2 * pad), 40), pick(1, 5), k, pick(1, 3), pad, pick(1, 4));
   const auto n = pick(1, 8);
-  for (std::int64_t i = 0; i < n; ++i) p.capabilities.push_back(std::uniform_real_distribution<double>(0.1, 10.0)(rng));
+  for (std::int64_t i = 0; i < n; ++i)
+    p.capabilities.push_back(std::uniform_real_distribution<double>(0.1, 10.0)(rng));
   return p;
 }
 
@@ -57,7 +67,7 @@ std::string error_path(const std::string& name, const Json& problem) {
 }
 
 Json example_problem() {
-  return {{"height", 10}, {"width", 6},   {"channels", 3},        {"kernel", 3},         {"stride", 1},
+  return {{"height", 10}, {"width", 6},    {"channels", 3},          {"kernel", 3},         {"stride", 1},
           {"padding", 1}, {"filters", 16}, {"capabilities", {1, 1}}, {"bytes_per_value", 4}};
 }
 
@@ -140,7 +150,8 @@ TEST_CASE("bodp: output stripes cover the output exactly and follow CA within on
       CHECK(plan.output_ranges[i].begin == next);
       CHECK(plan.output_ranges[i].end >= plan.output_ranges[i].begin);
       next = plan.output_ranges[i].end;
-      CHECK(std::fabs(double(plan.output_ranges[i].size()) - double(extent) * p.capabilities[i] / total_ca) < 1.0);
+      CHECK(std::fabs(double(plan.output_ranges[i].size()) - double(extent) * p.capabilities[i] / total_ca) <
+            1.0);
     }
     CHECK(next == extent);
   }
@@ -192,10 +203,13 @@ TEST_CASE("bodp: transfer_bytes counts every input row a node needs but does not
 TEST_CASE("bodp: equal nodes, stride 1, same padding cost eq. 4.1 per neighbour pair", "[modnn][bodp]") {
   std::mt19937_64 rng(41);
   for (int trial = 0; trial < 200; ++trial) {
-    auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+    auto pick = [&](std::int64_t lo, std::int64_t hi) {
+      return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    };
     const auto f = 2 * pick(0, 3) + 1, n = pick(1, 6);
     const auto h = pick(n * (f + 1), 80), w = pick(n * (f + 1), 80), c = pick(1, 8), z = pick(1, 4);
-    const auto plan = bodp_partition({conv(h, w, c, f, 1, (f - 1) / 2, z), std::vector<double>(std::size_t(n), 1.0)});
+    const auto plan =
+        bodp_partition({conv(h, w, c, f, 1, (f - 1) / 2, z), std::vector<double>(std::size_t(n), 1.0)});
     // eq. 4.1: W_trans = min(H, W) * C * (F - 1) * Z for each of the n - 1 neighbouring pairs.
     CHECK(plan.transfer_bytes == (n - 1) * std::min(h, w) * c * (f - 1) * z);
     for (const auto peers : plan.peers) CHECK(peers <= 2);

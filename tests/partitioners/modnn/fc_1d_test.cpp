@@ -61,13 +61,16 @@ TEST_CASE("fc-1d: sparse matrix counts only the rows and columns a part uses", "
 TEST_CASE("fc-1d: parts cover the matrix and every non-zero once (random, brute force)", "[modnn][fc1d]") {
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 300; ++trial) {
-    auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+    auto pick = [&](std::int64_t lo, std::int64_t hi) {
+      return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    };
     Fc1dProblem p;
     p.pattern.rows = pick(1, 30);
     p.pattern.cols = pick(1, 30);
     p.sparse = true;
     std::set<std::pair<std::int64_t, std::int64_t>> cells;
-    for (auto n = pick(0, 60); n > 0; --n) cells.insert({pick(0, p.pattern.rows - 1), pick(0, p.pattern.cols - 1)});
+    for (auto n = pick(0, 60); n > 0; --n)
+      cells.insert({pick(0, p.pattern.rows - 1), pick(0, p.pattern.cols - 1)});
     for (const auto& [r, c] : cells) p.pattern.entries.push_back({r, c});
     for (auto w = pick(1, 5); w > 0; --w) p.capabilities.push_back(double(pick(1, 4)));
     p.bytes_per_value = pick(1, 8);

@@ -29,13 +29,16 @@ FgcpProblem hand_problem() {
 
 /// A random instance: random pattern, random clusters and costs.
 FgcpProblem random_problem(std::mt19937_64& rng) {
-  auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
   std::uniform_real_distribution<double> u(0.0, 1.0);
   FgcpProblem p;
   p.pattern.rows = pick(1, 25);
   p.pattern.cols = pick(1, 25);
   std::set<std::pair<std::int64_t, std::int64_t>> cells;
-  for (auto n = pick(0, 120); n > 0; --n) cells.insert({pick(0, p.pattern.rows - 1), pick(0, p.pattern.cols - 1)});
+  for (auto n = pick(0, 120); n > 0; --n)
+    cells.insert({pick(0, p.pattern.rows - 1), pick(0, p.pattern.cols - 1)});
   for (const auto& [r, c] : cells) p.pattern.entries.push_back({r, c});
   const auto k = pick(1, 4);
   for (std::int64_t i = 0; i < p.pattern.rows; ++i) p.row_cluster.push_back(int(pick(0, k - 1)));

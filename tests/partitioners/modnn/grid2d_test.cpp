@@ -12,9 +12,16 @@ using namespace coinfer::modnn;
 
 namespace {
 
-ConvGeometry conv(std::int64_t h, std::int64_t w, std::int64_t c, std::int64_t k, std::int64_t s, std::int64_t p,
-                  std::int64_t z = 4) {
-  return {.height = h, .width = w, .channels = c, .kernel = k, .stride = s, .padding = p, .filters = 8, .bytes_per_value = z};
+ConvGeometry conv(std::int64_t h, std::int64_t w, std::int64_t c, std::int64_t k, std::int64_t s,
+                  std::int64_t p, std::int64_t z = 4) {
+  return {.height = h,
+          .width = w,
+          .channels = c,
+          .kernel = k,
+          .stride = s,
+          .padding = p,
+          .filters = 8,
+          .bytes_per_value = z};
 }
 
 Json solve_grid(const Json& problem) {
@@ -63,15 +70,18 @@ TEST_CASE("grid2d: the longer grid side follows the longer input axis", "[modnn]
 TEST_CASE("grid2d: tiles cover the output exactly once and read their receptive field", "[modnn][grid2d]") {
   std::mt19937_64 rng(99);
   for (int trial = 0; trial < 300; ++trial) {
-    auto pick = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+    auto pick = [&](std::int64_t lo, std::int64_t hi) {
+      return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    };
     const auto k = pick(1, 5), pad = pick(0, 2);
-    const auto g = conv(pick(std::max<std::int64_t>(1, k - 2 * pad), 30), pick(std::max<std::int64_t>(1, k - 2 * pad), 30),
-                        pick(1, 3), k, pick(1, 3), pad);
+    const auto g = conv(pick(std::max<std::int64_t>(1, k - 2 * pad), 30),
+                        pick(std::max<std::int64_t>(1, k - 2 * pad), 30), pick(1, 3), k, pick(1, 3), pad);
     const auto plan = grid2d_partition({g, pick(1, 9)});
     std::vector<int> hits(std::size_t(g.output_height() * g.output_width()), 0);
     for (const auto& t : plan.tiles) {
       for (auto r = t.output_rows.begin; r < t.output_rows.end; ++r)
-        for (auto c = t.output_cols.begin; c < t.output_cols.end; ++c) ++hits[std::size_t(r * g.output_width() + c)];
+        for (auto c = t.output_cols.begin; c < t.output_cols.end; ++c)
+          ++hits[std::size_t(r * g.output_width() + c)];
       CHECK(t.input_rows == receptive_range(t.output_rows, g.kernel, g.stride, g.padding, g.height));
       CHECK(t.input_cols == receptive_range(t.output_cols, g.kernel, g.stride, g.padding, g.width));
     }
@@ -80,7 +90,7 @@ TEST_CASE("grid2d: tiles cover the output exactly once and read their receptive 
 }
 
 TEST_CASE("grid2d solve: schema and errors", "[modnn][grid2d][solve]") {
-  Json p = {{"height", 8}, {"width", 8}, {"channels", 1}, {"kernel", 3}, {"stride", 1},
+  Json p = {{"height", 8},  {"width", 8},   {"channels", 1},        {"kernel", 3}, {"stride", 1},
             {"padding", 1}, {"filters", 4}, {"bytes_per_value", 4}, {"nodes", 4}};
   const auto s = solve_grid(p);
   CHECK(s.at("grid") == Json::parse("[2,2]"));

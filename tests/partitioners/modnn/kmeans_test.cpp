@@ -13,8 +13,8 @@ using namespace coinfer::modnn;
 namespace {
 
 /// n points around each of `centres` (2-D), Gaussian noise sigma; returns points and true labels.
-std::pair<std::vector<double>, std::vector<int>> blobs(const std::vector<std::pair<double, double>>& centres, int n,
-                                                       double sigma, std::uint64_t seed) {
+std::pair<std::vector<double>, std::vector<int>> blobs(const std::vector<std::pair<double, double>>& centres,
+                                                       int n, double sigma, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> g(0.0, sigma);
   std::vector<double> pts;
@@ -35,7 +35,8 @@ TEST_CASE("kmeans: well separated blobs are recovered exactly", "[modnn][kmeans]
   const auto r = kmeans(pts, 2, {.clusters = 4, .restarts = 5, .seed = 42});
   // Same partition up to renaming: points with the same true label share a cluster and vice versa.
   for (std::size_t i = 0; i < truth.size(); ++i)
-    for (std::size_t j = 0; j < truth.size(); ++j) CHECK((truth[i] == truth[j]) == (r.labels[i] == r.labels[j]));
+    for (std::size_t j = 0; j < truth.size(); ++j)
+      CHECK((truth[i] == truth[j]) == (r.labels[i] == r.labels[j]));
   CHECK(r.centroids.size() == 8);
 }
 

@@ -66,7 +66,8 @@ double recovered_fraction(const std::vector<int>& truth, const std::vector<int>&
   std::int64_t agree = 0;
   for (const auto& v : votes) {
     if (v.empty()) continue;
-    const auto best = std::max_element(v.begin(), v.end(), [](auto& a, auto& b) { return a.second < b.second; });
+    const auto best =
+        std::max_element(v.begin(), v.end(), [](auto& a, auto& b) { return a.second < b.second; });
     if (!used.insert(best->first).second) return 0.0;
     agree += best->second;
   }
@@ -97,7 +98,8 @@ TEST_CASE("mscc: count_inside_outside by hand", "[modnn][mscc]") {
   CHECK(count_inside_outside(p, {0, 0, 1}, {0, 1}) == std::pair<std::int64_t, std::int64_t>{3, 2});
 }
 
-TEST_CASE("mscc: 4 planted blocks + 2% noise, >= 95% of non-zeros inside (dense eigensolver)", "[modnn][mscc]") {
+TEST_CASE("mscc: 4 planted blocks + 2% noise, >= 95% of non-zeros inside (dense eigensolver)",
+          "[modnn][mscc]") {
   // Unequal block sizes, in-block density 0.3, noise = 2% of the in-block non-zeros at random.
   // The ideal co-clustering leaves only the noise outside (about 1.5% of the non-zeros).
   const auto planted = planted_blocks({40, 60, 80, 100}, {30, 45, 60, 75}, 0.3, 0.02, 123);
@@ -107,7 +109,7 @@ TEST_CASE("mscc: 4 planted blocks + 2% noise, >= 95% of non-zeros inside (dense 
   CHECK(double(r.inside) >= 0.95 * double(nnz));
   CHECK(recovered_fraction(planted.row_block, r.row_cluster, 4) > 0.99);
   CHECK(recovered_fraction(planted.col_block, r.col_cluster, 4) > 0.99);
-  CHECK(r.singular_values.size() == 3);       // l = ceil(log2 4) = 2, vectors 1..l+1
+  CHECK(r.singular_values.size() == 3);        // l = ceil(log2 4) = 2, vectors 1..l+1
   CHECK(r.singular_values[0] == Approx(1.0));  // the trivial pair of the normalised matrix
 }
 
@@ -155,8 +157,11 @@ TEST_CASE("mscc: one cluster keeps every non-zero inside; no entries is fine", "
 
 TEST_CASE("mscc solve: exact schema", "[modnn][mscc][solve]") {
   // Two disconnected 2 x 2 blocks: a perfect split, nothing outside.
-  const Json p = {{"rows", 4}, {"cols", 4}, {"entries", {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 2}, {2, 3}, {3, 2}, {3, 3}}},
-                  {"clusters", 2}, {"seed", 1}};
+  const Json p = {{"rows", 4},
+                  {"cols", 4},
+                  {"entries", {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 2}, {2, 3}, {3, 2}, {3, 3}}},
+                  {"clusters", 2},
+                  {"seed", 1}};
   const auto s = solve_mscc(p);
   CHECK(s.size() == 4);
   CHECK(s.at("inside") == 8);

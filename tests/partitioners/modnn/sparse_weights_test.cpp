@@ -13,7 +13,8 @@ using namespace coinfer::modnn;
 
 TEST_CASE("sparse weights: every row keeps round((1 - s) * cols) distinct weights", "[modnn][weights]") {
   // 100 columns at 96% sparsity: 4 weights per row; 37 columns at 0.9: round(3.7) = 4.
-  for (const auto& [cols, sparsity, keep] : {std::tuple{100, 0.96, 4}, std::tuple{37, 0.9, 4}, std::tuple{10, 0.0, 10}}) {
+  for (const auto& [cols, sparsity, keep] :
+       {std::tuple{100, 0.96, 4}, std::tuple{37, 0.9, 4}, std::tuple{10, 0.0, 10}}) {
     const auto w = generate_sparse_weights({.rows = 50, .cols = cols, .sparsity = sparsity, .seed = 3});
     CHECK(w.pattern.entries.size() == std::size_t(50 * keep));
     CHECK(w.values.size() == w.pattern.entries.size());
@@ -56,11 +57,17 @@ TEST_CASE("sparse weights: deterministic, seed sensitive", "[modnn][weights]") {
   CHECK(generate_sparse_weights(other).pattern.entries != a.pattern.entries);
 }
 
-TEST_CASE("sparse weights: planted blocks survive pruning and shuffling; MSCC finds them", "[modnn][weights]") {
+TEST_CASE("sparse weights: planted blocks survive pruning and shuffling; MSCC finds them",
+          "[modnn][weights]") {
   // 4 blocks, in-block std 4x: at 95% sparsity (15 of 300 per row, 75 in-block columns) almost all
   // kept weights are in-block (an out-of-block weight must beat the in-block top 20%).
-  const auto w = generate_sparse_weights(
-      {.rows = 400, .cols = 300, .sparsity = 0.95, .seed = 2, .planted_blocks = 4, .block_scale = 4.0, .shuffle = true});
+  const auto w = generate_sparse_weights({.rows = 400,
+                                          .cols = 300,
+                                          .sparsity = 0.95,
+                                          .seed = 2,
+                                          .planted_blocks = 4,
+                                          .block_scale = 4.0,
+                                          .shuffle = true});
   REQUIRE(w.row_block.size() == 400);
   std::int64_t in_block = 0;
   for (const auto& e : w.pattern.entries) in_block += w.row_block[e.row] == w.col_block[e.col];
@@ -76,6 +83,8 @@ TEST_CASE("sparse weights: planted blocks survive pruning and shuffling; MSCC fi
 TEST_CASE("sparse weights: bad specs throw", "[modnn][weights]") {
   CHECK_THROWS_AS(generate_sparse_weights({.rows = 0, .cols = 3}), Error);
   CHECK_THROWS_AS(generate_sparse_weights({.rows = 3, .cols = 3, .sparsity = 1.0}), Error);
-  CHECK_THROWS_AS(generate_sparse_weights({.rows = 3, .cols = 3, .sparsity = 0.5, .planted_blocks = 4}), Error);
-  CHECK_THROWS_AS(generate_sparse_weights({.rows = 3, .cols = 3, .sparsity = 0.5, .block_scale = 0.5}), Error);
+  CHECK_THROWS_AS(generate_sparse_weights({.rows = 3, .cols = 3, .sparsity = 0.5, .planted_blocks = 4}),
+                  Error);
+  CHECK_THROWS_AS(generate_sparse_weights({.rows = 3, .cols = 3, .sparsity = 0.5, .block_scale = 0.5}),
+                  Error);
 }

@@ -56,7 +56,9 @@ TEST_CASE("conv2d without bias has no bias parameters") {
 
 TEST_CASE("rectangular conv kernel uses separate height and width") {
   // out_h = (10 - 3)/1 + 1 = 8, out_w = (10 + 2*2 - 5)/2 + 1 = 5; params = 2*1*3*5 + 2 = 32
-  auto l = infer_one({1, 10, 10}, [](GraphBuilder& b, auto x) { b.conv2(x, "c", 2, {3, 5}, {1, 2}, {0, 2}); });
+  auto l = infer_one({1, 10, 10}, [](GraphBuilder& b, auto x) {
+    b.conv2(x, "c", 2, {3, 5}, {1, 2}, {0, 2});
+  });
   CHECK(l.output_shape == Shape{2, 8, 5});
   CHECK(l.params == 32);
 }

@@ -16,8 +16,8 @@ using Catch::Matchers::Contains;
 namespace {
 
 SweepSpec four_runs() {
-  return parse_sweep(yaml_to_json("scenario: {seed: 0}\naxes:\n  - {key: x, values: [1, 2, 3, 4]}\n", "s.yaml"),
-                     "s.yaml");
+  return parse_sweep(
+      yaml_to_json("scenario: {seed: 0}\naxes:\n  - {key: x, values: [1, 2, 3, 4]}\n", "s.yaml"), "s.yaml");
 }
 
 std::string fresh_dir(const std::string& name) {
@@ -69,11 +69,12 @@ TEST_CASE("a resumed sweep runs only the missing runs") {
   }
   std::mutex m;
   std::vector<std::size_t> launched;
-  const auto summary = run_sweep(four_runs(), {.out_dir = dir, .jobs = 1}, [&](const SweepRun& r, const std::string& d) {
-    std::lock_guard lock(m);
-    launched.push_back(r.index);
-    return fake_launch(r, d);
-  });
+  const auto summary =
+      run_sweep(four_runs(), {.out_dir = dir, .jobs = 1}, [&](const SweepRun& r, const std::string& d) {
+        std::lock_guard lock(m);
+        launched.push_back(r.index);
+        return fake_launch(r, d);
+      });
   CHECK(summary.progress.skipped == 1);
   CHECK(launched == std::vector<std::size_t>{0, 2, 3});
   CHECK(lines_of(summary.csv_path).size() == 5);

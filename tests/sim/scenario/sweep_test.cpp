@@ -67,8 +67,9 @@ TEST_CASE("a seeds axis sets the seed") {
 }
 
 TEST_CASE("zipped lists of different lengths are rejected") {
-  CHECK_THROWS_WITH(spec_of("scenario: {}\naxes:\n  - zip:\n    - {key: a, values: [1, 2]}\n    - {key: b, values: [1]}\n"),
-                    Contains("s.yaml: axes[0].zip[1]") && Contains("equal lengths"));
+  CHECK_THROWS_WITH(
+      spec_of("scenario: {}\naxes:\n  - zip:\n    - {key: a, values: [1, 2]}\n    - {key: b, values: [1]}\n"),
+      Contains("s.yaml: axes[0].zip[1]") && Contains("equal lengths"));
 }
 
 TEST_CASE("a non-positive range step is rejected with its path") {
@@ -77,8 +78,9 @@ TEST_CASE("a non-positive range step is rejected with its path") {
 }
 
 TEST_CASE("an axis needs values or a range, not both") {
-  CHECK_THROWS_WITH(spec_of("scenario: {}\naxes:\n  - {key: a, values: [1], range: {from: 1, to: 2, step: 1}}\n"),
-                    Contains("axes[0]") && Contains("exactly one of"));
+  CHECK_THROWS_WITH(
+      spec_of("scenario: {}\naxes:\n  - {key: a, values: [1], range: {from: 1, to: 2, step: 1}}\n"),
+      Contains("axes[0]") && Contains("exactly one of"));
 }
 
 TEST_CASE("a sweep without a base scenario is rejected") {

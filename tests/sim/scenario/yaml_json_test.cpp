@@ -26,7 +26,8 @@ TEST_CASE("quoted scalars stay strings") {
 }
 
 TEST_CASE("sequences and mappings nest") {
-  const Json j = yaml_to_json("devices:\n  - {name: phone, role: go}\n  - name: server\nrates: [1, 2]\n", "x.yaml");
+  const Json j =
+      yaml_to_json("devices:\n  - {name: phone, role: go}\n  - name: server\nrates: [1, 2]\n", "x.yaml");
   CHECK(j["devices"][0]["role"] == "go");
   CHECK(j["devices"][1]["name"] == "server");
   CHECK(j["rates"] == Json::array({1, 2}));
@@ -42,7 +43,8 @@ TEST_CASE("malformed YAML names the file, line and column") {
 }
 
 TEST_CASE("a duplicate key is an error") {
-  CHECK_THROWS_WITH(yaml_to_json("a: 1\na: 2\n", "dup.yaml"), Contains("dup.yaml: line 2") && Contains("duplicate key 'a'"));
+  CHECK_THROWS_WITH(yaml_to_json("a: 1\na: 2\n", "dup.yaml"),
+                    Contains("dup.yaml: line 2") && Contains("duplicate key 'a'"));
 }
 
 TEST_CASE("a missing YAML file is reported") {

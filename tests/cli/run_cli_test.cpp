@@ -1,0 +1,144 @@
+// `coinfer run` and `coinfer sweep` end to end on real platform files (MACs-based host estimate,
+// so the numbers do not depend on this machine's speed).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_runner.hpp"
+
+using namespace coinfer::testing;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+
+namespace {
+
+const std::string kRoot = COINFER_SOURCE_DIR;
+
+// A lenet5 scenario on the shipped edge platform; `extra` is appended YAML.
+std::filesystem::path scenario(const std::string& name, const std::string& extra) {
+  return write_text(name, "name: " + name + "\nmodel: lenet5\nplatform: " + kRoot +
+                              "/platforms/edge_wifi_lte.yaml\nsource: phone\n"
+                              "host_profile: {basis: estimate}\nseed: 3\n" +
+                              extra);
+}
+
+json results_of(const std::filesystem::path& dir) { return json::parse(read_text(dir / "results.json")); }
+
+}  // namespace
+
+TEST_CASE("a single local inference takes its analytic latency") {
+  const auto s = scenario("local1", "partitioner: {name: local}\n");
+  const auto out = scratch_dir() / "local1";
+  const auto r = run_cli("run " + s.string() + " --out " + out.string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto j = results_of(out);
+  CHECK(j["completed"] == 1);
+  // One compute task and nothing else: simulated latency = critical path.
+  CHECK(j["latency_ms"]["mean"].get<double>() ==
+        Approx(j["analytic_latency_ms"].get<double>()).epsilon(1e-9));
+  CHECK(j["bytes"].is_object());
+  CHECK(j["energy_j"].contains("phone"));
+}
+
+TEST_CASE("remote over a link with no contention matches its analytic latency") {
+  const auto s = scenario("remote1", "partitioner: {name: remote, server: server, network: lte}\n");
+  const auto out = scratch_dir() / "remote1";
+  REQUIRE(run_cli("run " + s.string() + " --out " + out.string()).exit_code == 0);
+  const auto j = results_of(out);
+  // The radio starts asleep: the simulated latency adds LTE's 0.26 s wake-up to the critical path.
+  CHECK(j["latency_ms"]["mean"].get<double>() ==
+        Approx(j["analytic_latency_ms"].get<double>() + 260.0).epsilon(1e-6));
+}
+
+TEST_CASE("the same seed gives byte-identical results, another seed differs with random bandwidth") {
+  const std::string noisy =
+      "partitioner: {name: remote, server: server, network: lte}\nworkload: {kind: stream, rate_fps: 5, "
+      "frames: 20}\n";
+  std::string platform = read_text(kRoot + "/platforms/edge_wifi_lte.yaml");
+  const std::string up = "uplink: {rate_mbps: 5.85, latency_s: 0.035}";
+  REQUIRE(platform.find(up) != std::string::npos);
+  platform.replace(platform.find(up), up.size(),
+                   "uplink: {rate_mbps: 5.85, latency_s: 0.035, bandwidth: {model: normal, stddev_mbps: 2, "
+                   "floor_mbps: 0.5, period_s: 0.1}}");
+  const auto dir = scratch_dir() / "noisy";
+  std::filesystem::create_directories(dir / "calibration");
+  for (const char* f : {"nexus5.json", "gtx1080.json"})
+    std::filesystem::copy_file(kRoot + "/platforms/calibration/" + f, dir / "calibration" / f,
+                               std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir / "p.yaml") << platform;
+  auto text = read_text(scenario("noisy", noisy));
+  text.replace(text.find(kRoot + "/platforms/edge_wifi_lte.yaml"),
+               (kRoot + "/platforms/edge_wifi_lte.yaml").size(), (dir / "p.yaml").string());
+  const auto s = write_text("noisy.yaml", text);
+  for (const char* run : {"a", "b"})
+    REQUIRE(run_cli("run " + s.string() + " --quiet --out " + (dir / run).string()).exit_code == 0);
+  REQUIRE(run_cli("run " + s.string() + " --quiet --set seed=4 --out " + (dir / "c").string()).exit_code ==
+          0);
+  CHECK(read_text(dir / "a" / "results.json") == read_text(dir / "b" / "results.json"));
+  CHECK(results_of(dir / "a")["latency_ms"] != results_of(dir / "c")["latency_ms"]);
+}
+
+TEST_CASE("the quickstart compares local, WiFi and LTE offloading") {
+  const auto out = scratch_dir() / "quick";
+  const auto q = run_cli(
+      "run " + kRoot + "/scenarios/quickstart.yaml --set host_profile.basis=estimate --out " + out.string());
+  INFO(q.err);
+  REQUIRE(q.exit_code == 0);
+  CHECK_THAT(q.out, Contains("local") && Contains("remote-wifi") && Contains("remote-lte"));
+  const auto local = results_of(out / "local"), wifi = results_of(out / "remote-wifi");
+  // A GTX 1080 is far faster than a Nexus 5: offloading VGG-16 over WiFi must win.
+  CHECK(wifi["latency_ms"]["mean"].get<double>() < local["latency_ms"]["mean"].get<double>());
+}
+
+TEST_CASE("an unknown partitioner lists the known ones") {
+  const auto r = run_cli("run " + scenario("typo", "partitioner: {name: remot}\n").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err,
+             Contains("typo.yaml: partitioner.name: unknown partitioner 'remot'; known: local, remote"));
+}
+
+TEST_CASE("an unknown scenario key is rejected") {
+  const auto r = run_cli("run " + scenario("key", "partitioner: local\nworklaod: {kind: single}\n").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("key.yaml: worklaod: unknown key"));
+}
+
+TEST_CASE("a missing platform file is reported") {
+  const auto s = write_text("nop.yaml", "model: lenet5\nplatform: nowhere.yaml\npartitioner: local\n");
+  const auto r = run_cli("run " + s.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("nowhere.yaml") && Contains("cannot open"));
+}
+
+TEST_CASE("malformed scenario YAML is reported with its line") {
+  const auto s = write_text("bad.yaml", "model: lenet5\npartitioner: {name: local\n");
+  const auto r = run_cli("run " + s.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("bad.yaml: line ") && Contains("malformed YAML"));
+}
+
+TEST_CASE("an unknown source device is reported") {
+  const auto r = run_cli("run " + scenario("src", "partitioner: local\n").string() + " --set source=tablet");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("source: unknown device 'tablet'"));
+}
+
+TEST_CASE("a sweep writes one row per run and a rerun redoes nothing") {
+  const auto base = scenario("swbase", "partitioner: {name: local}\n");
+  const auto sweep =
+      write_text("sw.yaml", "name: sw\nbase: " + base.string() +
+                                "\naxes:\n  - {key: partitioner.name, values: [local, remote]}\n"
+                                "  - seeds: [1, 2]\n");
+  const auto out = scratch_dir() / "sw";
+  std::filesystem::remove_all(out);
+  const auto r = run_cli("sweep " + sweep.string() + " --jobs 2 --out " + out.string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto csv = read_text(out / "results.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);  // header + 4 runs
+  CHECK_THAT(csv, Contains("run,partitioner.name,seed,scenario"));
+  const auto again = run_cli("sweep " + sweep.string() + " --out " + out.string());
+  CHECK(again.exit_code == 0);
+  CHECK_THAT(again.out, Contains("4 already done"));
+  CHECK(read_text(out / "results.csv") == csv);
+}
