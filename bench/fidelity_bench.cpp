@@ -36,14 +36,18 @@ Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--repeats" && i + 1 < argc) a.repeats = std::max(1, std::atoi(argv[++i]));
+    if (arg == "--repeats" && i + 1 < argc)
+      a.repeats = std::max(1, std::atoi(argv[++i]));
     else if (arg == "--models" && i + 1 < argc) {
       std::stringstream ss(argv[++i]);
       for (std::string m; std::getline(ss, m, ',');) a.models.push_back(m);
-    } else if (arg == "--skip-zoo") a.zoo = false;
-    else if (arg == "--skip-conv25") a.conv25 = false;
+    } else if (arg == "--skip-zoo")
+      a.zoo = false;
+    else if (arg == "--skip-conv25")
+      a.conv25 = false;
     else {
-      std::fprintf(stderr, "usage: fidelity_bench [--repeats N] [--models a,b] [--skip-zoo] [--skip-conv25]\n");
+      std::fprintf(stderr,
+                   "usage: fidelity_bench [--repeats N] [--models a,b] [--skip-zoo] [--skip-conv25]\n");
       std::exit(2);
     }
   }
@@ -59,9 +63,11 @@ double median(std::vector<double> v) {
 }
 
 void zoo_fidelity(const Args& a) {
-  std::printf("== predicted (sum of per-layer medians) vs measured whole-model forward, %d repeats ==\n", a.repeats);
-  TextTable t({"model", "layers", "MACs", "predicted ms", "measured ms", "IQR ms", "error", "sum of means ms"},
-              {false, true, true, true, true, true, true, true});
+  std::printf("== predicted (sum of per-layer medians) vs measured whole-model forward, %d repeats ==\n",
+              a.repeats);
+  TextTable t(
+      {"model", "layers", "MACs", "predicted ms", "measured ms", "IQR ms", "error", "sum of means ms"},
+      {false, true, true, true, true, true, true, true});
   std::vector<double> errors;
   for (const auto& name : a.models) {
     const Graph g = build_zoo_model(name);
@@ -75,9 +81,10 @@ void zoo_fidelity(const Args& a) {
     const TimingStats measured = time_forward(g, 1, a.repeats);
     const double error = 100.0 * (predicted - measured.median_s) / measured.median_s;
     errors.push_back(std::fabs(error));
-    t.add_row({name, std::to_string(g.size()), format_count(g.total_macs()), fmt::format("{:.3f}", predicted * 1e3),
-               fmt::format("{:.3f}", measured.median_s * 1e3), fmt::format("{:.3f}", measured.iqr_s * 1e3),
-               fmt::format("{:+.1f}%", error), fmt::format("{:.3f}", sum_of_means * 1e3)});
+    t.add_row({name, std::to_string(g.size()), format_count(g.total_macs()),
+               fmt::format("{:.3f}", predicted * 1e3), fmt::format("{:.3f}", measured.median_s * 1e3),
+               fmt::format("{:.3f}", measured.iqr_s * 1e3), fmt::format("{:+.1f}%", error),
+               fmt::format("{:.3f}", sum_of_means * 1e3)});
     std::fflush(stdout);
   }
   std::printf("%s", t.str().c_str());
@@ -95,7 +102,8 @@ Graph conv25() {
 }
 
 void grouped_vs_separate(const Args& a) {
-  std::printf("== JointDNN sec. 2.2: k consecutive convolutions, separate vs grouped, %d repeats ==\n", a.repeats);
+  std::printf("== JointDNN sec. 2.2: k consecutive convolutions, separate vs grouped, %d repeats ==\n",
+              a.repeats);
   const Graph g = conv25();
   ProfileOptions o;
   o.repeats = a.repeats;

@@ -93,7 +93,8 @@ constexpr int kConstrainedInstances = 4;
 const jd::Problem& constrained50(int k) {
   static const std::vector<jd::Problem> ps = [] {
     std::vector<jd::Problem> v;
-    for (int i = 0; i < kConstrainedInstances; ++i) v.push_back(jd::parse_problem(constrained_problem(50, 5000 + i)));
+    for (int i = 0; i < kConstrainedInstances; ++i)
+      v.push_back(jd::parse_problem(constrained_problem(50, 5000 + i)));
     return v;
   }();
   return ps[k];
@@ -139,8 +140,8 @@ class RecordingReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const auto& run : runs)
-      if (run.run_type == Run::RT_Iteration) seconds[run.benchmark_name()] = run.GetAdjustedRealTime() * 1e-9 *
-                                                                              multiplier(run.time_unit);
+      if (run.run_type == Run::RT_Iteration)
+        seconds[run.benchmark_name()] = run.GetAdjustedRealTime() * 1e-9 * multiplier(run.time_unit);
     ConsoleReporter::ReportRuns(runs);
   }
   std::map<std::string, double> seconds;
@@ -148,10 +149,14 @@ class RecordingReporter : public benchmark::ConsoleReporter {
  private:
   static double multiplier(benchmark::TimeUnit unit) {  // unit -> nanoseconds
     switch (unit) {
-      case benchmark::kSecond: return 1e9;
-      case benchmark::kMillisecond: return 1e6;
-      case benchmark::kMicrosecond: return 1e3;
-      default: return 1.0;
+      case benchmark::kSecond:
+        return 1e9;
+      case benchmark::kMillisecond:
+        return 1e6;
+      case benchmark::kMicrosecond:
+        return 1e3;
+      default:
+        return 1.0;
     }
   }
 };
@@ -163,7 +168,8 @@ int main(int argc, char** argv) {
   RecordingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   // Agreement and speed of the two exact constrained solvers on the same instances.
-  std::printf("\njointdnn-labels vs jointdnn-ilp, 50 layers, energy objective, max_latency + max_cloud_time:\n");
+  std::printf(
+      "\njointdnn-labels vs jointdnn-ilp, 50 layers, energy objective, max_latency + max_cloud_time:\n");
   double log_sum = 0.0;
   int counted = 0;
   for (int k = 0; k < kConstrainedInstances; ++k) {
@@ -176,8 +182,8 @@ int main(int argc, char** argv) {
     const double ratio = reporter.seconds[ilp_key] / reporter.seconds[label_key];
     log_sum += std::log(ratio);
     ++counted;
-    std::printf("  instance %d: labels %.3f ms, ilp %.3f ms, ilp/labels = %.1fx, energy %.6f vs %.6f J%s\n", k,
-                reporter.seconds[label_key] * 1e3, reporter.seconds[ilp_key] * 1e3, ratio, a.cost.energy_j,
+    std::printf("  instance %d: labels %.3f ms, ilp %.3f ms, ilp/labels = %.1fx, energy %.6f vs %.6f J%s\n",
+                k, reporter.seconds[label_key] * 1e3, reporter.seconds[ilp_key] * 1e3, ratio, a.cost.energy_j,
                 b.cost.energy_j, std::fabs(a.cost.energy_j - b.cost.energy_j) <= 1e-9 ? "" : "  MISMATCH");
   }
   if (counted > 0) std::printf("  geometric mean ilp/labels = %.1fx\n", std::exp(log_sum / counted));

@@ -45,12 +45,13 @@ void print_fit(const DeviceCalibration& c, const CalibrationFit& fit) {
   for (const auto& r : fit.figures) {
     const auto& f = r.figure;
     if (!r.available) {
-      t.add_row({figure_label(f), f.fitted ? "yes" : "check", fmt::format("{} {}", f.value, f.unit), "-", "-", "-",
-                 "skipped", f.source});
+      t.add_row({figure_label(f), f.fitted ? "yes" : "check", fmt::format("{} {}", f.value, f.unit), "-", "-",
+                 "-", "skipped", f.source});
       continue;
     }
     t.add_row({figure_label(f), f.fitted ? "yes" : "check", fmt::format("{} {}", f.value, f.unit),
-               in_unit(r.host_s, "s"), fmt::format("{} ({:+.1f}%)", in_unit(r.stored_s, f.unit), r.stored_residual_pct),
+               in_unit(r.host_s, "s"),
+               fmt::format("{} ({:+.1f}%)", in_unit(r.stored_s, f.unit), r.stored_residual_pct),
                fit.fitted ? in_unit(r.refit_s, f.unit) : "-",
                fit.fitted ? fmt::format("{:+.2f}%", r.refit_residual_pct) : "-", f.source});
   }
@@ -113,7 +114,8 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("files", opts->files, "Calibration JSON files (platforms/calibration/*.json)")->required();
   cmd->add_flag("--write", opts->write, "Write the refitted op_scale back into each file");
   cmd->add_flag("--check", opts->check, "Fail unless every fitted figure is reproduced within the tolerance");
-  cmd->add_option("--basis", opts->basis, "Host timing basis: profile (real kernels) or estimate (MACs-based)")
+  cmd->add_option("--basis", opts->basis,
+                  "Host timing basis: profile (real kernels) or estimate (MACs-based)")
       ->check(CLI::IsMember({"profile", "estimate"}))
       ->capture_default_str();
   cmd->add_option("--repeats", opts->repeats, "Timed repeats per layer when profiling")

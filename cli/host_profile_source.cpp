@@ -7,7 +7,8 @@
 namespace coinfer::cli {
 
 HostProfileSource make_host_profile_source(const std::string& basis, int repeats) {
-  if (basis == "estimate") return [](const Graph& g) { return estimate_host_profile(g, HostSpeed::nominal()); };
+  if (basis == "estimate")
+    return [](const Graph& g) { return estimate_host_profile(g, HostSpeed::nominal()); };
   if (basis == "profile") {
     return [repeats](const Graph& g) {
       ProfileOptions o;

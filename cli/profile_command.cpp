@@ -31,15 +31,18 @@ std::string ms(double s) { return fmt::format("{:.4f}", s * 1e3); }
 void print_table(const Graph& g, const HostProfile& p) {
   std::cout << fmt::format("model {} on '{}' ({} repeats per layer)\n", g.name(), p.host_cpu,
                            p.layers.empty() ? 0 : p.layers.front().repeats);
-  TextTable t({"#", "layer", "op", "class", "median ms", "IQR ms", "MACs"}, {true, false, false, false, true, true, true});
+  TextTable t({"#", "layer", "op", "class", "median ms", "IQR ms", "MACs"},
+              {true, false, false, false, true, true, true});
   const auto& order = g.topological_order();
   for (std::size_t pos = 0; pos < order.size(); ++pos) {
     const Layer& l = g.layer(order[pos]);
-    t.add_row({std::to_string(pos), l.name, std::string(op_name(l.op)), std::string(op_class_name(op_class_of(l))),
-               ms(p.layers[pos].median_s), ms(p.layers[pos].iqr_s), format_count(l.macs)});
+    t.add_row({std::to_string(pos), l.name, std::string(op_name(l.op)),
+               std::string(op_class_name(op_class_of(l))), ms(p.layers[pos].median_s),
+               ms(p.layers[pos].iqr_s), format_count(l.macs)});
   }
   t.add_separator();
-  t.add_row({"", "sum of medians", "", "", ms(p.range_sum_s(0, p.layers.size() - 1)), "", format_count(g.total_macs())});
+  t.add_row({"", "sum of medians", "", "", ms(p.range_sum_s(0, p.layers.size() - 1)), "",
+             format_count(g.total_macs())});
   std::cout << t.str();
   if (p.groups.empty()) return;
   TextTable gt({"group", "layers", "grouped ms", "IQR ms", "sum of layers ms", "grouped / sum"},
@@ -62,8 +65,10 @@ void run(const Options& o) {
   po.use_cache = !o.no_cache;
   if (o.groups) po.groups = consecutive_groups(g.size(), o.max_group);
   const HostProfile p = profile_model(g, po);
-  if (o.json) std::cout << host_profile_to_json(p).dump(2) << "\n";
-  else print_table(g, p);
+  if (o.json)
+    std::cout << host_profile_to_json(p).dump(2) << "\n";
+  else
+    print_table(g, p);
 }
 
 }  // namespace
@@ -72,12 +77,17 @@ void add_profile_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("profile", "Time every layer of a model on this host with the real kernels");
   cmd->add_option("model", o->model, "Zoo name or model JSON file")->required();
-  cmd->add_flag("--groups", o->groups, "Also time every run of 2..--max-group consecutive layers, and the whole model");
+  cmd->add_flag("--groups", o->groups,
+                "Also time every run of 2..--max-group consecutive layers, and the whole model");
   cmd->add_option("--max-group", o->max_group, "Longest run of consecutive layers timed by --groups")
       ->check(CLI::Range(2, 64))
       ->capture_default_str();
-  cmd->add_option("--repeats", o->repeats, "Timed runs per layer / group")->check(CLI::Range(1, 10000))->capture_default_str();
-  cmd->add_option("--warmup", o->warmup, "Untimed runs before timing")->check(CLI::Range(0, 1000))->capture_default_str();
+  cmd->add_option("--repeats", o->repeats, "Timed runs per layer / group")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  cmd->add_option("--warmup", o->warmup, "Untimed runs before timing")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
   cmd->add_option("--seed", o->seed, "Seed of weights and inputs")->capture_default_str();
   cmd->add_flag("--json", o->json, "Print the profile as JSON");
   cmd->add_flag("--no-cache", o->no_cache, "Measure even when a cached profile exists (and do not write it)");

@@ -182,8 +182,8 @@ Solution solve_ilp(const Problem& problem) {
   add_structure(lp.get(), problem, col);
   const Expressions e = resource_rows(problem, col);
   set_objective(lp.get(), problem.objective == Objective::energy ? e.energy : e.latency);
-  if (problem.max_latency_s) add_row(lp.get(), e.latency, GLP_UP, 0.0, *problem.max_latency_s);  // eq. 20
-  if (problem.max_energy_j) add_row(lp.get(), e.energy, GLP_UP, 0.0, *problem.max_energy_j);      // eq. 18
+  if (problem.max_latency_s) add_row(lp.get(), e.latency, GLP_UP, 0.0, *problem.max_latency_s);      // eq. 20
+  if (problem.max_energy_j) add_row(lp.get(), e.energy, GLP_UP, 0.0, *problem.max_energy_j);         // eq. 18
   if (problem.max_cloud_time_s) add_row(lp.get(), e.cloud, GLP_UP, 0.0, *problem.max_cloud_time_s);  // eq. 19
   if (!run_glpk(lp.get())) return Solution{};
   return make_solution(problem, read_groups(lp.get(), col, n));

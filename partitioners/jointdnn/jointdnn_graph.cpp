@@ -47,10 +47,11 @@ JointDnnGraph::JointDnnGraph(const Problem& problem)
       if (last_target[a] > j) open_[j].push_back(a);
     const auto width = static_cast<int>(open_[j].size());
     if (width > kMaxOpenSkips)
-      throw InputError("", "skips",
-                       fmt::format("{} skip sources are open after layer {}; the jointdnn graph grows as 3^open "
-                                   "and accepts at most {}: use jointdnn-ilp",
-                                   width, j, kMaxOpenSkips));
+      throw InputError(
+          "", "skips",
+          fmt::format("{} skip sources are open after layer {}; the jointdnn graph grows as 3^open "
+                      "and accepts at most {}: use jointdnn-ilp",
+                      width, j, kMaxOpenSkips));
     std::size_t states = 2;
     for (int t = 0; t < width; ++t) states *= 3;
     states_[j] = states;

@@ -16,21 +16,33 @@ namespace {
 /// Largest accepted time / energy: sums over a million groups stay finite.
 constexpr double kMaxValue = 1e300;
 
-const std::vector<std::string> kKeys = {
-    "layers",         "mobile_time",          "cloud_time",          "upload_time",
-    "download_time",  "mobile_energy",        "upload_energy",       "download_energy",
-    "skips",          "weight_download_time", "weight_download_energy", "objective",
-    "max_latency",    "max_energy",           "max_cloud_time"};
+const std::vector<std::string> kKeys = {"layers",
+                                        "mobile_time",
+                                        "cloud_time",
+                                        "upload_time",
+                                        "download_time",
+                                        "mobile_energy",
+                                        "upload_energy",
+                                        "download_energy",
+                                        "skips",
+                                        "weight_download_time",
+                                        "weight_download_energy",
+                                        "objective",
+                                        "max_latency",
+                                        "max_energy",
+                                        "max_cloud_time"};
 
 /// A grouped-cost matrix: row i (first layer i+1) must hold layers - i entries, all >= 0.
 std::vector<std::vector<double>> parse_triangle(const Json& problem, const std::string& key, int layers) {
   auto rows = json_number_matrix(problem, key, "", 0.0, kMaxValue);
   if (rows.size() != static_cast<std::size_t>(layers))
-    throw InputError("", key, fmt::format("expected {} rows (one per first layer), got {}", layers, rows.size()));
+    throw InputError("", key,
+                     fmt::format("expected {} rows (one per first layer), got {}", layers, rows.size()));
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::size_t expected = static_cast<std::size_t>(layers) - i;
     if (rows[i].size() != expected)
-      throw InputError("", index_path(key, i), fmt::format("expected {} entries, got {}", expected, rows[i].size()));
+      throw InputError("", index_path(key, i),
+                       fmt::format("expected {} entries, got {}", expected, rows[i].size()));
   }
   return rows;
 }
@@ -70,7 +82,8 @@ void parse_energy(const Json& problem, Problem& p) {
   if (any) {
     for (const char* key : {"mobile_energy", "upload_energy", "download_energy"})
       if (!json_find(problem, key, ""))
-        throw InputError("", key, "missing key (mobile_energy, upload_energy and download_energy come together)");
+        throw InputError("", key,
+                         "missing key (mobile_energy, upload_energy and download_energy come together)");
     p.mobile_energy_j = parse_triangle(problem, "mobile_energy", p.layers);
     p.upload_energy_j = json_number_array(problem, "upload_energy", "", n1, 0.0, kMaxValue);
     p.download_energy_j = json_number_array(problem, "download_energy", "", n1, 0.0, kMaxValue);
@@ -169,7 +182,9 @@ double objective_value(const Problem& problem, const Cost& cost) {
   return problem.objective == Objective::energy ? cost.energy_j : cost.latency_s;
 }
 
-bool within_limit(double value, double limit) { return value <= limit + 1e-9 * std::max(1.0, std::fabs(limit)); }
+bool within_limit(double value, double limit) {
+  return value <= limit + 1e-9 * std::max(1.0, std::fabs(limit));
+}
 
 bool within_limits(const Problem& problem, const Cost& cost) {
   if (problem.max_latency_s && !within_limit(cost.latency_s, *problem.max_latency_s)) return false;

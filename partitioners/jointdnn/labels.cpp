@@ -25,7 +25,8 @@ struct Criteria {
   explicit Criteria(const Problem& p) {
     objective = p.objective == Objective::energy ? 1 : 0;
     tracked[objective] = true;
-    const std::array<std::optional<double>, kResources> maxima{p.max_latency_s, p.max_energy_j, p.max_cloud_time_s};
+    const std::array<std::optional<double>, kResources> maxima{p.max_latency_s, p.max_energy_j,
+                                                               p.max_cloud_time_s};
     for (int r = 0; r < kResources; ++r) {
       if (!maxima[r]) continue;
       tracked[r] = true;
@@ -73,7 +74,8 @@ Bounds completion_bounds(const JointDnnGraph& graph) {
 }
 
 /// Adds `label` to the Pareto set `set` unless a member dominates it; drops members it dominates.
-void insert_pareto(const Criteria& crit, std::vector<Label>& arena, std::vector<int>& set, const Label& label) {
+void insert_pareto(const Criteria& crit, std::vector<Label>& arena, std::vector<int>& set,
+                   const Label& label) {
   for (int idx : set)
     if (crit.dominates(arena[idx].v, label.v)) return;
   std::size_t kept = 0;

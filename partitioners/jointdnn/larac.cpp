@@ -32,7 +32,8 @@ Constraint single_constraint(const Problem& p) {
   for (int r = 0; r < 3; ++r) {
     if (!maxima[r]) continue;
     if (c.resource >= 0)
-      throw InputError("", keys[r], "jointdnn-larac takes one maximum; use jointdnn-labels or jointdnn-ilp for more");
+      throw InputError("", keys[r],
+                       "jointdnn-larac takes one maximum; use jointdnn-labels or jointdnn-ilp for more");
     c = {r, *maxima[r]};
   }
   return c;
@@ -52,7 +53,7 @@ LaracSolution solve_larac(const Problem& problem) {
   auto d = [&](const Solution& s) { return resource(s.cost, r); };
   Solution pd = shortest_path_by_weight(problem, graph, unit(r));
   if (!pd.feasible) return {Solution{}, 0.0};  // even the least d misses the maximum
-  double lower = c(pc);  // lambda = 0
+  double lower = c(pc);                        // lambda = 0
   // LARAC: lambda makes pc and pd equally long under c + lambda d; the shortest path r under that
   // length either ties them (lambda is optimal for the Lagrangian dual: stop) or replaces one of them.
   for (int iter = 0; iter < 200 && d(pd) < d(pc); ++iter) {
@@ -63,7 +64,8 @@ LaracSolution solve_larac(const Problem& problem) {
     Solution next = shortest_path_by_weight(problem, graph, w);
     const double next_len = c(next) + lambda * d(next);
     const double line = c(pc) + lambda * d(pc);
-    lower = std::max(lower, next_len - lambda * con.limit);  // L(lambda) = min (c + lambda d) - lambda * limit
+    lower =
+        std::max(lower, next_len - lambda * con.limit);  // L(lambda) = min (c + lambda d) - lambda * limit
     if (next_len >= line - 1e-12 * std::max(1.0, std::fabs(line))) break;
     if (within_limit(d(next), con.limit))
       pd = std::move(next);

@@ -14,7 +14,8 @@ std::vector<Cost> split_costs(const Problem& p) {
   // last_consumer[j] = max(j + 1, every skip target of j), for j < N.
   std::vector<int> last_consumer(n);
   for (int j = 0; j < n; ++j) last_consumer[j] = j + 1;
-  for (const auto& s : p.skips) last_consumer[s.from_layer] = std::max(last_consumer[s.from_layer], s.to_layer);
+  for (const auto& s : p.skips)
+    last_consumer[s.from_layer] = std::max(last_consumer[s.from_layer], s.to_layer);
   std::vector<Cost> delta(n + 2);  // difference array over p of the uploads
   for (int j = 0; j < n; ++j) {
     delta[j].latency_s += p.upload_time_s[j];
@@ -67,7 +68,8 @@ Solution solve_neurosurgeon(const Problem& problem) {
   int best = -1;
   for (int split = 0; split <= problem.layers; ++split) {
     if (!within_limits(problem, cost[split])) continue;
-    if (best < 0 || objective_value(problem, cost[split]) < objective_value(problem, cost[best])) best = split;
+    if (best < 0 || objective_value(problem, cost[split]) < objective_value(problem, cost[best]))
+      best = split;
   }
   if (best < 0) return Solution{};
   return make_solution(problem, split_groups(best, problem.layers));

@@ -22,13 +22,15 @@ SolverRegistry::Factory jointdnn_solver(Solve solve) {
 }  // namespace
 
 void register_jointdnn_solvers(SolverRegistry& registry) {
-  registry.add("jointdnn", "JointDNN shortest path over groupings and sides, residual skips (Eshratifar sec. 2.3)",
+  registry.add("jointdnn",
+               "JointDNN shortest path over groupings and sides, residual skips (Eshratifar sec. 2.3)",
                jointdnn_solver(jointdnn::solve_shortest_path));
   registry.add("jointdnn-ilp", "JointDNN ILP with battery / cloud / QoS maxima, GLPK (Eshratifar sec. 2.4)",
                jointdnn_solver(jointdnn::solve_ilp));
   registry.add("jointdnn-labels", "JointDNN with maxima: exact Pareto label setting (faster than the ILP)",
                jointdnn_solver(jointdnn::solve_labels));
-  registry.add("jointdnn-larac", "JointDNN with one maximum: LARAC Lagrangian relaxation, approximate, gap reported",
+  registry.add("jointdnn-larac",
+               "JointDNN with one maximum: LARAC Lagrangian relaxation, approximate, gap reported",
                solver_factory([](const Json& json) {
                  const auto problem = jointdnn::parse_problem(json);
                  return jointdnn::larac_to_json(problem, jointdnn::solve_larac(problem));

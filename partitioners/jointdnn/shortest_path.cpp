@@ -15,8 +15,8 @@ struct Pred {
 
 void reject_limits(const Problem& p) {
   const char* key = p.max_latency_s ? "max_latency" : p.max_energy_j ? "max_energy" : "max_cloud_time";
-  throw InputError("", key,
-                   "jointdnn solves the unconstrained problem; use jointdnn-labels or jointdnn-ilp for maxima");
+  throw InputError(
+      "", key, "jointdnn solves the unconstrained problem; use jointdnn-labels or jointdnn-ilp for maxima");
 }
 
 }  // namespace

@@ -79,6 +79,13 @@ std::vector<std::int64_t> proportional_sizes(std::int64_t total, const std::vect
   return sizes;
 }
 
+void check_capabilities(const std::vector<double>& weights) {
+  if (weights.empty()) throw Error("capabilities: expected at least one node");
+  for (const double w : weights)
+    if (!(w > 0.0) || !std::isfinite(w))
+      throw Error(fmt::format("capabilities: expected finite numbers > 0, got {}", w));
+}
+
 std::vector<IndexRange> proportional_split(std::int64_t total, const std::vector<double>& weights) {
   const auto sizes = proportional_sizes(total, weights);
   std::vector<IndexRange> ranges;
@@ -122,6 +129,7 @@ BodpProblem parse_bodp_problem(const Json& problem) {
 }
 
 BodpPlan bodp_partition(const BodpProblem& problem) {
+  check_capabilities(problem.capabilities);
   const auto& g = problem.conv;
   BodpPlan plan;
   // Sec. 4.2: cut along the longer edge of the input.

@@ -74,6 +74,9 @@ ConvGeometry parse_conv_geometry(const Json& problem);
 /// index). Each size is within one item of total * w_i / sum w. Example: (10, {1, 1, 1}) -> {4, 3, 3}.
 std::vector<std::int64_t> proportional_sizes(std::int64_t total, const std::vector<double>& weights);
 
+/// Throws `Error` unless `weights` is non-empty and every weight is finite and > 0.
+void check_capabilities(const std::vector<double>& weights);
+
 /// Consecutive ranges covering [0, total) with `proportional_sizes`.
 std::vector<IndexRange> proportional_split(std::int64_t total, const std::vector<double>& weights);
 
@@ -104,7 +107,8 @@ struct BodpPlan {
 /// Throws `InputError` naming the JSON path on a malformed problem.
 BodpProblem parse_bodp_problem(const Json& problem);
 
-/// The BODP split of one conv layer. Never throws for a problem from `parse_bodp_problem`.
+/// The BODP split of one conv layer. Never throws for a problem from `parse_bodp_problem`; throws
+/// `Error` on bad capabilities (see `check_capabilities`).
 ///
 ///     auto plan = bodp_partition({conv, {1.0, 1.0, 2.0}});   // node 2 gets half the output rows
 BodpPlan bodp_partition(const BodpProblem& problem);

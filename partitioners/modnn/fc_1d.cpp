@@ -58,6 +58,8 @@ Fc1dProblem parse_fc_1d_problem(const Json& problem) {
 Fc1dPlan fc_1d_partition(const Fc1dProblem& problem) {
   const auto& a = problem.pattern;
   const std::size_t k = problem.capabilities.size();
+  if (problem.sparse) check_pattern_bounds(a);
+  check_capabilities(problem.capabilities);
   Fc1dPlan plan;
   plan.axis = a.cols > a.rows ? MatrixAxis::Cols : MatrixAxis::Rows;
   const bool by_rows = plan.axis == MatrixAxis::Rows;

@@ -46,7 +46,8 @@ struct Fc1dPlan {
 /// Throws `InputError` naming the JSON path on a malformed problem.
 Fc1dProblem parse_fc_1d_problem(const Json& problem);
 
-/// The 1-D split. Never throws for a problem from `parse_fc_1d_problem`.
+/// The 1-D split. Never throws for a problem from `parse_fc_1d_problem`; throws `Error` on bad
+/// capabilities or entries outside the matrix.
 ///
 ///     auto plan = fc_1d_partition({{25088, 4096, {}}, false, {1, 1, 1, 1}, 4});   // rows split
 Fc1dPlan fc_1d_partition(const Fc1dProblem& problem);

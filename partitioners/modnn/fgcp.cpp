@@ -24,6 +24,7 @@ double node_et_s(std::int64_t nonzeros, double s_per_nonzero, std::int64_t value
 }
 
 void check_problem(const FgcpProblem& p) {
+  check_pattern_bounds(p.pattern);
   const auto k = p.worker_s_per_nonzero.size();
   if (k == 0 || k > kMaxWorkers)
     throw Error(fmt::format("fgcp: expected 1..{} workers, got {}", kMaxWorkers, k));

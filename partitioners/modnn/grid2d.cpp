@@ -44,6 +44,9 @@ Grid2dProblem parse_grid2d_problem(const Json& problem) {
 }
 
 Grid2dPlan grid2d_partition(const Grid2dProblem& problem) {
+  if (problem.nodes < 1 || (problem.grid_rows > 0 && problem.grid_rows * problem.grid_cols != problem.nodes))
+    throw Error(fmt::format("grid2d: {} nodes on a {} x {} grid", problem.nodes, problem.grid_rows,
+                            problem.grid_cols));
   const auto& g = problem.conv;
   Grid2dPlan plan;
   if (problem.grid_rows > 0) {

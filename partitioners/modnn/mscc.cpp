@@ -169,6 +169,7 @@ MsccProblem parse_mscc_problem(const Json& problem) {
 MsccResult mscc_cluster(const MsccProblem& problem) {
   const auto& p = problem.pattern;
   const auto k = problem.clusters;
+  check_pattern_bounds(p);
   if (k < 1 || k > std::min(p.rows, p.cols))
     throw Error(fmt::format("mscc: clusters must be in [1, min(rows, cols)], got {}", k));
   MsccResult r;

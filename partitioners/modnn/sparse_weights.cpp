@@ -140,6 +140,15 @@ SparsePattern parse_sparse_pattern(const Json& problem, const std::string& path)
   return p;
 }
 
+void check_pattern_bounds(const SparsePattern& pattern) {
+  if (pattern.rows < 1 || pattern.cols < 1 || pattern.rows > kMaxDimension || pattern.cols > kMaxDimension)
+    throw Error(fmt::format("sparse pattern: size {} x {} outside [1, 2^31-1]", pattern.rows, pattern.cols));
+  for (const auto& e : pattern.entries)
+    if (e.row < 0 || e.row >= pattern.rows || e.col < 0 || e.col >= pattern.cols)
+      throw Error(fmt::format("sparse pattern: entry ({}, {}) outside {} x {}", e.row, e.col, pattern.rows,
+                              pattern.cols));
+}
+
 Json entries_to_json(const std::vector<NonZero>& entries) {
   Json out = Json::array();
   for (const auto& e : entries) out.push_back({e.row, e.col});

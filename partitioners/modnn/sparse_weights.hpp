@@ -67,6 +67,10 @@ SparseWeights generate_sparse_weights(const SparseWeightsSpec& spec);
 /// (`entries[7]: duplicate of entries[2]`).
 SparsePattern parse_sparse_pattern(const Json& problem, const std::string& path = "");
 
+/// Throws `Error` unless rows, cols >= 1 and every entry lies inside rows x cols (duplicates are not
+/// checked here; `parse_sparse_pattern` rejects them). The cores call it on their inputs.
+void check_pattern_bounds(const SparsePattern& pattern);
+
 /// `[[row, col], ...]` in entry order.
 Json entries_to_json(const std::vector<NonZero>& entries);
 

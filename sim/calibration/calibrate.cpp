@@ -42,7 +42,8 @@ double figure_work_factor(const ReferenceFigure& figure) {
 
 Graph with_input_shape(const Graph& graph, const std::vector<std::int64_t>& shape) {
   const auto inputs = graph.input_layers();
-  if (inputs.empty()) throw InputError("", "input_shape", fmt::format("model '{}' has no input layer", graph.name()));
+  if (inputs.empty())
+    throw InputError("", "input_shape", fmt::format("model '{}' has no input layer", graph.name()));
   std::vector<std::string> dims;
   for (auto d : shape) dims.push_back(std::to_string(d));
   Graph out(fmt::format("{}@{}", graph.name(), fmt::join(dims, "x")));
@@ -55,7 +56,8 @@ Graph with_input_shape(const Graph& graph, const std::vector<std::int64_t>& shap
     out.infer();
   } catch (const InputError& e) {
     throw InputError("", "input_shape",
-                     fmt::format("model '{}' does not accept input {}: {}", graph.name(), shape_to_string(shape), e.what()));
+                     fmt::format("model '{}' does not accept input {}: {}", graph.name(),
+                                 shape_to_string(shape), e.what()));
   }
   return out;
 }
@@ -73,10 +75,11 @@ Graph figure_graph(const ReferenceFigure& figure, const std::string& base_dir) {
   return g;
 }
 
-std::map<OpClass, double> host_seconds_by_class(const Graph& graph, const HostProfile& profile, double factor) {
+std::map<OpClass, double> host_seconds_by_class(const Graph& graph, const HostProfile& profile,
+                                                double factor) {
   if (profile.layers.size() != graph.size())
-    throw Error(fmt::format("profile of '{}' has {} layers, graph has {}", profile.model, profile.layers.size(),
-                            graph.size()));
+    throw Error(fmt::format("profile of '{}' has {} layers, graph has {}", profile.model,
+                            profile.layers.size(), graph.size()));
   std::map<OpClass, double> out;
   const auto& order = graph.topological_order();
   for (std::size_t pos = 0; pos < order.size(); ++pos)
@@ -85,8 +88,9 @@ std::map<OpClass, double> host_seconds_by_class(const Graph& graph, const HostPr
 }
 
 CalibrationFit refit_calibration(const DeviceCalibration& calibration, const HostProfileSource& source) {
-  const std::string base_dir =
-      calibration.file.empty() ? std::string() : std::filesystem::path(calibration.file).parent_path().string();
+  const std::string base_dir = calibration.file.empty()
+                                   ? std::string()
+                                   : std::filesystem::path(calibration.file).parent_path().string();
   const auto stored = scale_by_class(calibration.op_scale);
   CalibrationFit fit;
   std::vector<FitFigure> inputs;
@@ -99,7 +103,8 @@ CalibrationFit refit_calibration(const DeviceCalibration& calibration, const Hos
       const Graph g = figure_graph(figure, base_dir);
       const HostProfile profile = source(g);
       fit.record = FitRecord{profile.host_cpu, profile.basis};
-      FitFigure input{report.reference_s, host_seconds_by_class(g, profile, figure_work_factor(figure)), figure.fitted};
+      FitFigure input{report.reference_s, host_seconds_by_class(g, profile, figure_work_factor(figure)),
+                      figure.fitted};
       report.available = true;
       for (const auto& [c, s] : input.host_s) report.host_s += s;
       report.stored_s = predict_s(stored, input);
@@ -111,12 +116,14 @@ CalibrationFit refit_calibration(const DeviceCalibration& calibration, const Hos
     }
     fit.figures.push_back(std::move(report));
   }
-  const bool any_fitted = std::any_of(inputs.begin(), inputs.end(), [](const FitFigure& f) { return f.fitted; });
+  const bool any_fitted =
+      std::any_of(inputs.begin(), inputs.end(), [](const FitFigure& f) { return f.fitted; });
   if (!any_fitted) return fit;
   const FitResult result = fit_op_scale(inputs);
   fit.fitted = true;
   fit.free_parameters = result.free_parameters;
-  for (const auto& [c, s] : result.scale) fit.op_scale[std::string(op_class_name(c))] = round_significant(s, 5);
+  for (const auto& [c, s] : result.scale)
+    fit.op_scale[std::string(op_class_name(c))] = round_significant(s, 5);
   const auto rounded = scale_by_class(fit.op_scale);
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     auto& report = fit.figures[report_of_input[k]];
@@ -132,13 +139,15 @@ std::vector<std::string> check_calibration(const DeviceCalibration& calibration,
   const bool same_host = calibration.fit && fit.fitted && *calibration.fit == fit.record;
   for (const auto& r : fit.figures) {
     if (!r.figure.fitted) continue;
-    const auto what = fmt::format("{} {} {} {}", r.figure.model, r.figure.quantity, r.figure.value, r.figure.unit);
+    const auto what =
+        fmt::format("{} {} {} {}", r.figure.model, r.figure.quantity, r.figure.value, r.figure.unit);
     if (!r.available) {
       failures.push_back(fmt::format("{}: model unavailable ({})", what, r.skip_reason));
       continue;
     }
     if (std::fabs(r.refit_residual_pct) > tolerance_pct)
-      failures.push_back(fmt::format("{}: refit residual {:+.2f}% exceeds {}%", what, r.refit_residual_pct, tolerance_pct));
+      failures.push_back(
+          fmt::format("{}: refit residual {:+.2f}% exceeds {}%", what, r.refit_residual_pct, tolerance_pct));
     if (same_host && std::fabs(r.stored_residual_pct) > tolerance_pct)
       failures.push_back(
           fmt::format("{}: stored op_scale gives {:+.2f}% (> {}%) on the host it was fitted on", what,

@@ -26,22 +26,22 @@ using HostProfileSource = std::function<HostProfile(const Graph&)>;
 
 struct FigureReport {
   ReferenceFigure figure;
-  bool available = false;     ///< false: the model could not be built (see skip_reason)
+  bool available = false;  ///< false: the model could not be built (see skip_reason)
   std::string skip_reason;
   double reference_s = 0.0;
-  double host_s = 0.0;        ///< host time of the figure's work (batch and training factor applied)
-  double stored_s = 0.0;      ///< prediction with the file's current op_scale
-  double refit_s = 0.0;       ///< prediction with the refitted op_scale
+  double host_s = 0.0;    ///< host time of the figure's work (batch and training factor applied)
+  double stored_s = 0.0;  ///< prediction with the file's current op_scale
+  double refit_s = 0.0;   ///< prediction with the refitted op_scale
   double stored_residual_pct = 0.0;
   double refit_residual_pct = 0.0;
 };
 
 struct CalibrationFit {
   std::vector<FigureReport> figures;
-  bool fitted = false;                      ///< false: no fitted figure was available
-  std::map<std::string, double> op_scale;   ///< the refit (when fitted)
+  bool fitted = false;                     ///< false: no fitted figure was available
+  std::map<std::string, double> op_scale;  ///< the refit (when fitted)
   int free_parameters = 0;
-  FitRecord record;                         ///< host and basis of the refit
+  FitRecord record;  ///< host and basis of the refit
 };
 
 /// Work factor of a figure: batch, times 3 for "train_step".
@@ -51,7 +51,8 @@ Graph figure_graph(const ReferenceFigure& figure, const std::string& base_dir);
 /// `graph` with its (first) input layer set to `shape`, renamed `name@CxHxW`, re-inferred.
 Graph with_input_shape(const Graph& graph, const std::vector<std::int64_t>& shape);
 /// Host seconds per op class of `profile` (of `graph`), times `factor`.
-std::map<OpClass, double> host_seconds_by_class(const Graph& graph, const HostProfile& profile, double factor);
+std::map<OpClass, double> host_seconds_by_class(const Graph& graph, const HostProfile& profile,
+                                                double factor);
 
 /// Evaluates every figure with the stored scales and refits; never throws for a missing model.
 CalibrationFit refit_calibration(const DeviceCalibration& calibration, const HostProfileSource& source);

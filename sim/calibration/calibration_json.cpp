@@ -28,18 +28,18 @@ constexpr std::array<std::pair<Precision, const char*>, 3> kPrecisions{{
 }};
 constexpr std::array<std::pair<const char*, double>, 3> kTimeUnits{{{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}}};
 
-const std::vector<std::string> kTopKeys{"format", "name",   "kind",         "precision", "memory_bytes",
-                                        "op_scale", "power", "radio",       "sparse_model", "fit",
-                                        "references", "notes"};
+const std::vector<std::string> kTopKeys{"format",       "name",     "kind",       "precision",
+                                        "memory_bytes", "op_scale", "power",      "radio",
+                                        "sparse_model", "fit",      "references", "notes"};
 const std::vector<std::string> kQuantities{"latency", "train_step"};
 const std::vector<std::string> kRadioKeys{"uplink_alpha_mw_per_mbps", "uplink_beta_mw",
                                           "downlink_alpha_mw_per_mbps", "downlink_beta_mw"};
 
 // Limits that catch unit mix-ups (a value written in the wrong unit is off by 1000x).
-constexpr double kMaxFigureSeconds = 3600.0;   // one inference / training step: under an hour
-constexpr double kMaxDeviceWatts = 2000.0;     // a mW value typed into a W key
-constexpr double kMinMemoryBytes = 1 << 20;    // a GB value typed into a bytes key
-constexpr double kMaxRadioMilliwatts = 1e5;    // a uW value typed into a mW key
+constexpr double kMaxFigureSeconds = 3600.0;  // one inference / training step: under an hour
+constexpr double kMaxDeviceWatts = 2000.0;    // a mW value typed into a W key
+constexpr double kMinMemoryBytes = 1 << 20;   // a GB value typed into a bytes key
+constexpr double kMaxRadioMilliwatts = 1e5;   // a uW value typed into a mW key
 
 template <class E, std::size_t N>
 std::vector<std::string> enum_names(const std::array<std::pair<E, const char*>, N>& table) {
@@ -65,7 +65,8 @@ std::string enum_to_name(const std::array<std::pair<E, const char*>, N>& table, 
 double positive_scale(const Json& v, const std::string& path) {
   const double x = json_as_number(v, path);
   if (!(x > 0.0))
-    throw InputError("", path, fmt::format("expected a positive number (device time / host time), got {}", x));
+    throw InputError("", path,
+                     fmt::format("expected a positive number (device time / host time), got {}", x));
   return x;
 }
 
@@ -81,9 +82,12 @@ std::map<std::string, double> parse_op_scale(const Json& json, const std::string
   if (obj.contains("default")) fallback = positive_scale(obj["default"], join_path(p, "default"));
   std::map<std::string, double> scale;
   for (const auto& name : op_class_names()) {
-    if (obj.contains(name)) scale[name] = positive_scale(obj[name], join_path(p, name));
-    else if (fallback) scale[name] = *fallback;
-    else throw InputError("", join_path(p, name), "missing key (list every op class or give \"default\")");
+    if (obj.contains(name))
+      scale[name] = positive_scale(obj[name], join_path(p, name));
+    else if (fallback)
+      scale[name] = *fallback;
+    else
+      throw InputError("", join_path(p, name), "missing key (list every op class or give \"default\")");
   }
   return scale;
 }
@@ -97,7 +101,8 @@ PowerStates parse_power(const Json& json, const std::string& path) {
   power.busy_w = json_number(obj, "busy_w", p, 0.0);
   for (auto [key, w] : {std::pair{"idle_w", power.idle_w}, std::pair{"busy_w", power.busy_w}})
     if (w > kMaxDeviceWatts)
-      throw InputError("", join_path(p, key), fmt::format("{} W is implausible for one device; is the value in mW?", w));
+      throw InputError("", join_path(p, key),
+                       fmt::format("{} W is implausible for one device; is the value in mW?", w));
   if (power.busy_w < power.idle_w)
     throw InputError("", join_path(p, "busy_w"),
                      fmt::format("expected busy_w >= idle_w ({} W), got {} W", power.idle_w, power.busy_w));
@@ -112,8 +117,9 @@ RadioPowerModel parse_radio_model(const Json& obj, const std::string& p) {
   for (std::size_t i = 0; i < kRadioKeys.size(); ++i) {
     *fields[i] = json_number(obj, kRadioKeys[i], p, 0.0);
     if (*fields[i] > kMaxRadioMilliwatts)
-      throw InputError("", join_path(p, kRadioKeys[i]),
-                       fmt::format("{} is implausible for a phone radio (mW, mW/Mbps); check the unit", *fields[i]));
+      throw InputError(
+          "", join_path(p, kRadioKeys[i]),
+          fmt::format("{} is implausible for a phone radio (mW, mW/Mbps); check the unit", *fields[i]));
   }
   return m;
 }
@@ -146,24 +152,28 @@ std::optional<FitRecord> parse_fit(const Json& json, const std::string& path) {
   if (!obj) return std::nullopt;
   const auto p = join_path(path, "fit");
   json_reject_unknown_keys(*obj, p, {"host_cpu", "host_basis"});
-  return FitRecord{json_string(*obj, "host_cpu", p), json_enum(*obj, "host_basis", p, {"profile", "estimate"})};
+  return FitRecord{json_string(*obj, "host_cpu", p),
+                   json_enum(*obj, "host_basis", p, {"profile", "estimate"})};
 }
 
 ReferenceFigure parse_reference(const Json& obj, const std::string& p) {
-  json_reject_unknown_keys(obj, p, {"model", "quantity", "value", "unit", "source", "fitted", "batch", "input_shape"});
+  json_reject_unknown_keys(
+      obj, p, {"model", "quantity", "value", "unit", "source", "fitted", "batch", "input_shape"});
   ReferenceFigure f;
   f.model = json_string(obj, "model", p);
   f.quantity = json_enum(obj, "quantity", p, kQuantities);
   f.value = json_number(obj, "value", p);
-  if (!(f.value > 0.0)) throw InputError("", join_path(p, "value"), fmt::format("expected a positive time, got {}", f.value));
+  if (!(f.value > 0.0))
+    throw InputError("", join_path(p, "value"), fmt::format("expected a positive time, got {}", f.value));
   f.unit = json_string(obj, "unit", p);
   const double seconds = f.value * time_unit_seconds(f.unit, join_path(p, "unit"));
   if (seconds > kMaxFigureSeconds)
     throw InputError("", join_path(p, "value"),
-                     fmt::format("{} {} is over an hour for one {}; is the unit right (ms vs s)?", f.value, f.unit,
-                                 f.quantity));
+                     fmt::format("{} {} is over an hour for one {}; is the unit right (ms vs s)?", f.value,
+                                 f.unit, f.quantity));
   f.source = json_string(obj, "source", p);
-  if (f.source.empty()) throw InputError("", join_path(p, "source"), "expected the figure's provenance, got \"\"");
+  if (f.source.empty())
+    throw InputError("", join_path(p, "source"), "expected the figure's provenance, got \"\"");
   f.fitted = json_bool_or(obj, "fitted", p, true);
   f.batch = json_int_or(obj, "batch", p, 1, 1, 1 << 20);
   if (json_find(obj, "input_shape", p)) f.input_shape = json_int_array(obj, "input_shape", p, -1, 1, 1 << 20);
@@ -292,8 +302,9 @@ DeviceCalibration calibration_from_json(const Json& json) {
   c.precision = enum_from_name(kPrecisions, json_enum(json, "precision", path, enum_names(kPrecisions)));
   c.memory_bytes = json_number(json, "memory_bytes", path, 0.0);
   if (c.memory_bytes < kMinMemoryBytes)
-    throw InputError("", "memory_bytes",
-                     fmt::format("{} bytes is implausible for a device; the value must be in bytes", c.memory_bytes));
+    throw InputError(
+        "", "memory_bytes",
+        fmt::format("{} bytes is implausible for a device; the value must be in bytes", c.memory_bytes));
   c.op_scale = parse_op_scale(json, path);
   c.power = parse_power(json, path);
   c.radio = parse_radio(json, path);

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/Dense>
 #include <fmt/format.h>
+#include <Eigen/Dense>
 
 #include "sim/core/error.hpp"
 
@@ -64,7 +64,7 @@ Eigen::VectorXd gauss_newton(const std::vector<const FitFigure*>& fitted, const 
         pred += term;
         jac(j, param.at(c)) += term;  // d pred / d theta_k = sum_{c in k} h_c s_c
       }
-      jac.row(j) /= pred;             // d log pred / d theta_k
+      jac.row(j) /= pred;  // d log pred / d theta_k
       res[j] = std::log(pred / fitted[j]->reference_s);
     }
     const Eigen::MatrixXd lhs = jac.transpose() * jac + ridge * Eigen::MatrixXd::Identity(count, count);
@@ -86,7 +86,9 @@ double predict_s(const std::map<OpClass, double>& scale, const FitFigure& figure
   return sum;
 }
 
-double residual_pct(double predicted_s, double reference_s) { return 100.0 * (predicted_s - reference_s) / reference_s; }
+double residual_pct(double predicted_s, double reference_s) {
+  return 100.0 * (predicted_s - reference_s) / reference_s;
+}
 
 FitResult fit_op_scale(const std::vector<FitFigure>& figures, double ridge) {
   std::vector<const FitFigure*> fitted;

@@ -22,16 +22,16 @@
 namespace coinfer {
 
 struct FitFigure {
-  double reference_s = 0.0;              ///< the published time, seconds
-  std::map<OpClass, double> host_s;      ///< host seconds of the figure's work, per class
-  bool fitted = true;                    ///< false: predicted and reported, not fitted
+  double reference_s = 0.0;          ///< the published time, seconds
+  std::map<OpClass, double> host_s;  ///< host seconds of the figure's work, per class
+  bool fitted = true;                ///< false: predicted and reported, not fitted
 };
 
 struct FitResult {
-  std::map<OpClass, double> scale;       ///< every class
-  std::vector<double> predicted_s;       ///< per figure (all figures, fitted or not)
-  std::vector<double> residual_pct;      ///< per figure
-  int free_parameters = 0;               ///< 1 for a common scale
+  std::map<OpClass, double> scale;   ///< every class
+  std::vector<double> predicted_s;   ///< per figure (all figures, fitted or not)
+  std::vector<double> residual_pct;  ///< per figure
+  int free_parameters = 0;           ///< 1 for a common scale
 };
 
 /// Fits the scales; throws `Error` when no figure is fitted or a fitted figure has no host time.

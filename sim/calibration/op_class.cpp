@@ -23,13 +23,18 @@ constexpr std::array<std::pair<OpClass, std::string_view>, kOpClassCount> kClass
 
 OpClass op_class_of(OpKind op) {
   switch (op) {
-    case OpKind::Conv2d: return OpClass::Conv;
-    case OpKind::DepthwiseConv2d: return OpClass::Depthwise;
-    case OpKind::ConvTranspose2d: return OpClass::Deconv;
-    case OpKind::FullyConnected: return OpClass::Fc;
+    case OpKind::Conv2d:
+      return OpClass::Conv;
+    case OpKind::DepthwiseConv2d:
+      return OpClass::Depthwise;
+    case OpKind::ConvTranspose2d:
+      return OpClass::Deconv;
+    case OpKind::FullyConnected:
+      return OpClass::Fc;
     case OpKind::MaxPool:
     case OpKind::AvgPool:
-    case OpKind::GlobalAvgPool: return OpClass::Pool;
+    case OpKind::GlobalAvgPool:
+      return OpClass::Pool;
     case OpKind::Relu:
     case OpKind::Relu6:
     case OpKind::Sigmoid:
@@ -37,14 +42,18 @@ OpClass op_class_of(OpKind op) {
     case OpKind::LeakyRelu:
     case OpKind::Dropout:
     case OpKind::Add:
-    case OpKind::Softmax: return OpClass::Elementwise;
+    case OpKind::Softmax:
+      return OpClass::Elementwise;
     case OpKind::BatchNorm:
-    case OpKind::Lrn: return OpClass::Norm;
-    case OpKind::Lstm: return OpClass::Lstm;
+    case OpKind::Lrn:
+      return OpClass::Norm;
+    case OpKind::Lstm:
+      return OpClass::Lstm;
     case OpKind::Input:
     case OpKind::Flatten:
     case OpKind::Concat:
-    case OpKind::Upsample: return OpClass::Other;
+    case OpKind::Upsample:
+      return OpClass::Other;
   }
   return OpClass::Other;
 }

@@ -11,7 +11,8 @@ namespace coinfer {
 namespace {
 
 void require_finite_nonnegative(double x, const char* what) {
-  if (!std::isfinite(x) || x < 0.0) throw Error(fmt::format("{}: expected a finite number >= 0, got {}", what, x));
+  if (!std::isfinite(x) || x < 0.0)
+    throw Error(fmt::format("{}: expected a finite number >= 0, got {}", what, x));
 }
 
 // MoDNN eq. 2.2: SpMV time SPT(n) for density below the threshold, else GEMV time GET(r, c).
@@ -22,7 +23,8 @@ double sparse_model_time_s(const Layer& layer, const SparseModel& model) {
   const double density = 1.0 - layer.attrs.sparsity;
   if (density < model.density_threshold && model.spt_s_per_nonzero > 0.0)
     return model.spt_s_per_nonzero * density * elements;
-  if (density >= model.density_threshold && model.get_s_per_element > 0.0) return model.get_s_per_element * elements;
+  if (density >= model.density_threshold && model.get_s_per_element > 0.0)
+    return model.get_s_per_element * elements;
   return -1.0;
 }
 
@@ -73,7 +75,8 @@ const Layer& CostModel::layer_at(std::size_t position) const {
 
 void CostModel::check_range(std::size_t first, std::size_t last) const {
   if (first > last || last >= size())
-    throw Error(fmt::format("layer range [{}, {}] outside the {} layers of '{}'", first, last, size(), graph_->name()));
+    throw Error(fmt::format("layer range [{}, {}] outside the {} layers of '{}'", first, last, size(),
+                            graph_->name()));
 }
 
 double CostModel::host_time_s(std::size_t position) const { return profile_.layers.at(position).median_s; }

@@ -2,8 +2,8 @@
 
 #include <chrono>
 
-#include <Eigen/Dense>
 #include <fmt/format.h>
+#include <Eigen/Dense>
 
 namespace coinfer {
 
@@ -11,9 +11,9 @@ HostSpeed HostSpeed::nominal() {
   // One core of a typical AVX2 x86 CPU: GEMM-based convolution ~15 GMAC/s, GEMV-bound fc
   // ~2.5 GMAC/s (4 weight bytes per MAC at ~10 GB/s), depthwise ~2 GMAC/s (no GEMM reuse).
   HostSpeed s;
-  s.work_per_s = {{OpClass::Conv, 15e9},      {OpClass::Depthwise, 2e9}, {OpClass::Deconv, 10e9},
-                  {OpClass::Fc, 2.5e9},       {OpClass::SparseFc, 0.5e9}, {OpClass::Pool, 2e9},
-                  {OpClass::Elementwise, 2e9}, {OpClass::Norm, 1e9},      {OpClass::Lstm, 2.5e9},
+  s.work_per_s = {{OpClass::Conv, 15e9},       {OpClass::Depthwise, 2e9},  {OpClass::Deconv, 10e9},
+                  {OpClass::Fc, 2.5e9},        {OpClass::SparseFc, 0.5e9}, {OpClass::Pool, 2e9},
+                  {OpClass::Elementwise, 2e9}, {OpClass::Norm, 1e9},       {OpClass::Lstm, 2.5e9},
                   {OpClass::Other, 4e9}};
   s.bytes_per_s = 10e9;
   s.overhead_s = 1e-6;
@@ -49,14 +49,20 @@ double layer_work(const Graph& graph, std::size_t index) {
   const Layer& l = graph.layer(index);
   const double out_elements = static_cast<double>(shape_elements(l.output_shape));
   switch (op_class_of(l)) {
-    case OpClass::SparseFc: return static_cast<double>(l.macs) * (1.0 - l.attrs.sparsity);
+    case OpClass::SparseFc:
+      return static_cast<double>(l.macs) * (1.0 - l.attrs.sparsity);
     case OpClass::Pool:
-      if (l.op == OpKind::GlobalAvgPool) return static_cast<double>(shape_elements(graph.layer_by_name(l.inputs.at(0)).output_shape));
+      if (l.op == OpKind::GlobalAvgPool)
+        return static_cast<double>(shape_elements(graph.layer_by_name(l.inputs.at(0)).output_shape));
       return out_elements * static_cast<double>(l.attrs.kernel[0] * l.attrs.kernel[1]);
-    case OpClass::Elementwise: return out_elements * static_cast<double>(std::max<std::size_t>(1, l.inputs.size()));
-    case OpClass::Norm: return out_elements * (l.op == OpKind::Lrn ? static_cast<double>(l.attrs.lrn_size) : 1.0);
-    case OpClass::Other: return 0.0;
-    default: return static_cast<double>(l.macs);
+    case OpClass::Elementwise:
+      return out_elements * static_cast<double>(std::max<std::size_t>(1, l.inputs.size()));
+    case OpClass::Norm:
+      return out_elements * (l.op == OpKind::Lrn ? static_cast<double>(l.attrs.lrn_size) : 1.0);
+    case OpClass::Other:
+      return 0.0;
+    default:
+      return static_cast<double>(l.macs);
   }
 }
 

@@ -49,8 +49,8 @@ Json host_profile_to_json(const HostProfile& p) {
     j["last"] = g.last;
     groups.push_back(j);
   }
-  return {{"model", p.model}, {"host_cpu", p.host_cpu}, {"basis", p.basis}, {"build_id", p.build_id},
-          {"layers", layers}, {"groups", groups}};
+  return {{"model", p.model},       {"host_cpu", p.host_cpu}, {"basis", p.basis},
+          {"build_id", p.build_id}, {"layers", layers},       {"groups", groups}};
 }
 
 HostProfile host_profile_from_json(const Json& json) {
@@ -61,7 +61,8 @@ HostProfile host_profile_from_json(const Json& json) {
   p.build_id = json_string_or(json, "build_id", "", "");
   const auto& layers = json_at(json, "layers", "");
   if (!layers.is_array()) throw InputError("", "layers", "expected an array");
-  for (std::size_t i = 0; i < layers.size(); ++i) p.layers.push_back(stats_from_json(layers[i], index_path("layers", i)));
+  for (std::size_t i = 0; i < layers.size(); ++i)
+    p.layers.push_back(stats_from_json(layers[i], index_path("layers", i)));
   if (const Json* groups = json_find(json, "groups", "")) {
     if (!groups->is_array()) throw InputError("", "groups", "expected an array");
     for (std::size_t i = 0; i < groups->size(); ++i) {
@@ -70,7 +71,8 @@ HostProfile host_profile_from_json(const Json& json) {
       g.first = static_cast<std::size_t>(json_int((*groups)[i], "first", path, 0));
       g.last = static_cast<std::size_t>(json_int((*groups)[i], "last", path, 0));
       if (g.first > g.last || g.last >= p.layers.size())
-        throw InputError("", path, fmt::format("range [{}, {}] outside {} layers", g.first, g.last, p.layers.size()));
+        throw InputError("", path,
+                         fmt::format("range [{}, {}] outside {} layers", g.first, g.last, p.layers.size()));
       g.stats = stats_from_json((*groups)[i], path);
       p.groups.push_back(g);
     }

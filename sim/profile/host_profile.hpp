@@ -17,9 +17,9 @@ namespace coinfer {
 /// Robust statistics of repeated timings of one layer or group (seconds).
 struct TimingStats {
   double median_s = 0.0;
-  double iqr_s = 0.0;  ///< interquartile range (q3 - q1)
-  int repeats = 0;     ///< timed runs behind the statistics (0 for an estimate)
-  double mean_s = 0.0; ///< arithmetic mean (sums over layers to the mean pass time; not robust)
+  double iqr_s = 0.0;   ///< interquartile range (q3 - q1)
+  int repeats = 0;      ///< timed runs behind the statistics (0 for an estimate)
+  double mean_s = 0.0;  ///< arithmetic mean (sums over layers to the mean pass time; not robust)
 
   bool operator==(const TimingStats&) const = default;
 };
@@ -51,8 +51,8 @@ struct HostProfile {
 };
 
 /// JSON form (also the profiler's cache format):
-/// {"model", "host_cpu", "basis", "build_id", "layers": [{"median_s", "iqr_s", "repeats"}],
-///  "groups": [{"first", "last", "median_s", "iqr_s", "repeats"}]}.
+/// {"model", "host_cpu", "basis", "build_id", "layers": [{"median_s", "iqr_s", "mean_s", "repeats"}],
+///  "groups": [{"first", "last", "median_s", "iqr_s", "mean_s", "repeats"}]}.
 Json host_profile_to_json(const HostProfile& profile);
 /// Inverse of `host_profile_to_json`; throws `InputError` with the JSON path.
 HostProfile host_profile_from_json(const Json& json);

@@ -1,8 +1,8 @@
 #include "sim/profile/profiler.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -23,9 +23,9 @@ namespace fs = std::filesystem;
 
 // Positions of the streaming forward pass: topological order, producers and last consumers.
 struct Plan {
-  std::vector<std::size_t> order;                        // position -> layer index
-  std::vector<std::vector<std::size_t>> inputs;          // position -> producer positions
-  std::vector<std::size_t> last_use;                     // position -> last consuming position
+  std::vector<std::size_t> order;                // position -> layer index
+  std::vector<std::vector<std::size_t>> inputs;  // position -> producer positions
+  std::vector<std::size_t> last_use;             // position -> last consuming position
 };
 
 Plan make_plan(const Graph& g) {
@@ -83,7 +83,9 @@ Tensor run_at(const Workload& w, std::size_t pos, OutputOf&& output_of, const ke
   return kernels::run_layer(w.layer(pos), inputs, weights);
 }
 
-const Tensor* live(const Outputs& outputs, std::size_t pos) { return outputs[pos] ? &*outputs[pos] : nullptr; }
+const Tensor* live(const Outputs& outputs, std::size_t pos) {
+  return outputs[pos] ? &*outputs[pos] : nullptr;
+}
 
 // The profiler's clock: this thread's CPU time when kernels run single-threaded (immune to the
 // time the OS gives other processes on a shared machine), wall time when kernels use threads.
@@ -136,8 +138,9 @@ double run_range(const Workload& w, std::size_t first, std::size_t last, const O
   return seconds_since(t0);
 }
 
-TimingStats time_group(const Workload& w, const LayerRange& g, const Outputs& outputs, const WeightSet& weights,
-                       const std::vector<std::optional<Tensor>>& model_inputs, int warmup, int repeats) {
+TimingStats time_group(const Workload& w, const LayerRange& g, const Outputs& outputs,
+                       const WeightSet& weights, const std::vector<std::optional<Tensor>>& model_inputs,
+                       int warmup, int repeats) {
   std::vector<double> samples;
   for (int r = 0; r < warmup + repeats; ++r) {
     const double s = run_range(w, g.first, g.second, outputs, weights, model_inputs);
@@ -176,7 +179,8 @@ std::vector<TimingStats> time_layers_in_passes(const Workload& w, const ProfileO
 
 // Groups are timed in one streaming pass: each group runs on its own (`warmup` + `repeats`
 // times) as soon as its last layer's inputs exist, with the outside inputs it needs kept alive.
-std::vector<GroupTiming> time_groups(const Workload& w, const ProfileOptions& o, const std::vector<LayerRange>& groups) {
+std::vector<GroupTiming> time_groups(const Workload& w, const ProfileOptions& o,
+                                     const std::vector<LayerRange>& groups) {
   const std::size_t n = w.plan.order.size();
   std::vector<std::size_t> keep_output = w.plan.last_use, keep_weights(n);
   for (std::size_t pos = 0; pos < n; ++pos) keep_weights[pos] = pos;
@@ -198,18 +202,20 @@ std::vector<GroupTiming> time_groups(const Workload& w, const ProfileOptions& o,
   for (std::size_t pos = 0; pos < n; ++pos) {
     weights[pos] = w.weights(pos);
     if (w.layer(pos).op == OpKind::Input) model_inputs[pos] = w.model_input(pos);
-    outputs[pos] = run_at(w, pos, [&](std::size_t q) { return live(outputs, q); }, *weights[pos],
-                          live(model_inputs, pos));
+    outputs[pos] = run_at(
+        w, pos, [&](std::size_t q) { return live(outputs, q); }, *weights[pos], live(model_inputs, pos));
     for (const auto& g : groups)
       if (g.second == pos)
-        out.push_back({g.first, g.second, time_group(w, g, outputs, weights, model_inputs, o.warmup, o.repeats)});
+        out.push_back(
+            {g.first, g.second, time_group(w, g, outputs, weights, model_inputs, o.warmup, o.repeats)});
     for (auto q : free_outputs_at[pos]) outputs[q].reset();
     for (auto q : free_weights_at[pos]) weights[q].reset(), model_inputs[q].reset();
   }
   return out;
 }
 
-Measured measure(const Workload& w, const ProfileOptions& o, bool time_layers, const std::vector<LayerRange>& groups) {
+Measured measure(const Workload& w, const ProfileOptions& o, bool time_layers,
+                 const std::vector<LayerRange>& groups) {
   Measured m;
   if (time_layers) m.layers = time_layers_in_passes(w, o);
   if (!groups.empty()) m.groups = time_groups(w, o, groups);
@@ -262,8 +268,8 @@ void write_cache(const fs::path& file, const Json& key, const HostProfile& p) {
 }
 
 bool layers_usable(const HostProfile& p, std::size_t n, int repeats) {
-  return p.layers.size() == n &&
-         std::all_of(p.layers.begin(), p.layers.end(), [&](const TimingStats& s) { return s.repeats >= repeats; });
+  return p.layers.size() == n && std::all_of(p.layers.begin(), p.layers.end(),
+                                             [&](const TimingStats& s) { return s.repeats >= repeats; });
 }
 
 void check_options(const Graph& graph, const ProfileOptions& o) {
@@ -304,7 +310,8 @@ std::vector<LayerRange> consecutive_groups(std::size_t layers, std::size_t max_l
 std::string profile_cache_dir(const ProfileOptions& o) {
   if (!o.cache_dir.empty()) return o.cache_dir;
   if (const char* dir = std::getenv("COINFER_CACHE_DIR"); dir && *dir) return dir;
-  if (const char* home = std::getenv("HOME"); home && *home) return (fs::path(home) / ".cache" / "coinfer").string();
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return (fs::path(home) / ".cache" / "coinfer").string();
   return (fs::temp_directory_path() / "coinfer-cache").string();
 }
 
@@ -343,7 +350,8 @@ HostProfile profile_model(const Graph& graph, const ProfileOptions& o) {
   p.build_id = key["build"].get<std::string>();
   if (!layers_cached) p.layers = std::move(m.layers), p.groups.clear();
   for (auto& g : m.groups) {
-    std::erase_if(p.groups, [&](const GroupTiming& old) { return old.first == g.first && old.last == g.last; });
+    std::erase_if(p.groups,
+                  [&](const GroupTiming& old) { return old.first == g.first && old.last == g.last; });
     p.groups.push_back(g);
   }
   if (o.use_cache) write_cache(file, key, p);

@@ -40,7 +40,7 @@ struct ProfileOptions {
   std::vector<LayerRange> groups;  ///< ranges to time as one group (besides every single layer)
   std::uint64_t seed = 1;          ///< weights and inputs
   bool use_cache = true;
-  std::string cache_dir;           ///< empty: $COINFER_CACHE_DIR, else $HOME/.cache/coinfer
+  std::string cache_dir;  ///< empty: $COINFER_CACHE_DIR, else $HOME/.cache/coinfer
 };
 
 /// Profiles an inferred graph on this host (basis "profile"). Throws `Error` for bad options

@@ -58,7 +58,8 @@ TEST_CASE("solve jointdnn on a malformed problem prints one error line with the 
   const auto r = run_cli("solve jointdnn " + path.string());
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
-  CHECK_THAT(r.err, StartsWith("coinfer: error: " + path.string() + ": mobile_time[1]: expected 1 entries, got 2"));
+  CHECK_THAT(r.err,
+             StartsWith("coinfer: error: " + path.string() + ": mobile_time[1]: expected 1 entries, got 2"));
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
 }
 

@@ -115,8 +115,8 @@ inline bool agrees(const Problem& p, const Solution& s, const Reference& ref) {
   if (!s.feasible) return s.groups.empty();
   const Cost c = reference_cost(p, s.groups);
   const double v = p.objective == Objective::energy ? c.energy_j : c.latency_s;
-  return close(v, ref.objective) && close(c.latency_s, s.cost.latency_s) && close(c.energy_j, s.cost.energy_j) &&
-         close(c.cloud_time_s, s.cost.cloud_time_s) && meets(p, c);
+  return close(v, ref.objective) && close(c.latency_s, s.cost.latency_s) &&
+         close(c.energy_j, s.cost.energy_j) && close(c.cloud_time_s, s.cost.cloud_time_s) && meets(p, c);
 }
 
 /// A grouped-cost triangle whose groups are NOT additive: the group of layers i..j costs the sum
@@ -145,9 +145,9 @@ struct RandomOptions {
   bool maxima = true;
 };
 
-/// A random problem (N in 1..max_layers): costs in (0, 3] (cloud compute 0.3x, transfers 0.5x), random skips, optional weight downloads,
-/// random objective, and (70% of the time) random maxima drawn so that they often bind and
-/// sometimes cannot be met. All draws come from `rng`.
+/// A random problem (N in 1..max_layers): costs in (0, 3] (cloud compute 0.3x, transfers 0.5x), random skips,
+/// optional weight downloads, random objective, and (70% of the time) random maxima drawn so that they often
+/// bind and sometimes cannot be met. All draws come from `rng`.
 inline Json random_problem(std::mt19937_64& rng, const RandomOptions& opt = {}) {
   std::uniform_int_distribution<int> layers_dist(1, opt.max_layers);
   std::uniform_real_distribution<double> u(0.05, 3.0);
@@ -201,7 +201,9 @@ inline Json random_problem(std::mt19937_64& rng, const RandomOptions& opt = {}) 
           std::min(lo.cloud_time_s, c.cloud_time_s)};
   }
   const Cost best = reference_cost(p, brute_force(p).groups);
-  auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, std::max(a, b))(rng); };
+  auto uniform = [&](double a, double b) {
+    return std::uniform_real_distribution<double>(a, std::max(a, b))(rng);
+  };
   auto draw = [&](double low, double at_opt) {
     if (low < at_opt && std::bernoulli_distribution(0.7)(rng)) return uniform(low, at_opt);
     return uniform(at_opt, 1.2 * at_opt + 1e-6);

@@ -81,8 +81,8 @@ TEST_CASE("labels equal brute force on 600 random constrained instances") {
     REQUIRE(testing::agrees(p, solve_labels(p), ref));
   }
   CHECK(constrained > 150);
-  CHECK(infeasible > 10);    // the infeasible answer is exercised
-  CHECK(binding > 50);       // and so are maxima that change the optimum
+  CHECK(infeasible > 10);  // the infeasible answer is exercised
+  CHECK(binding > 50);     // and so are maxima that change the optimum
   CHECK(infeasible < 300);
 }
 

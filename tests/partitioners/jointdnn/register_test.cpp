@@ -36,7 +36,8 @@ std::string error_path(const std::string& solver, const Json& p) {
 
 TEST_CASE("the four JointDNN solvers are registered") {
   const auto r = jointdnn_registry();
-  for (const char* name : {"jointdnn", "jointdnn-ilp", "jointdnn-labels", "neurosurgeon"}) CHECK(r.contains(name));
+  for (const char* name : {"jointdnn", "jointdnn-ilp", "jointdnn-labels", "neurosurgeon"})
+    CHECK(r.contains(name));
 }
 
 TEST_CASE("every exact solver returns the same solution JSON on the three-layer example") {

@@ -254,3 +254,9 @@ TEST_CASE("receptive_range: outputs that read only padding are left out", "[modn
   CHECK(receptive_range({0, 5}, 1, 3, 2, 8) == IndexRange{1, 8});
   CHECK(receptive_range({4, 5}, 1, 3, 2, 8).size() == 0);
 }
+
+TEST_CASE("bodp: bad capabilities from code throw Error", "[modnn][bodp]") {
+  CHECK_THROWS_AS(bodp_partition({conv(8, 8, 1, 3, 1, 1), {}}), Error);
+  CHECK_THROWS_AS(bodp_partition({conv(8, 8, 1, 3, 1, 1), {1.0, 0.0}}), Error);
+  CHECK_THROWS_AS(bodp_partition({conv(8, 8, 1, 3, 1, 1), {1.0, NAN}}), Error);
+}

@@ -45,7 +45,8 @@ TEST_CASE("a single-figure file is refitted exactly") {
   const DeviceCalibration c = load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
   const CalibrationFit fit = refit_calibration(c, nominal);
   REQUIRE(fit.figures.size() >= 1);
-  // VGG-16 15809 ms (MoDNN Table 1): one fitted figure -> one scale, residual ~0 (scales are rounded to 5 digits: <= 0.005%).
+  // VGG-16 15809 ms (MoDNN Table 1): one fitted figure -> one scale, residual ~0 (scales are rounded to 5
+  // digits: <= 0.005%).
   CHECK(std::fabs(fit.figures[0].refit_residual_pct) < 0.01);
   CHECK(fit.free_parameters == 1);
 }
@@ -89,7 +90,8 @@ TEST_CASE("a figure can run a model at another input size") {
   CHECK(big.name() == "resnet101@3x600x1000");
   CHECK(big.total_params() == g.total_params());
   // Convolutions scale with the pixel count: 600*1000 / (224*224) = 11.96x; the fc does not.
-  CHECK(static_cast<double>(big.total_macs()) / static_cast<double>(g.total_macs()) == Approx(11.9).margin(0.3));
+  CHECK(static_cast<double>(big.total_macs()) / static_cast<double>(g.total_macs()) ==
+        Approx(11.9).margin(0.3));
   CHECK_THROWS_AS(with_input_shape(g, {3, 8}), InputError);
 }
 

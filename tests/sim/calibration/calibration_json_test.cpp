@@ -60,10 +60,11 @@ TEST_CASE("every shipped calibration file loads") {
 }
 
 TEST_CASE("the twelve devices of the papers are shipped") {
-  for (const char* name : {"nexus5", "nexus5x", "pixel2", "iphone8", "rpi3bplus", "jetson_tx2", "tesla_k40c", "gtx1080",
-                           "gtx_titan", "gtx1070ti_desktop", "mate10pro_cpu", "mate10pro_npu"}) {
+  for (const char* name : {"nexus5", "nexus5x", "pixel2", "iphone8", "rpi3bplus", "jetson_tx2", "tesla_k40c",
+                           "gtx1080", "gtx_titan", "gtx1070ti_desktop", "mate10pro_cpu", "mate10pro_npu"}) {
     INFO(name);
-    CHECK(std::filesystem::exists(std::string(COINFER_SOURCE_DIR "/platforms/calibration/") + name + ".json"));
+    CHECK(
+        std::filesystem::exists(std::string(COINFER_SOURCE_DIR "/platforms/calibration/") + name + ".json"));
   }
 }
 

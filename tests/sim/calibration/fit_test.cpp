@@ -55,14 +55,16 @@ TEST_CASE("the fit recovers per-class scales when the figures separate them") {
 TEST_CASE("inconsistent figures of one composition split the difference in log space") {
   // Same host time 1 s, references 2 s and 8 s: log-space least squares gives sqrt(2 * 8) = 4,
   // residuals +100% and -50%.
-  const FitResult r = fit_op_scale({{2.0, {{OpClass::Conv, 1.0}}, true}, {8.0, {{OpClass::Conv, 1.0}}, true}});
+  const FitResult r =
+      fit_op_scale({{2.0, {{OpClass::Conv, 1.0}}, true}, {8.0, {{OpClass::Conv, 1.0}}, true}});
   CHECK(r.scale.at(OpClass::Conv) == Approx(4.0).epsilon(1e-6));
   CHECK(r.residual_pct.at(0) == Approx(100.0).epsilon(1e-5));
   CHECK(r.residual_pct.at(1) == Approx(-50.0).epsilon(1e-5));
 }
 
 TEST_CASE("a check figure is predicted but not fitted") {
-  const FitResult r = fit_op_scale({{1.0, {{OpClass::Conv, 0.1}}, true}, {5.0, {{OpClass::Conv, 0.1}}, false}});
+  const FitResult r =
+      fit_op_scale({{1.0, {{OpClass::Conv, 0.1}}, true}, {5.0, {{OpClass::Conv, 0.1}}, false}});
   CHECK(r.scale.at(OpClass::Conv) == Approx(10.0));
   CHECK(r.predicted_s.at(1) == Approx(1.0));
   CHECK(r.residual_pct.at(1) == Approx(-80.0));

@@ -31,7 +31,8 @@ HostProfile tiny_profile() {
 DeviceCalibration device() {
   DeviceCalibration d;
   d.name = "dev";
-  for (const char* c : {"conv", "depthwise", "deconv", "fc", "sparse_fc", "pool", "elementwise", "norm", "lstm", "other"})
+  for (const char* c :
+       {"conv", "depthwise", "deconv", "fc", "sparse_fc", "pool", "elementwise", "norm", "lstm", "other"})
     d.op_scale[c] = 1.0;
   d.op_scale["conv"] = 10.0;
   d.op_scale["elementwise"] = 2.0;
@@ -78,9 +79,9 @@ TEST_CASE("a layer's device time is its host time times its class scale") {
   const CostModel cost(g, tiny_profile());
   const auto d = device();
   CHECK(cost.layer_time_s(0, d) == 0.0);
-  CHECK(cost.layer_time_s(1, d) == Approx(0.010 * 10));   // conv x10
-  CHECK(cost.layer_time_s(2, d) == Approx(0.001 * 2));    // relu (elementwise) x2
-  CHECK(cost.layer_time_s(3, d) == Approx(0.004 * 5));    // fc x5
+  CHECK(cost.layer_time_s(1, d) == Approx(0.010 * 10));  // conv x10
+  CHECK(cost.layer_time_s(2, d) == Approx(0.001 * 2));   // relu (elementwise) x2
+  CHECK(cost.layer_time_s(3, d) == Approx(0.004 * 5));   // fc x5
 }
 
 TEST_CASE("a range's time is the sum of its scaled layer times") {
