@@ -10,19 +10,25 @@
 
 #include "sim/core/error.hpp"
 
-// Formulation (sec. 2.4 of seeds/003, adapted to skips and to "each crossing paid once"):
-//   x[i,j,s] in {0,1}: layers i..j run as one group on side s   (the paper's m_{i,j}, c_{i,j})
-//   eq. 5:  for every layer l: sum_{i <= l <= j, s} x[i,j,s] = 1
-//   y[l] = sum_{i <= l <= j} x[i,j,cloud]  (1 iff layer l runs on the cloud); y[0] = y[N+1] = 0
-//   up[j] >= y[b] - y[j],  dn[j] >= y[j] - y[b]  for every consumer b of layer j's output
-//       (b = j+1, every skip [j, b], and N+1 = the mobile for j = N)
-// The paper linearises products m_{i,j} * c_{j+1,k} (eq. 6-7) into u_{i,j}, d_{i,j}, which pays
-// one crossing per consumer; per-output up/dn variables pay each crossing once, whatever the number
-// of consumers, and cover residual skips without extra product terms. Every crossing cost is >= 0,
-// so up/dn can stay continuous: at an optimum they sit on their (integral) lower bound or cost 0.
-//   latency  (eq. 2-4)  = sum x[i,j,m] Tm_ij + x[i,j,c] Tc_ij + sum up_j U_j + dn_j D_j + sum y_l Wt_l
-//   energy   (eq. 8-10) = sum x[i,j,m] Em_ij + sum up_j EU_j + dn_j ED_j + sum y_l We_l
-//   cloud    (eq. 19)   = sum x[i,j,c] Tc_ij
+// Formulation (sec. 2.4 of seeds/003, adapted to skips and to "each crossing paid once").
+// The paper's binaries m_{i,j}, c_{i,j} (layers i..j as one group on the mobile / cloud) and its
+// crossing products u_{i,j} = m_{i,j} * c_{j+1,k}, d_{i,j} = c_{i,j} * m_{j+1,k} (eq. 6-7) become four
+// families of transition binaries, 4 N(N+1)/2 in all as in the paper:
+//   z[p,i,j,s] = 1: layers i..j run as one group on side s and layer i-1 ran on side p
+//   (p = mobile for i = 1: the input starts there). A schedule is a path of groups:
+//   source:  sum_{j,s} z[m,1,j,s] = 1
+//   flow:    for j = 1..N-1, s:  sum_{p,i} z[p,i,j,s] = sum_{k,s'} z[s,j+1,k,s']
+// which implies eq. 5 (every layer in exactly one group) and, unlike the product linearisation,
+// keeps the LP relaxation a shortest-path flow (tight bounds for branch and bound).
+//   y[l] = sum_{p, i <= l <= j} z[p,i,j,c]      (1 iff layer l runs on the cloud; y[0] = 0)
+//   up[j] >= sum_k z[m,j+1,k,c],  dn[j] >= sum_k z[c,j+1,k,m]    (chain consumer j+1)
+//   dn[N] >= y[N]                                                 (the result ends on the mobile)
+//   up[a] >= y[b] - y[a],  dn[a] >= y[a] - y[b]                    (every skip [a, b])
+// One up/dn per output pays each crossing once, however many consumers need it. Crossing costs are
+// >= 0, so up/dn stay continuous: at an optimum they sit on their (integral) lower bound or cost 0.
+//   latency  (eq. 2-4)  = sum z Tside(i,j) + sum up_j U_j + dn_j D_j + sum y_l Wt_l
+//   energy   (eq. 8-10) = sum_{s = m} z Em(i,j) + sum up_j EU_j + dn_j ED_j + sum y_l We_l
+//   cloud    (eq. 19)   = sum_{s = c} z Tc(i,j)
 // Minimise latency or energy subject to latency <= max_latency (QoS, eq. 20), energy <= max_energy
 // (battery, eq. 18), cloud <= max_cloud_time (eq. 19) when given.
 namespace coinfer::jointdnn {
@@ -39,19 +45,22 @@ using ProbPtr = std::unique_ptr<glp_prob, ProbDeleter>;
 class Columns {
  public:
   explicit Columns(int n) : n_(n) {}
-  int x(int i, int j, Side s) const {  // i <= j, 1-based layers
+  int z(Side prev, int i, int j, Side s) const {  // i <= j, 1-based layers
     const int pair = (i - 1) * n_ - (i - 1) * (i - 2) / 2 + (j - i);
-    return 1 + 2 * pair + (s == Side::cloud ? 1 : 0);
+    return 1 + 4 * pair + 2 * index(prev) + index(s);
   }
-  int groups() const { return n_ * (n_ + 1); }
-  int y(int l) const { return groups() + l; }                // l = 1..N
-  int up(int j) const { return groups() + n_ + 1 + j; }      // j = 0..N
-  int dn(int j) const { return groups() + 2 * n_ + 2 + j; }  // j = 0..N
-  int count() const { return groups() + 3 * n_ + 2; }
+  int transitions() const { return 2 * n_ * (n_ + 1); }
+  int y(int l) const { return transitions() + l; }                // l = 1..N
+  int up(int j) const { return transitions() + n_ + 1 + j; }      // j = 0..N
+  int dn(int j) const { return transitions() + 2 * n_ + 2 + j; }  // j = 0..N
+  int count() const { return transitions() + 3 * n_ + 2; }
+  static int index(Side s) { return s == Side::cloud ? 1 : 0; }
 
  private:
   int n_;
 };
+
+constexpr Side kSides[2] = {Side::mobile, Side::cloud};
 
 void add_term(Row& row, int col, double coef) {
   if (coef != 0.0) row.emplace_back(col, coef);
@@ -66,12 +75,13 @@ Expressions resource_rows(const Problem& p, const Columns& col) {
   Expressions e;
   const int n = p.layers;
   for (int i = 1; i <= n; ++i)
-    for (int j = i; j <= n; ++j) {
-      add_term(e.latency, col.x(i, j, Side::mobile), p.group_time_s(i, j, Side::mobile));
-      add_term(e.latency, col.x(i, j, Side::cloud), p.group_time_s(i, j, Side::cloud));
-      add_term(e.energy, col.x(i, j, Side::mobile), p.group_energy_j(i, j, Side::mobile));
-      add_term(e.cloud, col.x(i, j, Side::cloud), p.group_time_s(i, j, Side::cloud));
-    }
+    for (int j = i; j <= n; ++j)
+      for (Side prev : kSides) {
+        add_term(e.latency, col.z(prev, i, j, Side::mobile), p.group_time_s(i, j, Side::mobile));
+        add_term(e.latency, col.z(prev, i, j, Side::cloud), p.group_time_s(i, j, Side::cloud));
+        add_term(e.energy, col.z(prev, i, j, Side::mobile), p.group_energy_j(i, j, Side::mobile));
+        add_term(e.cloud, col.z(prev, i, j, Side::cloud), p.group_time_s(i, j, Side::cloud));
+      }
   for (int j = 0; j <= n; ++j) {
     add_term(e.latency, col.up(j), p.upload_time_s[j]);
     add_term(e.latency, col.dn(j), p.download_time_s[j]);
@@ -103,39 +113,60 @@ void add_columns(glp_prob* lp, const Columns& col, int n) {
   glp_add_cols(lp, col.count());
   for (int i = 1; i <= n; ++i)
     for (int j = i; j <= n; ++j)
-      for (Side s : {Side::mobile, Side::cloud}) glp_set_col_kind(lp, col.x(i, j, s), GLP_BV);
-  for (int c = col.groups() + 1; c <= col.count(); ++c) glp_set_col_bnds(lp, c, GLP_DB, 0.0, 1.0);
+      for (Side prev : kSides)
+        for (Side s : kSides) {
+          glp_set_col_kind(lp, col.z(prev, i, j, s), GLP_BV);
+          if (i == 1 && prev == Side::cloud) glp_set_col_bnds(lp, col.z(prev, i, j, s), GLP_FX, 0.0, 0.0);
+        }
+  for (int c = col.transitions() + 1; c <= col.count(); ++c) glp_set_col_bnds(lp, c, GLP_DB, 0.0, 1.0);
 }
 
-void add_structure(glp_prob* lp, const Problem& p, const Columns& col) {
+/// Source and flow conservation rows: the groups form one path from layer 1 to layer N.
+void add_paths(glp_prob* lp, const Columns& col, int n) {
+  Row source;
+  for (int j = 1; j <= n; ++j)
+    for (Side s : kSides) source.emplace_back(col.z(Side::mobile, 1, j, s), 1.0);
+  add_row(lp, source, GLP_FX, 1.0, 1.0);
+  for (int j = 1; j < n; ++j)
+    for (Side s : kSides) {
+      Row flow;
+      for (int i = 1; i <= j; ++i)
+        for (Side prev : kSides) flow.emplace_back(col.z(prev, i, j, s), 1.0);
+      for (int k = j + 1; k <= n; ++k)
+        for (Side next : kSides) flow.emplace_back(col.z(s, j + 1, k, next), -1.0);
+      add_row(lp, flow, GLP_FX, 0.0, 0.0);
+    }
+}
+
+void add_crossings(glp_prob* lp, const Problem& p, const Columns& col) {
   const int n = p.layers;
-  for (int l = 1; l <= n; ++l) {
-    Row cover, side{{col.y(l), 1.0}};
+  for (int l = 1; l <= n; ++l) {  // y[l] - (groups covering l on the cloud) = 0
+    Row side{{col.y(l), 1.0}};
     for (int i = 1; i <= l; ++i)
-      for (int j = l; j <= n; ++j) {
-        cover.emplace_back(col.x(i, j, Side::mobile), 1.0);
-        cover.emplace_back(col.x(i, j, Side::cloud), 1.0);
-        side.emplace_back(col.x(i, j, Side::cloud), -1.0);
-      }
-    add_row(lp, cover, GLP_FX, 1.0, 1.0);  // eq. 5
+      for (int j = l; j <= n; ++j)
+        for (Side prev : kSides) side.emplace_back(col.z(prev, i, j, Side::cloud), -1.0);
     add_row(lp, side, GLP_FX, 0.0, 0.0);
   }
-  // Crossings: consumer b of producer j; y[0] and y[N+1] are the constant 0 (the mobile).
-  auto consumer = [&](int j, int b) {
+  for (int j = 0; j < n; ++j) {  // chain consumer j+1: the transition into the group at j+1
     Row up{{col.up(j), 1.0}}, dn{{col.dn(j), 1.0}};
-    if (b <= n) {
-      up.emplace_back(col.y(b), -1.0);
-      dn.emplace_back(col.y(b), 1.0);
-    }
-    if (j >= 1) {
-      up.emplace_back(col.y(j), 1.0);
-      dn.emplace_back(col.y(j), -1.0);
+    for (int k = j + 1; k <= n; ++k) {
+      up.emplace_back(col.z(Side::mobile, j + 1, k, Side::cloud), -1.0);
+      dn.emplace_back(col.z(Side::cloud, j + 1, k, Side::mobile), -1.0);
     }
     add_row(lp, up, GLP_LO, 0.0, 0.0);
     add_row(lp, dn, GLP_LO, 0.0, 0.0);
-  };
-  for (int j = 0; j <= n; ++j) consumer(j, j + 1);
-  for (const auto& s : p.skips) consumer(s.from_layer, s.to_layer);
+  }
+  add_row(lp, {{col.dn(n), 1.0}, {col.y(n), -1.0}}, GLP_LO, 0.0, 0.0);  // result back to the mobile
+  for (const auto& s : p.skips) {  // up[a] >= y[b] - y[a], dn[a] >= y[a] - y[b]
+    Row up{{col.up(s.from_layer), 1.0}, {col.y(s.to_layer), -1.0}};
+    Row dn{{col.dn(s.from_layer), 1.0}, {col.y(s.to_layer), 1.0}};
+    if (s.from_layer >= 1) {
+      up.emplace_back(col.y(s.from_layer), 1.0);
+      dn.emplace_back(col.y(s.from_layer), -1.0);
+    }
+    add_row(lp, up, GLP_LO, 0.0, 0.0);
+    add_row(lp, dn, GLP_LO, 0.0, 0.0);
+  }
 }
 
 void set_objective(glp_prob* lp, const Row& row) {
@@ -147,8 +178,9 @@ std::vector<Group> read_groups(glp_prob* lp, const Columns& col, int n) {
   std::vector<Group> groups;
   for (int i = 1; i <= n; ++i)
     for (int j = i; j <= n; ++j)
-      for (Side s : {Side::mobile, Side::cloud})
-        if (glp_mip_col_val(lp, col.x(i, j, s)) > 0.5) groups.push_back({i, j, s});
+      for (Side prev : kSides)
+        for (Side s : kSides)
+          if (glp_mip_col_val(lp, col.z(prev, i, j, s)) > 0.5) groups.push_back({i, j, s});
   std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.first < b.first; });
   return groups;
 }
@@ -179,7 +211,8 @@ Solution solve_ilp(const Problem& problem) {
   const Columns col(n);
   ProbPtr lp(glp_create_prob());
   add_columns(lp.get(), col, n);
-  add_structure(lp.get(), problem, col);
+  add_paths(lp.get(), col, n);
+  add_crossings(lp.get(), problem, col);
   const Expressions e = resource_rows(problem, col);
   set_objective(lp.get(), problem.objective == Objective::energy ? e.energy : e.latency);
   if (problem.max_latency_s) add_row(lp.get(), e.latency, GLP_UP, 0.0, *problem.max_latency_s);      // eq. 20

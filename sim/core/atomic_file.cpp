@@ -11,7 +11,9 @@ namespace coinfer {
 
 void write_file_atomic(const std::string& path, const std::string& text) {
   const std::filesystem::path target(path);
-  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
+  std::error_code made;
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), made);
+  if (made) throw Error("cannot create the folder of " + path + ": " + made.message());
   const auto tmp = path + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
