@@ -35,7 +35,7 @@ std::string with(const std::string& from, const std::string& to) {
 
 }  // namespace
 
-TEST_CASE("--version prints the version") {
+TEST_CASE("coinfer --version prints the version") {
   const auto r = run_cli("--version");
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, StartsWith("coinfer "));

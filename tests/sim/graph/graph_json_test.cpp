@@ -99,7 +99,7 @@ TEST_CASE("a key that does not belong to the op is rejected") {
   CHECK_THAT(load_error(j), Contains("layers[2].units: unknown key"));
 }
 
-TEST_CASE("sparsity outside [0, 1) is rejected") {
+TEST_CASE("sparsity below 0 or at least 1 is rejected") {
   auto j = tiny();
   j["layers"][3]["sparsity"] = 1.0;
   CHECK_THAT(load_error(j), Contains("layers[3].sparsity"));
