@@ -409,7 +409,9 @@ void Dispatcher::on_comm_done(std::size_t slot) {
 void Dispatcher::arm_link(std::size_t link) {
   LinkState& ls = links_[link];
   if (!series_[link].varies() || ls.armed_change_s < kInf) return;
-  const double next = series_[link].next_change_after(now());
+  // A change timer may fire a hair before the change (float clock): look past the tolerance so
+  // the change that just fired is never armed again.
+  const double next = series_[link].next_change_after(now() + kTimeEps);
   if (next == kInf) return;
   ls.armed_change_s = next;
   add_timer(next, TimerKind::BandwidthChange, link);

@@ -1,5 +1,7 @@
 // `coinfer run` and `coinfer sweep` end to end on real platform files (MACs-based host estimate,
 // so the numbers do not depend on this machine's speed).
+#include <fstream>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -16,9 +18,9 @@ const std::string kRoot = COINFER_SOURCE_DIR;
 // A lenet5 scenario on the shipped edge platform; `extra` is appended YAML.
 std::filesystem::path scenario(const std::string& name, const std::string& extra) {
   return write_text(name + ".yaml", "name: " + name + "\nmodel: lenet5\nplatform: " + kRoot +
-                              "/platforms/edge_wifi_lte.yaml\nsource: phone\n"
-                              "host_profile: {basis: estimate}\nseed: 3\n" +
-                              extra);
+                                        "/platforms/edge_wifi_lte.yaml\nsource: phone\n"
+                                        "host_profile: {basis: estimate}\nseed: 3\n" +
+                                        extra);
 }
 
 json results_of(const std::filesystem::path& dir) { return json::parse(read_text(dir / "results.json")); }
@@ -48,6 +50,34 @@ TEST_CASE("remote over a link with no contention matches its analytic latency") 
   // The radio starts asleep: the simulated latency adds LTE's 0.26 s wake-up to the critical path.
   CHECK(j["latency_ms"]["mean"].get<double>() ==
         Approx(j["analytic_latency_ms"].get<double>() + 260.0).epsilon(1e-6));
+}
+
+// Also a regression test: a rate-change timer firing a hair before the change (float clock) used
+// to re-arm the same change forever, so this run never ended.
+TEST_CASE("the same seed gives byte-identical results, another seed differs with random bandwidth") {
+  std::string platform = read_text(kRoot + "/platforms/edge_wifi_lte.yaml");
+  const std::string up = "uplink: {rate_mbps: 5.85, latency_s: 0.035}";
+  REQUIRE(platform.find(up) != std::string::npos);
+  platform.replace(platform.find(up), up.size(),
+                   "uplink: {rate_mbps: 5.85, latency_s: 0.035, bandwidth: {model: normal, stddev_mbps: 2, "
+                   "floor_mbps: 0.5, period_s: 0.1}}");
+  const auto dir = scratch_dir() / "noisy";
+  std::filesystem::create_directories(dir / "calibration");
+  for (const char* f : {"nexus5.json", "gtx1080.json"})
+    std::filesystem::copy_file(kRoot + "/platforms/calibration/" + f, dir / "calibration" / f,
+                               std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir / "p.yaml") << platform;
+  const auto s =
+      write_text("noisy.yaml", "name: noisy\nmodel: lenet5\nplatform: " + (dir / "p.yaml").string() +
+                                   "\nsource: phone\nhost_profile: {basis: estimate}\nseed: 3\n"
+                                   "partitioner: {name: remote, server: server, network: lte}\n"
+                                   "workload: {kind: stream, rate_fps: 5, frames: 20}\n");
+  for (const char* run : {"a", "b"})
+    REQUIRE(run_cli("run " + s.string() + " --quiet --out " + (dir / run).string()).exit_code == 0);
+  REQUIRE(run_cli("run " + s.string() + " --quiet --set seed=4 --out " + (dir / "c").string()).exit_code ==
+          0);
+  CHECK(read_text(dir / "a" / "results.json") == read_text(dir / "b" / "results.json"));
+  CHECK(results_of(dir / "a")["latency_ms"] != results_of(dir / "c")["latency_ms"]);
 }
 
 TEST_CASE("the quickstart compares local, WiFi and LTE offloading") {
