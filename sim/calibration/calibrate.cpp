@@ -34,6 +34,24 @@ std::map<OpClass, double> scale_by_class(const std::map<std::string, double>& op
   return out;
 }
 
+// Relative difference a refit may show against the stored scales: both are rounded to 5
+// significant digits (<= 0.005% each), so a reproduced file differs by at most 0.01%.
+constexpr double kScaleTolerancePct = 0.02;
+
+// One failure per op class whose stored scale differs from the refit's (effective scales, with
+// "default" filled in).
+void append_scale_differences(const std::map<std::string, double>& stored_scale,
+                              const std::map<std::string, double>& refit_scale,
+                              std::vector<std::string>& failures) {
+  const auto stored = scale_by_class(stored_scale), refit = scale_by_class(refit_scale);
+  for (OpClass c : all_op_classes()) {
+    const double a = stored.at(c), b = refit.at(c);
+    if (std::fabs(b - a) > kScaleTolerancePct / 100.0 * std::fabs(b))
+      failures.push_back(fmt::format("op_scale.{}: stored {:.5g}, refit {:.5g} ({:+.3f}%)", op_class_name(c),
+                                     a, b, residual_pct(a, b)));
+  }
+}
+
 }  // namespace
 
 double figure_work_factor(const ReferenceFigure& figure) {
@@ -153,7 +171,11 @@ std::vector<std::string> check_calibration(const DeviceCalibration& calibration,
           fmt::format("{}: stored op_scale gives {:+.2f}% (> {}%) on the host it was fitted on", what,
                       r.stored_residual_pct, tolerance_pct));
   }
-  if (!fit.fitted) failures.push_back("no fitted figure could be evaluated");
+  if (!fit.fitted) {
+    failures.push_back("no fitted figure could be evaluated");
+    return failures;
+  }
+  if (same_host) append_scale_differences(calibration.op_scale, fit.op_scale, failures);
   return failures;
 }
 

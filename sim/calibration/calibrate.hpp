@@ -58,9 +58,11 @@ std::map<OpClass, double> host_seconds_by_class(const Graph& graph, const HostPr
 CalibrationFit refit_calibration(const DeviceCalibration& calibration, const HostProfileSource& source);
 /// What `coinfer calibrate --check` verifies for one file, given its refit on this host:
 /// every fitted figure's model can be built and the refit reproduces it within
-/// `tolerance_pct`; and when the file records a fit on this very host and basis, the stored
-/// op_scale reproduces every fitted figure within `tolerance_pct` too. Returns the failures
-/// (one sentence each; empty = pass).
+/// `tolerance_pct`; and when the file records a fit on this very host and basis (always so for
+/// the "estimate" basis, whose host is the fixed nominal one), the stored op_scale reproduces
+/// every fitted figure within `tolerance_pct` and equals the refit's op_scale (per op class,
+/// within the 5-digit rounding: 0.02%), i.e. the file is what `calibrate --write` would write.
+/// Returns the failures (one sentence each; empty = pass).
 std::vector<std::string> check_calibration(const DeviceCalibration& calibration, const CalibrationFit& fit,
                                            double tolerance_pct = 5.0);
 

@@ -6,6 +6,7 @@
 
 #include "sim/calibration/op_class.hpp"
 #include "sim/core/error.hpp"
+#include "sim/profile/estimate_normalization.hpp"
 
 namespace coinfer {
 namespace {
@@ -62,11 +63,39 @@ double op_scale_for(const DeviceCalibration& device, const Layer& layer) {
   return it->second;
 }
 
-CostModel::CostModel(const Graph& graph, HostProfile profile) : graph_(&graph), profile_(std::move(profile)) {
+CostModel::CostModel(const Graph& graph, HostProfile profile, MeasuredProfile measured)
+    : graph_(&graph), profile_(std::move(profile)) {
   if (!graph.inferred()) throw Error("cost model: the graph must be shape-inferred");
   if (profile_.layers.size() != graph.size())
     throw Error(fmt::format("cost model: profile of '{}' has {} layers, graph '{}' has {}", profile_.model,
                             profile_.layers.size(), graph.name(), graph.size()));
+  if (measured == MeasuredProfile::NormalizeToEstimate) profile_ = normalize_to_estimate(graph, profile_);
+}
+
+// op_scale is only meaningful on the host basis it was fitted on: the estimate basis (the
+// nominal host, or a profile normalised to it), or measured profiles of the very same CPU.
+void CostModel::check_basis(const DeviceCalibration& device) const {
+  if (!device.fit) return;  // no record (a hand-made calibration): taken as it is
+  const FitRecord& fit = *device.fit;
+  const bool estimate_model = on_estimate_basis(profile_);
+  if (fit.host_basis == "estimate" && !estimate_model)
+    throw InputError(device.file, "fit.host_basis",
+                     fmt::format("device '{}' is fitted on the estimate basis but the cost model keeps "
+                                 "measured times of '{}'; normalise them (the default) or refit the file "
+                                 "with `coinfer calibrate --basis profile --write`",
+                                 device.name, profile_.host_cpu));
+  if (fit.host_basis == "profile" && estimate_model)
+    throw InputError(device.file, "fit.host_basis",
+                     fmt::format("device '{}' is fitted on measured times of '{}' but the cost model's host "
+                                 "times are on the estimate basis; build it with MeasuredProfile::AsMeasured "
+                                 "from a profile of that CPU, or use a file fitted on the estimate basis",
+                                 device.name, fit.host_cpu));
+  if (fit.host_basis == "profile" && fit.host_cpu != profile_.host_cpu)
+    throw InputError(
+        device.file, "fit.host_cpu",
+        fmt::format("device '{}' is fitted on measured times of '{}', not of this profile's '{}'; "
+                    "refit it here with `coinfer calibrate --basis profile --write`",
+                    device.name, fit.host_cpu, profile_.host_cpu));
 }
 
 const Layer& CostModel::layer_at(std::size_t position) const {
@@ -82,6 +111,7 @@ void CostModel::check_range(std::size_t first, std::size_t last) const {
 double CostModel::host_time_s(std::size_t position) const { return profile_.layers.at(position).median_s; }
 
 double CostModel::scale_of(std::size_t position, const DeviceCalibration& device) const {
+  check_basis(device);
   return op_scale_for(device, layer_at(position));
 }
 

@@ -6,6 +6,13 @@
 /// layers is the sum, or, when the profile timed that exact range as one group, the group's
 /// host time times the host-time-weighted mean scale of its layers. Energy = busy_w * time.
 ///
+/// Host basis: op_scale is relative to the host basis the device file was fitted on (its `fit`
+/// record). By default a measured profile is normalised to the estimate basis the shipped files
+/// use (sim/profile/estimate_normalization.hpp), so results do not depend on the host's speed;
+/// `MeasuredProfile::AsMeasured` keeps this host's times, for files refitted on this host with
+/// `coinfer calibrate --basis profile --write`. A device whose fit record names another basis
+/// (or, as measured, another CPU) is an `InputError` naming its file and `fit`.
+///
 /// Transfer: time = latency_s + 8 * size_bytes / rate_bps; radio energy by JointDNN eq. 21,
 /// P = alpha * throughput + beta (Table 3 gives alpha in mW/Mbps and beta in mW per network),
 /// drawn while the bytes are on the air (8 * size_bytes / rate_bps).
@@ -36,17 +43,24 @@ double radio_power_w(const RadioPowerModel& radio, LinkDirection direction, doub
 double transfer_energy_j(const RadioPowerModel& radio, LinkDirection direction, double size_bytes,
                          double rate_bps);
 
+/// What the cost model does with a profile that is not on the estimate basis.
+enum class MeasuredProfile {
+  NormalizeToEstimate,  ///< rescale per op class to the estimate basis (the shipped calibrations')
+  AsMeasured,           ///< keep this host's times (devices fitted with `calibrate --basis profile`)
+};
+
 class CostModel {
  public:
   /// `profile` must hold one timing per layer of `graph` (same topological positions);
   /// throws `Error` otherwise. The graph must outlive the model.
-  CostModel(const Graph& graph, HostProfile profile);
+  CostModel(const Graph& graph, HostProfile profile,
+            MeasuredProfile measured = MeasuredProfile::NormalizeToEstimate);
 
   const Graph& graph() const { return *graph_; }
   const HostProfile& profile() const { return profile_; }
   std::size_t size() const { return profile_.layers.size(); }
 
-  /// Host median time of the layer at topological position `position`.
+  /// Host median time of the layer at topological position `position` (on the model's basis).
   double host_time_s(std::size_t position) const;
   /// Device time of one layer: host time * op_scale[class], or MoDNN's SPT/GET regression for
   /// fc layers when the device gives its slopes (sparse_model).
@@ -64,6 +78,7 @@ class CostModel {
  private:
   const Layer& layer_at(std::size_t position) const;
   double scale_of(std::size_t position, const DeviceCalibration& device) const;
+  void check_basis(const DeviceCalibration& device) const;
   void check_range(std::size_t first, std::size_t last) const;
 
   const Graph* graph_;

@@ -77,7 +77,7 @@ double layer_traffic_bytes(const Graph& graph, std::size_t index) {
 HostProfile estimate_host_profile(const Graph& graph, const HostSpeed& speed) {
   HostProfile p;
   p.model = graph.name();
-  p.host_cpu = speed.label == "nominal" ? "nominal reference host" : host_cpu_model();
+  p.host_cpu = speed.label == "nominal" ? kNominalHostName : host_cpu_model();
   p.basis = "estimate";
   for (std::size_t index : graph.topological_order()) {
     const Layer& l = graph.layer(index);

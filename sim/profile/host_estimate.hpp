@@ -19,6 +19,9 @@
 
 namespace coinfer {
 
+/// host_cpu of an estimate on `HostSpeed::nominal()` (and of the shipped calibrations' fit).
+inline constexpr const char* kNominalHostName = "nominal reference host";
+
 struct HostSpeed {
   std::map<OpClass, double> work_per_s;  ///< MACs (or element operations) per second per class
   double bytes_per_s = 0.0;              ///< activation traffic

@@ -57,7 +57,7 @@ HostProfile host_profile_from_json(const Json& json) {
   HostProfile p;
   p.model = json_string(json, "model", "");
   p.host_cpu = json_string(json, "host_cpu", "");
-  p.basis = json_enum(json, "basis", "", {"profile", "estimate"});
+  p.basis = json_enum(json, "basis", "", {"profile", "estimate", "normalized"});
   p.build_id = json_string_or(json, "build_id", "", "");
   const auto& layers = json_at(json, "layers", "");
   if (!layers.is_array()) throw InputError("", "layers", "expected an array");

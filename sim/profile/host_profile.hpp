@@ -36,7 +36,8 @@ struct GroupTiming {
 struct HostProfile {
   std::string model;     ///< graph name
   std::string host_cpu;  ///< `model name` of /proc/cpuinfo (or "unknown")
-  std::string basis;     ///< "profile" (measured) or "estimate" (MACs-based)
+  std::string basis;     ///< "profile" (measured), "estimate" (MACs-based) or "normalized"
+                         ///< (measured, rescaled to the estimate: estimate_normalization.hpp)
   std::string build_id;  ///< kernel build the timings came from (empty for an estimate)
   /// Per layer, indexed by topological position.
   std::vector<TimingStats> layers;

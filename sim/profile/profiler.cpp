@@ -154,24 +154,46 @@ struct Measured {
   std::vector<GroupTiming> groups;
 };
 
-// Per-layer timings measured inside whole forward passes (`warmup` untimed, then `repeats`
-// timed): each layer sees the cache state, allocation pattern and input data it has in a real
-// forward pass, which timing it alone in a loop would not (its weights stay cache-hot there).
-std::vector<TimingStats> time_layers_in_passes(const Workload& w, const ProfileOptions& o) {
+// Every layer's weights and every model input, made once before timing.
+struct Prepared {
+  WeightSet weights;
+  std::vector<std::optional<Tensor>> model_inputs;
+};
+
+Prepared prepare(const Workload& w) {
   const std::size_t n = w.plan.order.size();
-  WeightSet weights(n);
-  std::vector<std::optional<Tensor>> model_inputs(n);
+  Prepared p{WeightSet(n), std::vector<std::optional<Tensor>>(n)};
   for (std::size_t pos = 0; pos < n; ++pos) {
-    weights[pos] = w.weights(pos);
-    if (w.layer(pos).op == OpKind::Input) model_inputs[pos] = w.model_input(pos);
+    p.weights[pos] = w.weights(pos);
+    if (w.layer(pos).op == OpKind::Input) p.model_inputs[pos] = w.model_input(pos);
   }
+  return p;
+}
+
+// Per-layer samples of `repeats` whole passes with a clock read after every layer, and, when
+// `forward` is given, as many passes without per-layer clock reads, the two kinds alternating
+// (and swapping order every round) so that both see the same machine state. `warmup` untimed
+// rounds first. Each layer sees the cache state, allocation pattern and input data it has in a
+// real forward pass, which timing it alone in a loop would not (its weights stay cache-hot there).
+std::vector<TimingStats> time_passes(const Workload& w, int warmup, int repeats, TimingStats* forward) {
+  const std::size_t n = w.plan.order.size();
+  const Prepared prep = prepare(w);
+  const Outputs none;
   std::vector<std::vector<double>> samples(n);
-  std::vector<double> pass(n);
-  for (int r = 0; r < o.warmup + o.repeats; ++r) {
-    run_range(w, 0, n - 1, Outputs{}, weights, model_inputs, &pass);
-    if (r >= o.warmup)
+  std::vector<double> pass(n), whole;
+  for (int r = 0; r < warmup + repeats; ++r) {
+    const bool timed = r >= warmup;
+    auto whole_pass = [&] {
+      const double s = run_range(w, 0, n - 1, none, prep.weights, prep.model_inputs);
+      if (timed) whole.push_back(s);
+    };
+    if (forward && r % 2 == 1) whole_pass();
+    run_range(w, 0, n - 1, none, prep.weights, prep.model_inputs, &pass);
+    if (forward && r % 2 == 0) whole_pass();
+    if (timed)
       for (std::size_t pos = 0; pos < n; ++pos) samples[pos].push_back(pass[pos]);
   }
+  if (forward) *forward = timing_stats(std::move(whole));
   std::vector<TimingStats> out;
   for (auto& s : samples) out.push_back(timing_stats(std::move(s)));
   return out;
@@ -217,7 +239,7 @@ std::vector<GroupTiming> time_groups(const Workload& w, const ProfileOptions& o,
 Measured measure(const Workload& w, const ProfileOptions& o, bool time_layers,
                  const std::vector<LayerRange>& groups) {
   Measured m;
-  if (time_layers) m.layers = time_layers_in_passes(w, o);
+  if (time_layers) m.layers = time_passes(w, o.warmup, o.repeats, nullptr);
   if (!groups.empty()) m.groups = time_groups(w, o, groups);
   return m;
 }
@@ -280,6 +302,14 @@ void check_options(const Graph& graph, const ProfileOptions& o) {
     if (g.first > g.second || g.second >= graph.size())
       throw Error(fmt::format("profiler: group [{}, {}] outside the {} layers of '{}'", g.first, g.second,
                               graph.size(), graph.name()));
+}
+
+// The checks of `profile_model` for passes timed without groups.
+void check_pass_options(const Graph& graph, int warmup, int repeats) {
+  ProfileOptions o;
+  o.warmup = warmup;
+  o.repeats = repeats;
+  check_options(graph, o);
 }
 
 }  // namespace
@@ -359,26 +389,27 @@ HostProfile profile_model(const Graph& graph, const ProfileOptions& o) {
 }
 
 TimingStats time_forward(const Graph& graph, int warmup, int repeats, std::uint64_t seed) {
-  ProfileOptions o;
-  o.warmup = warmup;
-  o.repeats = repeats;
-  check_options(graph, o);
+  check_pass_options(graph, warmup, repeats);
   const Plan plan = make_plan(graph);
   const Workload w{graph, plan, seed};
+  const Prepared prep = prepare(w);
   const std::size_t n = plan.order.size();
-  WeightSet weights(n);
-  std::vector<std::optional<Tensor>> model_inputs(n);
-  for (std::size_t pos = 0; pos < n; ++pos) {
-    weights[pos] = w.weights(pos);
-    if (w.layer(pos).op == OpKind::Input) model_inputs[pos] = w.model_input(pos);
-  }
   std::vector<double> samples;
   const Outputs none;
   for (int r = 0; r < warmup + repeats; ++r) {
-    const double s = run_range(w, 0, n - 1, none, weights, model_inputs);
+    const double s = run_range(w, 0, n - 1, none, prep.weights, prep.model_inputs);
     if (r >= warmup) samples.push_back(s);
   }
   return timing_stats(samples);
+}
+
+PairedTiming time_layers_and_forward(const Graph& graph, int warmup, int repeats, std::uint64_t seed) {
+  check_pass_options(graph, warmup, repeats);
+  const Plan plan = make_plan(graph);
+  const Workload w{graph, plan, seed};
+  PairedTiming out;
+  out.layers = time_passes(w, warmup, repeats, &out.forward);
+  return out;
 }
 
 }  // namespace coinfer

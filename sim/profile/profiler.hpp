@@ -51,6 +51,21 @@ HostProfile profile_model(const Graph& graph, const ProfileOptions& options);
 /// after their last consumer, as `coinfer infer` runs), after `warmup` untimed passes. Not cached.
 TimingStats time_forward(const Graph& graph, int warmup, int repeats, std::uint64_t seed = 1);
 
+/// Per-layer timings (as `profile_model` measures them) and whole-model forward timings (as
+/// `time_forward`), from the same run: both sides of the fidelity benchmark.
+struct PairedTiming {
+  std::vector<TimingStats> layers;  ///< per topological position
+  TimingStats forward;              ///< whole passes without per-layer clock reads
+};
+
+/// `repeats` passes timed layer by layer alternating with `repeats` passes timed whole (the
+/// order swapped every round), after `warmup` untimed rounds, so that both kinds see the same
+/// machine state (clock frequency, other processes' cache pressure). Not cached. Throws `Error`
+/// as `profile_model` does.
+///
+///     PairedTiming t = time_layers_and_forward(graph, 1, 9);   // t.forward.median_s
+PairedTiming time_layers_and_forward(const Graph& graph, int warmup, int repeats, std::uint64_t seed = 1);
+
 /// Median and IQR (q3 - q1, linear interpolation) of samples; throws `Error` when empty.
 TimingStats timing_stats(std::vector<double> samples_s);
 

@@ -20,6 +20,14 @@ std::string shipped_files() {
   return files;
 }
 
+// Runs `calibrate --check` on a copy of the shipped nexus5.json changed by `edit`.
+template <class Edit>
+CliResult calibrate_edited(const std::string& name, Edit edit) {
+  auto j = nlohmann::json::parse(read_text(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json"));
+  edit(j);
+  return run_cli("calibrate --check " + write_text(name, j.dump(2)).string());
+}
+
 }  // namespace
 
 TEST_CASE("calibrate --check passes for every shipped file on the estimate basis") {
@@ -28,6 +36,17 @@ TEST_CASE("calibrate --check passes for every shipped file on the estimate basis
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Contains("check: 12 file(s)") && Contains("0 file(s) failed"));
   CHECK_THAT(r.out, Contains("vgg16 latency") && Contains("15809 ms"));
+}
+
+TEST_CASE("calibrate --check reproduces every shipped file on the basis its fit record names") {
+  // No --basis: each file is refitted on its recorded basis (all shipped: the estimate), so the
+  // check also compares the refitted op_scale with the shipped one.
+  const auto r = run_cli("calibrate --check" + shipped_files());
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("check: 12 file(s)") && Contains("0 file(s) failed"));
+  CHECK_THAT(r.out, Contains("host basis estimate on 'nominal reference host'"));
+  CHECK_THAT(r.out, !Contains("FAIL"));
 }
 
 TEST_CASE("calibrate --write updates a file from its figures") {
@@ -45,6 +64,48 @@ TEST_CASE("calibrate --write updates a file from its figures") {
   CHECK(w.exit_code == 0);
   CHECK_THAT(w.out, Contains("wrote " + file));
   CHECK(run_cli("calibrate --check --basis estimate " + file).exit_code == 0);
+}
+
+TEST_CASE("a calibration file without a required key names the key") {
+  const auto r = calibrate_edited("missing_key.json", [](nlohmann::json& j) { j["power"].erase("busy_w"); });
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("missing_key.json: power.busy_w: missing key"));
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("a calibration file with an unknown op class lists the known ones") {
+  const auto r =
+      calibrate_edited("unknown_class.json", [](nlohmann::json& j) { j["op_scale"]["convolution"] = 20; });
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err,
+             Contains("unknown_class.json: op_scale.convolution: unknown key") && Contains("depthwise"));
+}
+
+TEST_CASE("a calibration figure in an unknown time unit names the figure's unit") {
+  const auto r =
+      calibrate_edited("bad_unit.json", [](nlohmann::json& j) { j["references"][0]["unit"] = "msec"; });
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("bad_unit.json: references[0].unit: unknown time unit 'msec'"));
+}
+
+TEST_CASE("a calibration figure given in s where ms was meant is caught") {
+  // VGG-16 on the Nexus 5 in 15809 s would be 4.4 hours per inference.
+  const auto r =
+      calibrate_edited("s_for_ms.json", [](nlohmann::json& j) { j["references"][0]["unit"] = "s"; });
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("s_for_ms.json: references[0].value") && Contains("ms vs s"));
+}
+
+TEST_CASE("a calibration power in mW typed into a W key is caught") {
+  const auto r = calibrate_edited("mw_for_w.json", [](nlohmann::json& j) { j["power"]["busy_w"] = 3500; });
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("mw_for_w.json: power.busy_w") && Contains("mW"));
+}
+
+TEST_CASE("a calibration memory in GB instead of bytes is caught") {
+  const auto r = calibrate_edited("gb_for_bytes.json", [](nlohmann::json& j) { j["memory_bytes"] = 2; });
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("gb_for_bytes.json: memory_bytes") && Contains("in bytes"));
 }
 
 TEST_CASE("a bad calibration file is one error line naming file and key") {

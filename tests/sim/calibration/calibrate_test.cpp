@@ -68,11 +68,23 @@ TEST_CASE("stored scales are checked against the figures on the host they were f
   for (auto& [name, s] : c.op_scale) s *= 1.2;  // 20% off
   const CalibrationFit fit = refit_calibration(c, nominal);
   const auto failures = check_calibration(c, fit);
-  REQUIRE(failures.size() == 1);
-  CHECK_THAT(failures[0], Contains("stored op_scale"));
+  // One fitted figure (VGG-16) off by 20%, then one line per op class whose scale differs.
+  REQUIRE(failures.size() == 1 + kOpClassCount);
+  CHECK_THAT(failures[0], Contains("stored op_scale gives +20.00%"));
+  CHECK_THAT(failures[1], Contains("op_scale.conv: stored"));
   // After apply_fit the same check passes.
   const DeviceCalibration fixed = apply_fit(c, fit);
   CHECK(check_calibration(fixed, refit_calibration(fixed, nominal)).empty());
+}
+
+TEST_CASE("a stored scale that differs from the refit fails the check even when residuals pass") {
+  // 1% off every class: the VGG-16 residual is +1% (within 5%), but the file is not what
+  // `calibrate --write` would write, so the check reports each class (5-digit rounding allows 0.02%).
+  DeviceCalibration c = load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
+  for (auto& [name, s] : c.op_scale) s *= 1.01;
+  const auto failures = check_calibration(c, refit_calibration(c, nominal));
+  REQUIRE(failures.size() == kOpClassCount);
+  CHECK_THAT(failures[0], Contains("op_scale.conv") && Contains("+1.000%"));
 }
 
 TEST_CASE("a figure's work factor counts batch and training") {

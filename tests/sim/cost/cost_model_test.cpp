@@ -2,9 +2,12 @@
 // sum of scaled layer times (or a grouped timing), busy energy, MoDNN's SPT/GET regression.
 #include <catch2/catch.hpp>
 
+#include "sim/calibration/calibration_json.hpp"
 #include "sim/core/error.hpp"
 #include "sim/cost/cost_model.hpp"
 #include "sim/graph/graph_builder.hpp"
+#include "sim/models/zoo.hpp"
+#include "sim/profile/host_estimate.hpp"
 
 using namespace coinfer;
 
@@ -19,6 +22,9 @@ Graph tiny() {
   b.fc(x, "fc", 10);
   return b.build();
 }
+
+// The hand-made host times below are used as given (not normalised to the estimate basis).
+constexpr auto kAsGiven = MeasuredProfile::AsMeasured;
 
 HostProfile tiny_profile() {
   HostProfile p;
@@ -39,6 +45,16 @@ DeviceCalibration device() {
   d.op_scale["fc"] = 5.0;
   d.power = {0.5, 3.0};
   return d;
+}
+
+// A stand-in for a measured profile of `g` on a host `slowdown` times slower than the nominal
+// one, with a per-layer wobble of +-40% (a fixed pattern), so that it has its own shape.
+HostProfile fake_measured(const Graph& g, double slowdown, const std::string& cpu) {
+  HostProfile p = estimate_host_profile(g, HostSpeed::nominal());
+  p.basis = "profile";
+  p.host_cpu = cpu;
+  for (std::size_t i = 0; i < p.layers.size(); ++i) p.layers[i].median_s *= slowdown * (0.6 + 0.1 * (i % 9));
+  return p;
 }
 
 RadioPowerModel wifi() {
@@ -76,7 +92,7 @@ TEST_CASE("radio energy is eq. 21 power times the time on the air") {
 
 TEST_CASE("a layer's device time is its host time times its class scale") {
   const Graph g = tiny();
-  const CostModel cost(g, tiny_profile());
+  const CostModel cost(g, tiny_profile(), kAsGiven);
   const auto d = device();
   CHECK(cost.layer_time_s(0, d) == 0.0);
   CHECK(cost.layer_time_s(1, d) == Approx(0.010 * 10));  // conv x10
@@ -86,7 +102,7 @@ TEST_CASE("a layer's device time is its host time times its class scale") {
 
 TEST_CASE("a range's time is the sum of its scaled layer times") {
   const Graph g = tiny();
-  const CostModel cost(g, tiny_profile());
+  const CostModel cost(g, tiny_profile(), kAsGiven);
   const auto d = device();
   // [1, 3]: 0.1 + 0.002 + 0.02 = 0.122 s; [2, 3]: 0.022 s; whole model the same as [1, 3].
   CHECK(cost.range_time_s(1, 3, d) == Approx(0.122));
@@ -100,7 +116,7 @@ TEST_CASE("a grouped timing replaces the sum, scaled by the weighted mean scale"
   const Graph g = tiny();
   HostProfile p = tiny_profile();
   p.groups.push_back({1, 3, {0.012, 0.0, 5}});  // grouped host time 12 ms (sum of layers: 15 ms)
-  const CostModel cost(g, p);
+  const CostModel cost(g, p, kAsGiven);
   const auto d = device();
   // Weighted mean scale = 0.122 / 0.015 = 8.1333; 0.012 * 8.1333 = 0.0976 s.
   CHECK(cost.range_time_s(1, 3, d) == Approx(0.0976));
@@ -110,7 +126,7 @@ TEST_CASE("a grouped timing replaces the sum, scaled by the weighted mean scale"
 
 TEST_CASE("compute energy is busy power times time") {
   const Graph g = tiny();
-  const CostModel cost(g, tiny_profile());
+  const CostModel cost(g, tiny_profile(), kAsGiven);
   // 3 W * 0.122 s = 0.366 J.
   CHECK(cost.range_energy_j(1, 3, device()) == Approx(0.366));
 }
@@ -132,7 +148,7 @@ TEST_CASE("MoDNN's SPT/GET regression times fc layers by density") {
   DeviceCalibration d = device();
   d.sparse_model = SparseModel{0.158, 2e-8, 1e-9};
   {
-    const CostModel cost(g, p);
+    const CostModel cost(g, p, kAsGiven);
     // Dense (density 1 >= 0.158): GET = 1e-9 * r * c = 1e-9 * 5000 = 5e-6 s.
     CHECK(cost.layer_time_s(1, d) == Approx(5e-6));
   }
@@ -142,7 +158,42 @@ TEST_CASE("MoDNN's SPT/GET regression times fc layers by density") {
   auto y = b2.input("data", {100});
   b2.add("fc", OpKind::FullyConnected, {y}, a);
   const Graph g2 = b2.build();
-  const CostModel cost2(g2, p);
+  const CostModel cost2(g2, p, kAsGiven);
   // Density 0.1 < 0.158: SPT = 2e-8 * nnz = 2e-8 * 0.1 * 5000 = 1e-5 s.
   CHECK(cost2.layer_time_s(1, d) == Approx(1e-5));
+}
+
+TEST_CASE("device times from a measured profile do not depend on the host's speed") {
+  // nexus5.json is fitted on the estimate basis to VGG-16 = 15809 ms (MoDNN Table 1). Measured
+  // profiles of two hosts, 2x and 5x slower than the nominal one, are normalised per op class to
+  // the estimate's totals, so both predict the fitted figure (scales rounded to 5 digits).
+  const Graph g = build_zoo_model("vgg16");
+  const DeviceCalibration nexus5 =
+      load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
+  const CostModel a(g, fake_measured(g, 2.0, "cpu A")), b(g, fake_measured(g, 5.0, "cpu B"));
+  CHECK(a.profile().basis == "normalized");
+  CHECK(a.total_time_s(nexus5) == Approx(15.809).epsilon(1e-4));
+  CHECK(b.total_time_s(nexus5) == Approx(a.total_time_s(nexus5)).epsilon(1e-9));
+}
+
+TEST_CASE("a device fitted on measured times of one CPU is refused with other host times") {
+  const Graph g = tiny();
+  DeviceCalibration d = device();
+  d.file = "dev.json";
+  d.fit = FitRecord{"cpu A", "profile"};
+  HostProfile p = tiny_profile();
+  p.host_cpu = "cpu A";
+  // As measured on the same CPU: usable. Normalised to the estimate basis, or from cpu B: not.
+  CHECK(CostModel(g, p, kAsGiven).layer_time_s(1, d) == Approx(0.1));
+  CHECK_THROWS_WITH(CostModel(g, p).layer_time_s(1, d), Catch::Contains("dev.json: fit.host_basis"));
+  p.host_cpu = "cpu B";
+  CHECK_THROWS_WITH(CostModel(g, p, kAsGiven).layer_time_s(1, d), Catch::Contains("dev.json: fit.host_cpu"));
+}
+
+TEST_CASE("an estimate-fitted device is refused with times kept as measured") {
+  const Graph g = build_zoo_model("lenet5");
+  const DeviceCalibration nexus5 =
+      load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
+  const CostModel cost(g, fake_measured(g, 2.0, "cpu A"), MeasuredProfile::AsMeasured);
+  CHECK_THROWS_WITH(cost.total_time_s(nexus5), Catch::Contains("nexus5.json: fit.host_basis"));
 }

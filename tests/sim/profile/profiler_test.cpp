@@ -100,6 +100,20 @@ TEST_CASE("a whole-model forward pass is timed") {
   CHECK(s.median_s > 0.0);
 }
 
+TEST_CASE("paired timing gives every layer and the whole pass from the same run") {
+  // The sum of per-layer medians predicts the pass (bench/fidelity_bench: within a few percent on
+  // every zoo model); the bound here is a loose 50%, as a test machine may be busy.
+  const Graph g = build_zoo_model("convnet");
+  const PairedTiming t = time_layers_and_forward(g, 1, 9);
+  REQUIRE(t.layers.size() == g.size());
+  CHECK(t.forward.repeats == 9);
+  double predicted = 0.0;
+  for (const auto& l : t.layers) predicted += l.median_s;
+  CHECK(predicted == Approx(t.forward.median_s).epsilon(0.5));
+  CHECK_THROWS_AS(time_layers_and_forward(g, -1, 3), Error);
+  CHECK_THROWS_AS(time_layers_and_forward(g, 1, 0), Error);
+}
+
 TEST_CASE("a host profile survives its JSON form") {
   HostProfile p;
   p.model = "m";
