@@ -1,6 +1,8 @@
 // `coinfer run SCENARIO [--set key=value ...] [--out DIR] [--trace FILE] [--frames-csv] [--quiet]`.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include <fmt/format.h>
@@ -12,6 +14,7 @@
 #include "sim/core/error.hpp"
 #include "sim/metrics/metrics.hpp"
 #include "sim/replay/simulate.hpp"
+#include "sim/report/reference_report.hpp"
 #include "sim/report/table.hpp"
 #include "sim/scenario/key_path.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -69,6 +72,30 @@ void write_outputs(const ScenarioSpec& spec, const ScenarioRun& run, const std::
   if (!trace_path.empty()) write_file_atomic(trace_path, chrome_trace_json(run.simulation).dump() + "\n");
 }
 
+// Per-stage computing / transmission time and bytes of every run (outputs.stages).
+std::string stage_table(const std::vector<std::pair<std::string, Json>>& rows) {
+  std::vector<std::string> header{"stage"}, order;
+  for (const auto& [label, r] : rows) {
+    for (const auto* what : {"comp ms", "xfer ms", "KB"}) header.push_back(label + " " + what);
+    for (const auto& s : r.value("stage_order", Json::array()))
+      if (std::find(order.begin(), order.end(), s.get<std::string>()) == order.end())
+        order.push_back(s.get<std::string>());
+  }
+  TextTable t(header, std::vector<bool>(header.size(), true));
+  for (const auto& stage : order) {
+    std::vector<std::string> cells{stage};
+    for (const auto& [label, r] : rows) {
+      const Json* s = r.contains("stages") && r["stages"].contains(stage) ? &r["stages"][stage] : nullptr;
+      cells.push_back(s ? fmt::format("{:.1f}", (*s)["compute_ms"].get<double>()) : "-");
+      cells.push_back(s ? fmt::format("{:.1f}", (*s)["transfer_ms"].get<double>()) : "-");
+      cells.push_back(s ? fmt::format("{:.1f}", (*s)["bytes"].get<double>() / 1024.0) : "-");
+    }
+    t.add_row(std::move(cells));
+  }
+  return "per stage (computing time without delivery, transmission time without wake-ups, bytes sent):\n" +
+         t.str();
+}
+
 void run_compare(const ScenarioSpec& spec, const RunOptions& opts, const std::string& out_dir,
                  const PartitionerRegistry& partitioners, const SchedulerRegistry& schedulers) {
   std::string source;
@@ -92,7 +119,17 @@ void run_compare(const ScenarioSpec& spec, const RunOptions& opts, const std::st
                            rows.front().second["model"].get<std::string>(),
                            rows.front().second["platform"].get<std::string>(),
                            rows.front().second["host_profile"].get<std::string>())
-            << table.str() << fmt::format("results: {}/<run>/results.json\n", out_dir);
+            << table.str();
+  if (spec.stages) std::cout << stage_table(rows);
+  if (!spec.report.is_null()) {
+    std::map<std::string, Json> by_label(rows.begin(), rows.end());
+    try {
+      std::cout << render_report(spec.report, by_label);
+    } catch (const InputError& e) {
+      throw e.with_file(spec.file);
+    }
+  }
+  std::cout << fmt::format("results: {}/<run>/results.json\n", out_dir);
 }
 
 }  // namespace

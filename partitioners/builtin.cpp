@@ -3,6 +3,7 @@
 #include "partitioners/baseline/baseline.hpp"
 
 #include "partitioners/jointdnn/register.hpp"
+#include "partitioners/modnn/modnn_partitioner.hpp"
 #include "partitioners/modnn/register.hpp"
 #include "partitioners/split_dp/register.hpp"
 
@@ -18,6 +19,7 @@ void register_partitioner_solvers(SolverRegistry& registry) {
 
 void register_builtin_partitioners(PartitionerRegistry& registry) {
   register_baseline_partitioners(registry);
+  register_modnn_partitioners(registry);
 }
 
 }  // namespace coinfer

@@ -7,11 +7,13 @@
 #include "sim/core/error.hpp"
 #include "sim/cost/cost_model.hpp"
 #include "sim/metrics/metrics.hpp"
+#include "sim/metrics/stage_metrics.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/platform/platform_yaml.hpp"
 #include "sim/profile/host_estimate.hpp"
 #include "sim/profile/profiler.hpp"
 #include "sim/replay/simulate.hpp"
+#include "sim/report/reference_report.hpp"
 #include "sim/scenario/key_path.hpp"
 #include "sim/scenario/yaml_json.hpp"
 #include "sim/workload/workload.hpp"
@@ -19,9 +21,9 @@
 namespace coinfer {
 namespace {
 
-const std::vector<std::string> kScenarioKeys{"name",     "description",  "model",       "platform",
-                                             "source",   "host_profile", "partitioner", "scheduler",
-                                             "workload", "seed",         "outputs",     "compare"};
+const std::vector<std::string> kScenarioKeys{"name",         "description", "model",     "platform", "source",
+                                             "host_profile", "partitioner", "scheduler", "workload", "seed",
+                                             "outputs",      "compare",     "report"};
 
 std::string resolve(const std::string& base_dir, const std::string& path) {
   if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
@@ -102,11 +104,18 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
     }
     s.seed = static_cast<std::uint64_t>(json_int_or(doc, "seed", "", 0, 0));
     if (const Json* o = json_find(doc, "outputs", "")) {
-      json_reject_unknown_keys(*o, "outputs", {"frames_csv", "trace"});
+      json_reject_unknown_keys(*o, "outputs", {"frames_csv", "trace", "stages"});
       s.frames_csv = json_bool_or(*o, "frames_csv", "outputs", false);
       s.trace = json_bool_or(*o, "trace", "outputs", false);
+      s.stages = json_bool_or(*o, "stages", "outputs", false);
     }
     s.compare = parse_compare(doc);
+    if (const Json* r = json_find(doc, "report", "")) {
+      std::vector<std::string> labels;
+      for (const auto& c : s.compare) labels.push_back(c.label);
+      check_report(*r, labels);
+      s.report = *r;
+    }
     return s;
   } catch (const InputError& e) {
     throw e.file().empty() ? e.with_file(file) : e;
@@ -116,6 +125,7 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
 ScenarioSpec compare_variant(const ScenarioSpec& spec, const CompareEntry& entry) {
   Json doc = spec.doc;
   doc.erase("compare");
+  doc.erase("report");
   try {
     for (const auto& [key, value] : entry.set.items()) set_at_path(doc, key, value);
   } catch (const InputError& e) {
@@ -153,7 +163,7 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     run.plan = partitioner->partition(PartitionContext{graph, platform, cost, source});
     SimOptions options;
     options.seed = spec.seed;
-    options.record_trace = spec.trace;
+    options.record_trace = spec.trace || spec.stages;
     run.simulation = simulate(platform, {run.plan}, workload_from_json(spec.workload, "workload"), options,
                               scheduler.get());
     run.results = run_metrics(spec.name, run.simulation);
@@ -162,6 +172,7 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     run.results["partitioner"] = spec.partitioner;
     run.results["scheduler"] = spec.scheduler;
     run.results["host_profile"] = spec.profile_basis;
+    if (spec.stages) run.results.update(stage_metrics(run.plan, run.simulation, graph, source));
     return run;
   } catch (const InputError& e) {
     throw e.file().empty() ? e.with_file(spec.file) : e;

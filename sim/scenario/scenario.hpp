@@ -12,9 +12,10 @@
 ///     scheduler: {name: none}
 ///     workload: {kind: stream, rate_fps: 2, frames: 20}
 ///     seed: 1
-///     outputs: {frames_csv: true, trace: false}
+///     outputs: {frames_csv: true, trace: false, stages: false}   # stages: per-stage metrics
 ///     compare:                              # optional: run variants side by side
 ///       - {label: local, set: {partitioner: {name: local}}}
+///     report: {title, source, rows: [..]}   # optional: ours next to a paper's (reference_report.hpp)
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -50,7 +51,9 @@ struct ScenarioSpec {
   std::uint64_t seed = 0;
   bool frames_csv = false;
   bool trace = false;
+  bool stages = false;  ///< add stage_metrics (sim/metrics/stage_metrics.hpp) to the results
   std::vector<CompareEntry> compare;
+  Json report;  ///< the `report:` block (null when absent), checked against the compare labels
 };
 
 /// Checks the scenario document; errors read `file: partitioner.name: ...`.

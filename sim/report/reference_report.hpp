@@ -1,0 +1,37 @@
+#pragma once
+/// A scenario's `report:` block: our numbers next to a paper's, for runs of a `compare` list.
+/// Each row reads one metric (a dotted path into a run's results.json, e.g. `latency_ms.mean`,
+/// `stages.conv1_1.bytes`) from one run, optionally relative to a baseline run, scales it, and
+/// prints it beside the paper's value (a number, or text such as ">= 22.6" for figures that only
+/// state bounds) and the gap (ours - paper) / paper when the paper value is a number. The paper
+/// value is a reference input with its source; ours is always computed.
+///
+///     report:
+///       title: MoDNN Table 1
+///       source: 001_c5ab8492c17ff59e.txt Table 1
+///       rows:
+///         - {name: 2 workers execution ms, run: bodp-2, metric: latency_ms.mean, paper: 8509}
+///         - {name: FC6 k=2 s=0.9, run: mscc-2, baseline: fc1d-2, metric: stages.fc6.bytes,
+///            as: reduction_pct, paper: ">= 22.6"}
+///
+/// `as`: value (default) | reduction_pct (100 (1 - ours / baseline)) | ratio (ours / baseline).
+/// `scale`: multiplies a `value` (e.g. 0.0009765625 for bytes -> KB).
+#include <map>
+#include <string>
+
+#include "sim/core/json_access.hpp"
+
+namespace coinfer {
+
+/// Checks the block; `labels` are the compare labels. Throws `InputError("", "report.rows[2].run",
+/// "unknown run 'x'; compare labels: a, b")` and similar.
+void check_report(const Json& report, const std::vector<std::string>& labels);
+
+/// The metric at a dotted path; nullptr when absent or not a number.
+const Json* metric_at(const Json& results, const std::string& dotted_path);
+
+/// The report as text (title, source, then a table of name | ours | paper | gap). Throws
+/// `InputError("", "report.rows[i].metric", ...)` when a run's results lack the metric.
+std::string render_report(const Json& report, const std::map<std::string, Json>& results_by_label);
+
+}  // namespace coinfer

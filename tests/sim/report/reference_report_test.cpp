@@ -1,0 +1,49 @@
+// The scenario `report:` block: ours next to a paper's value.
+#include "sim/report/reference_report.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "sim/core/error.hpp"
+
+using namespace coinfer;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const Json kResults = Json::parse(R"({"latency_ms": {"mean": 5000.0}, "stages": {"fc6": {"bytes": 600.0}}})");
+const Json kBase = Json::parse(R"({"latency_ms": {"mean": 10000.0}, "stages": {"fc6": {"bytes": 1000.0}}})");
+
+}  // namespace
+
+TEST_CASE("report: a value row prints ours, the paper's and the gap", "[report]") {
+  const Json report = Json::parse(
+      R"({"title": "T", "rows": [{"name": "exec", "run": "a", "metric": "latency_ms.mean", "paper": 4000}]})");
+  check_report(report, {"a"});
+  const auto text = render_report(report, {{"a", kResults}});
+  // (5000 - 4000) / 4000 = +25%.
+  CHECK_THAT(text, Contains("5000") && Contains("4000") && Contains("+25.0%"));
+}
+
+TEST_CASE("report: reduction_pct is 100 (1 - ours / baseline)", "[report]") {
+  const Json report = Json::parse(R"({"rows": [{"name": "r", "run": "a", "baseline": "b",
+      "metric": "stages.fc6.bytes", "as": "reduction_pct", "paper": ">= 22.6"}]})");
+  check_report(report, {"a", "b"});
+  // 1 - 600 / 1000 = 40%.
+  CHECK_THAT(render_report(report, {{"a", kResults}, {"b", kBase}}),
+             Contains("40.00") && Contains(">= 22.6"));
+}
+
+TEST_CASE("report: an unknown run is named with the compare labels", "[report]") {
+  const Json report = Json::parse(R"({"rows": [{"name": "x", "run": "zz", "metric": "m"}]})");
+  CHECK_THROWS_WITH(check_report(report, {"a", "b"}), Contains("report.rows[0].run") && Contains("a, b"));
+}
+
+TEST_CASE("report: a missing metric names the row and the run", "[report]") {
+  const Json report = Json::parse(R"({"rows": [{"name": "x", "run": "a", "metric": "nope.x"}]})");
+  CHECK_THROWS_WITH(render_report(report, {{"a", kResults}}), Contains("report.rows[0].metric"));
+}
+
+TEST_CASE("report: a reduction without a baseline is refused", "[report]") {
+  const Json report = Json::parse(R"({"rows": [{"name": "x", "run": "a", "metric": "m", "as": "ratio"}]})");
+  CHECK_THROWS_AS(check_report(report, {"a"}), InputError);
+}
