@@ -220,7 +220,7 @@ TEST_CASE("schedule cost equals the reference cost on random schedules") {
   CHECK(checked > 10000);
 }
 
-TEST_CASE("solution JSON has exactly the documented keys; energy is null without energy data") {
+TEST_CASE("solution JSON has exactly the documented keys, energy is null without energy data") {
   const Problem p = parse_problem(three_layers());
   const Solution s = make_solution(p, {{1, 1, Side::mobile}, {2, 3, Side::cloud}});
   const Json j = solution_to_json(p, s);

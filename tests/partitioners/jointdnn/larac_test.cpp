@@ -32,7 +32,7 @@ Json one_maximum(Json j, std::mt19937_64& rng) {
 
 }  // namespace
 
-TEST_CASE("larac: a QoS deadline moves the one layer to the mobile; the bound shows the duality gap") {
+TEST_CASE("larac: a QoS deadline moves the one layer to the mobile, the bound shows the duality gap") {
   // Energy objective, max_latency 2.2: only the mobile (2 s, 4 J) meets it. LARAC's multiplier
   // lambda = (4 - 1.5) / (2.5 - 2) = 5 makes both schedules equally long under energy + 5 latency
   // (14 each), so it stops with the bound min(...) - 5 * 2.2 = 14 - 11 = 3: schedule 4 J, gap 1 J

@@ -129,7 +129,7 @@ TEST_CASE("mscc: two clusters use one singular vector (l = 1)", "[modnn][mscc]")
   CHECK(double(r.inside) >= 0.95 * double(planted.pattern.entries.size()));
 }
 
-TEST_CASE("mscc: deterministic for a seed; labels in range; empty rows placed", "[modnn][mscc]") {
+TEST_CASE("mscc: deterministic for a seed, labels in range, empty rows placed", "[modnn][mscc]") {
   auto planted = planted_blocks({20, 30, 25}, {15, 20, 25}, 0.3, 0.05, 8);
   planted.pattern.rows += 4;  // four rows without any non-zero
   const auto a = mscc_cluster({planted.pattern, 3, 11});
@@ -143,7 +143,7 @@ TEST_CASE("mscc: deterministic for a seed; labels in range; empty rows placed", 
         std::pair<std::int64_t, std::int64_t>{a.inside, a.outside});
 }
 
-TEST_CASE("mscc: one cluster keeps every non-zero inside; no entries is fine", "[modnn][mscc]") {
+TEST_CASE("mscc: one cluster keeps every non-zero inside, no entries is fine", "[modnn][mscc]") {
   const SparsePattern p{3, 4, {{0, 0}, {2, 3}, {1, 1}}};
   const auto one = mscc_cluster({p, 1, 0});
   CHECK(one.inside == 3);

@@ -57,7 +57,7 @@ TEST_CASE("sparse weights: deterministic, seed sensitive", "[modnn][weights]") {
   CHECK(generate_sparse_weights(other).pattern.entries != a.pattern.entries);
 }
 
-TEST_CASE("sparse weights: planted blocks survive pruning and shuffling; MSCC finds them",
+TEST_CASE("sparse weights: planted blocks survive pruning and shuffling, MSCC finds them",
           "[modnn][weights]") {
   // 4 blocks, in-block std 4x: at 95% sparsity (15 of 300 per row, 75 in-block columns) almost all
   // kept weights are in-block (an out-of-block weight must beat the in-block top 20%).

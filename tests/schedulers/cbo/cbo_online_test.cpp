@@ -92,7 +92,7 @@ TEST_CASE("cbo-online: nothing worth offloading gives threshold -1", "[cbo]") {
   CHECK(s.resolution == -1);
 }
 
-TEST_CASE("cbo-online: accepts frames in any arrival order; uploads wait for the arrival", "[cbo]") {
+TEST_CASE("cbo-online: accepts frames in any arrival order, uploads wait for the arrival", "[cbo]") {
   // Frame 0 arrives at 0.5 (p 0.75), frame 1 at 0 (p 0.25); order {0, 1}. Frame 0 uploads
   // [0.5, 1.0]; frame 1 would then end at 1.5 > 0 + 1 (late). Alone, frame 1 ends at 0.5.
   // Gains: frame 0 1 - 0.75 = 0.25, frame 1 1 - 0 = 1: offload only frame 1, threshold 0.25.

@@ -24,7 +24,7 @@ TEST_CASE("scenario report: a report naming an unknown run fails with file and k
                     Contains("x.yaml") && Contains("report.rows[0].run") && Contains("unknown run 'b'"));
 }
 
-TEST_CASE("scenario report: the block and outputs.stages are kept; variants drop the report", "[scenario]") {
+TEST_CASE("scenario report: the block and outputs.stages are kept, variants drop the report", "[scenario]") {
   const Json report = Json::parse(R"({"rows": [{"name": "x", "run": "a", "metric": "latency_ms.mean"}]})");
   const auto spec = parse_scenario(scenario_with(report), "x.yaml");
   CHECK(spec.stages);
