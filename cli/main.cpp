@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   coinfer::cli::add_model_commands(app);
   coinfer::cli::add_solve_command(app);
   coinfer::cli::add_run_command(app);
+  coinfer::cli::add_partition_command(app);
   coinfer::cli::add_sweep_commands(app);
   coinfer::cli::add_calibrate_command(app);
   coinfer::cli::add_profile_command(app);

@@ -16,9 +16,7 @@
 #include "sim/replay/simulate.hpp"
 #include "sim/report/reference_report.hpp"
 #include "sim/report/table.hpp"
-#include "sim/scenario/key_path.hpp"
 #include "sim/scenario/scenario.hpp"
-#include "sim/scenario/yaml_json.hpp"
 #include "sim/trace/chrome_trace.hpp"
 
 namespace coinfer::cli {
@@ -145,19 +143,11 @@ void add_run_command(CLI::App& app) {
   run->add_flag("--frames-csv", opts->frames_csv, "Also write frames.csv (one row per frame)");
   run->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
   run->callback([opts] {
-    Json doc = read_yaml_file(opts->file);
-    for (const auto& o : opts->overrides) {
-      try {
-        apply_override(doc, o);
-      } catch (const InputError& e) {
-        throw InputError(opts->file, "--set " + e.path(), e.message());
-      }
-    }
-    const ScenarioSpec spec = parse_scenario(doc, opts->file);
+    const ScenarioSpec spec = load_scenario(opts->file, opts->overrides);
     PartitionerRegistry partitioners("partitioner");
     register_builtin_partitioners(partitioners);
     SchedulerRegistry schedulers("scheduler");
-    register_engine_schedulers(schedulers);
+    register_builtin_schedulers(schedulers);
     const auto out_dir = opts->out.empty() ? "out/" + spec.name : opts->out;
     if (!spec.compare.empty()) return run_compare(spec, *opts, out_dir, partitioners, schedulers);
     const auto result = execute_scenario(spec, partitioners, schedulers);

@@ -11,4 +11,9 @@ void register_scheduler_solvers(SolverRegistry& registry) {
   register_pipeline_solvers(registry);
 }
 
+void register_builtin_schedulers(SchedulerRegistry& registry) {
+  register_engine_schedulers(registry);
+  // One line per runtime scheduler family, e.g. register_cbo_schedulers(registry);
+}
+
 }  // namespace coinfer

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/plan/compiled_plan.hpp"
+#include "sim/plan/plan_json.hpp"
 
 namespace coinfer {
 namespace {
@@ -99,6 +101,15 @@ void register_baseline_partitioners(PartitionerRegistry& registry) {
           return remote_plan(ctx, s, network);
         });
       });
+  registry.add("plan", "a plan JSON file, e.g. written by `coinfer partition -o` (params: file)",
+               [](const Json& params) {
+                 json_reject_unknown_keys(params, "partitioner", {"file"});
+                 const Plan plan = load_plan_file(json_string(params, "file", "partitioner"));
+                 return make_partitioner([plan](const PartitionContext& ctx) {
+                   compile_plan(plan, Topology(ctx.platform));  // names the plan file on a mismatch
+                   return plan;
+                 });
+               });
 }
 
 }  // namespace coinfer

@@ -4,6 +4,8 @@
 /// - `remote`: upload the input from the source to `server` (default the first device whose
 ///   kind is a server or desktop), run every layer there, download the output back
 ///   (`network`: which network to use, default the first reaching both).
+/// - `plan`: a plan JSON file (`file`, relative to the scenario), replayed as it is; checked
+///   against the platform (devices, networks, DAG) before the run.
 #include "sim/scenario/partitioner.hpp"
 
 namespace coinfer {

@@ -98,6 +98,9 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
     }
     std::tie(s.partitioner, s.partitioner_params) = named_component(doc, "partitioner", nullptr);
     std::tie(s.scheduler, s.scheduler_params) = named_component(doc, "scheduler", "none");
+    for (Json* params : {&s.partitioner_params, &s.scheduler_params})
+      if (params->contains("file") && (*params)["file"].is_string())
+        (*params)["file"] = resolve(base_dir, (*params)["file"].get<std::string>());
     if (const Json* w = json_find(doc, "workload", "")) {
       workload_from_json(*w, "workload");  // validate now, so errors come before any work
       s.workload = *w;
@@ -136,31 +139,56 @@ ScenarioSpec compare_variant(const ScenarioSpec& spec, const CompareEntry& entry
   return variant;
 }
 
-ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry& partitioners,
-                             const SchedulerRegistry& schedulers) {
-  try {
-    // Resolve names first: a typo must fail before seconds of profiling.
-    auto partitioner = partitioners.create(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
-    auto scheduler = schedulers.create(spec.scheduler, spec.scheduler_params, "", "scheduler.name");
-    Graph graph;
+ScenarioSpec load_scenario(const std::string& file, const std::vector<std::string>& overrides) {
+  Json doc = read_yaml_file(file);
+  for (const auto& o : overrides) {
     try {
-      graph = load_model(spec.model);
+      apply_override(doc, o);
+    } catch (const InputError& e) {
+      throw InputError(file, "--set " + e.path(), e.message());
+    }
+  }
+  return parse_scenario(doc, file);
+}
+
+ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegistry& partitioners) {
+  try {
+    auto partitioner = partitioners.create(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
+    ScenarioPlan out;
+    try {
+      out.graph = load_model(spec.model);
     } catch (const InputError& e) {
       if (!e.file().empty()) throw;
       throw InputError("", "model", e.message());
     }
-    const Platform platform =
-        spec.platform_file.empty()
-            ? platform_from_json(spec.platform_inline, spec.file,
-                                 std::filesystem::path(spec.file).parent_path().string())
-            : load_platform_file(spec.platform_file);
-    const std::string source = spec.source.empty() ? platform.devices.front().name : spec.source;
-    if (!platform.device_index_or_null(source))
+    out.platform = spec.platform_file.empty()
+                       ? platform_from_json(spec.platform_inline, spec.file,
+                                            std::filesystem::path(spec.file).parent_path().string())
+                       : load_platform_file(spec.platform_file);
+    out.source = spec.source.empty() ? out.platform.devices.front().name : spec.source;
+    if (!out.platform.device_index_or_null(out.source))
       throw InputError("", "source",
-                       fmt::format("unknown device '{}' in platform '{}'", source, platform.name));
-    const CostModel cost(graph, host_profile_for(spec, graph));
+                       fmt::format("unknown device '{}' in platform '{}'", out.source, out.platform.name));
+    const CostModel cost(out.graph, host_profile_for(spec, out.graph));
+    out.plan = partitioner->partition(PartitionContext{out.graph, out.platform, cost, out.source});
+    return out;
+  } catch (const InputError& e) {
+    throw e.file().empty() ? e.with_file(spec.file) : e;
+  }
+}
+
+ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry& partitioners,
+                             const SchedulerRegistry& schedulers) {
+  try {
+    // Resolve names first: a typo must fail before seconds of profiling.
+    partitioners.create(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
+    auto scheduler = schedulers.create(spec.scheduler, spec.scheduler_params, "", "scheduler.name");
+    const ScenarioPlan planned = partition_scenario(spec, partitioners);
+    const Graph& graph = planned.graph;
+    const Platform& platform = planned.platform;
+    const std::string& source = planned.source;
     ScenarioRun run;
-    run.plan = partitioner->partition(PartitionContext{graph, platform, cost, source});
+    run.plan = planned.plan;
     SimOptions options;
     options.seed = spec.seed;
     options.record_trace = spec.trace || spec.stages;

@@ -56,11 +56,27 @@ struct ScenarioSpec {
   Json report;  ///< the `report:` block (null when absent), checked against the compare labels
 };
 
-/// Checks the scenario document; errors read `file: partitioner.name: ...`.
+/// Checks the scenario document; errors read `file: partitioner.name: ...`. A partitioner or
+/// scheduler parameter named `file` is a path relative to the scenario's folder.
 ScenarioSpec parse_scenario(const Json& doc, const std::string& file);
+
+/// Reads a scenario YAML and applies `--set key=value` overrides before checking it.
+/// Example: `load_scenario("s.yaml", {"partitioner.name=local"})`.
+ScenarioSpec load_scenario(const std::string& file, const std::vector<std::string>& overrides);
 
 /// The spec of one `compare` entry: the document with its `set` applied and `compare` removed.
 ScenarioSpec compare_variant(const ScenarioSpec& spec, const CompareEntry& entry);
+
+/// What a partitioner produced for a scenario, before any simulation.
+struct ScenarioPlan {
+  Graph graph;
+  Platform platform;
+  std::string source;
+  Plan plan;
+};
+
+/// Loads model and platform, builds the cost model and asks the partitioner for a plan.
+ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegistry& partitioners);
 
 struct ScenarioRun {
   Plan plan;
