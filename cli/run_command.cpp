@@ -110,6 +110,16 @@ void run_compare(const ScenarioSpec& spec, const RunOptions& opts, const std::st
     source = answer["source"].get<std::string>();
     rows.emplace_back(entry.label, answer["results"]);
   }
+  std::map<std::string, Json> by_label(rows.begin(), rows.end());
+  std::string report_text;
+  if (!spec.report.is_null()) {
+    try {
+      write_file_atomic(out_dir + "/report.json", report_json(spec.report, by_label).dump(2) + "\n");
+      report_text = render_report(spec.report, by_label);
+    } catch (const InputError& e) {
+      throw e.with_file(spec.file);
+    }
+  }
   if (opts.quiet) return;
   auto table = summary_table(source);
   for (const auto& [label, r] : rows) add_summary_row(table, label, r, source);
@@ -119,15 +129,9 @@ void run_compare(const ScenarioSpec& spec, const RunOptions& opts, const std::st
                            rows.front().second["host_profile"].get<std::string>())
             << table.str();
   if (spec.stages) std::cout << stage_table(rows);
-  if (!spec.report.is_null()) {
-    std::map<std::string, Json> by_label(rows.begin(), rows.end());
-    try {
-      std::cout << render_report(spec.report, by_label);
-    } catch (const InputError& e) {
-      throw e.with_file(spec.file);
-    }
-  }
-  std::cout << fmt::format("results: {}/<run>/results.json\n", out_dir);
+  std::cout << report_text
+            << fmt::format("results: {}/<run>/results.json{}\n", out_dir,
+                           report_text.empty() ? "" : ", report.json");
 }
 
 }  // namespace

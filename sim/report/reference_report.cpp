@@ -88,24 +88,40 @@ const Json* metric_at(const Json& results, const std::string& dotted_path) {
   return v->is_number() ? v : nullptr;
 }
 
-std::string render_report(const Json& report, const std::map<std::string, Json>& results) {
-  TextTable t({"", "ours", "paper", "gap"}, {false, true, true, true});
+Json report_json(const Json& report, const std::map<std::string, Json>& results) {
+  Json out{{"title", report.value("title", "report")},
+           {"source", report.value("source", "")},
+           {"rows", Json::array()}};
   const Json& rows = report.at("rows");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Json& row = rows[i];
     const double v = ours(row, results, index_path("report.rows", i));
     const Json paper = row.value("paper", Json());
-    std::string paper_text = "-", gap = "-";
-    if (paper.is_number()) {
-      paper_text = number(paper.get<double>());
-      if (paper.get<double>() != 0.0 && !std::isnan(v))
-        gap = fmt::format("{:+.1f}%", 100.0 * (v - paper.get<double>()) / paper.get<double>());
-    } else if (paper.is_string()) {
-      paper_text = paper.get<std::string>();
-    }
-    t.add_row({row.at("name").get<std::string>(), number(v), paper_text, gap});
+    Json gap;  // null unless the paper gives a non-zero number
+    if (paper.is_number() && paper.get<double>() != 0.0 && !std::isnan(v))
+      gap = 100.0 * (v - paper.get<double>()) / paper.get<double>();
+    out["rows"].push_back({{"name", row.at("name")},
+                           {"run", row.at("run")},
+                           {"ours", std::isnan(v) ? Json() : Json(v)},
+                           {"paper", paper},
+                           {"gap_pct", gap}});
   }
-  std::string out = fmt::format("{}\n", report.value("title", "report"));
+  return out;
+}
+
+std::string render_report(const Json& report, const std::map<std::string, Json>& results) {
+  const Json table = report_json(report, results);
+  TextTable t({"", "ours", "paper", "gap"}, {false, true, true, true});
+  for (const Json& row : table["rows"]) {
+    const Json& paper = row["paper"];
+    t.add_row({row["name"].get<std::string>(),
+               number(row["ours"].is_number() ? row["ours"].get<double>() : std::nan("")),
+               paper.is_number()   ? number(paper.get<double>())
+               : paper.is_string() ? paper.get<std::string>()
+                                   : "-",
+               row["gap_pct"].is_number() ? fmt::format("{:+.1f}%", row["gap_pct"].get<double>()) : "-"});
+  }
+  std::string out = fmt::format("{}\n", table["title"].get<std::string>());
   if (report.contains("source"))
     out += fmt::format("paper values: {}\n", report["source"].get<std::string>());
   return out + t.str();

@@ -30,6 +30,11 @@ void check_report(const Json& report, const std::vector<std::string>& labels);
 /// The metric at a dotted path; nullptr when absent or not a number.
 const Json* metric_at(const Json& results, const std::string& dotted_path);
 
+/// The report as data: `{"title", "source", "rows": [{"name", "run", "ours", "paper", "gap_pct"}]}`
+/// (`gap_pct` null unless the paper value is a non-zero number); `coinfer run` writes it to
+/// `report.json` for notebooks.
+Json report_json(const Json& report, const std::map<std::string, Json>& results_by_label);
+
 /// The report as text (title, source, then a table of name | ours | paper | gap). Throws
 /// `InputError("", "report.rows[i].metric", ...)` when a run's results lack the metric.
 std::string render_report(const Json& report, const std::map<std::string, Json>& results_by_label);

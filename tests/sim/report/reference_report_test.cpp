@@ -24,6 +24,23 @@ TEST_CASE("report: a value row prints ours, the paper's and the gap", "[report]"
   CHECK_THAT(text, Contains("5000") && Contains("4000") && Contains("+25.0%"));
 }
 
+TEST_CASE("report: the JSON form holds ours, the paper's value and the gap per row", "[report]") {
+  const Json report = Json::parse(R"({"title": "T", "source": "S", "rows": [
+      {"name": "exec", "run": "a", "metric": "latency_ms.mean", "paper": 4000},
+      {"name": "bound", "run": "a", "metric": "latency_ms.mean", "paper": "<= 6000"},
+      {"name": "ours only", "run": "a", "metric": "latency_ms.mean"}]})");
+  check_report(report, {"a"});
+  const Json j = report_json(report, {{"a", kResults}});
+  CHECK(j["title"] == "T");
+  CHECK(j["source"] == "S");
+  REQUIRE(j["rows"].size() == 3);
+  CHECK(j["rows"][0] == Json::parse(R"({"name": "exec", "run": "a", "ours": 5000.0, "paper": 4000,
+                                        "gap_pct": 25.0})"));
+  CHECK(j["rows"][1]["paper"] == "<= 6000");
+  CHECK(j["rows"][1]["gap_pct"].is_null());
+  CHECK(j["rows"][2]["paper"].is_null());
+}
+
 TEST_CASE("report: reduction_pct is 100 (1 - ours / baseline)", "[report]") {
   const Json report = Json::parse(R"({"rows": [{"name": "r", "run": "a", "baseline": "b",
       "metric": "stages.fc6.bytes", "as": "reduction_pct", "paper": ">= 22.6"}]})");
