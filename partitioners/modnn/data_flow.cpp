@@ -1,6 +1,7 @@
 #include "partitioners/modnn/data_flow.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -26,21 +27,35 @@ void ElementMasks::set_indices(std::size_t node, const std::vector<std::int64_t>
   for (auto i : indices) mask[node][static_cast<std::size_t>(i)] = 1;
 }
 
+std::int64_t Exchange::reduced_by(std::size_t worker) const {
+  return std::accumulate(reduce[worker].begin(), reduce[worker].end(), std::int64_t{0});
+}
+
+std::int64_t Exchange::mapped_to(std::size_t worker) const {
+  return std::accumulate(map[worker].begin(), map[worker].end(), std::int64_t{0});
+}
+
 Exchange exchange(const ElementMasks& held, const ElementMasks& need) {
   const std::size_t k = held.nodes() - 1;
-  Exchange x{std::vector<std::int64_t>(k, 0), std::vector<std::int64_t>(k, 0)};
+  const std::vector<std::int64_t> zeros(k + 1, 0);
+  Exchange x{std::vector<std::vector<std::int64_t>>(k, zeros),
+             std::vector<std::vector<std::int64_t>>(k, zeros)};
   for (std::size_t e = 0; e < static_cast<std::size_t>(held.elements); ++e) {
-    bool requested = need.mask[k][e] && !held.mask[k][e];
+    // The node the reduced copy is for: the GO when it needs it, else the first worker needing it.
+    std::size_t first = k + 1;
+    if (need.mask[k][e] && !held.mask[k][e]) first = k;
+    for (std::size_t i = 0; i < k && first == k + 1; ++i)
+      if (need.mask[i][e] && !held.mask[i][e]) first = i;
+    if (first == k + 1) continue;  // nobody lacks it
+    std::size_t from = k;          // where the GO's copy comes from
+    if (!held.mask[k][e]) {
+      from = 0;
+      while (from < k && !held.mask[from][e]) ++from;
+      if (from == k) throw Error(fmt::format("MoDNN data flow: element {} is needed but held by no node", e));
+      ++x.reduce[from][first];
+    }
     for (std::size_t i = 0; i < k; ++i)
-      if (need.mask[i][e] && !held.mask[i][e]) {
-        ++x.map[i];
-        requested = true;
-      }
-    if (!requested || held.mask[k][e]) continue;
-    std::size_t j = 0;
-    while (j < k && !held.mask[j][e]) ++j;
-    if (j == k) throw Error(fmt::format("MoDNN data flow: element {} is needed but held by no node", e));
-    ++x.reduce[j];
+      if (need.mask[i][e] && !held.mask[i][e]) ++x.map[i][from];
   }
   return x;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,7 @@ struct Link {
   double rate_bps = 0.0;
   double latency_s = 0.0;
   double wake_up_s = 0.0;
+  bool per_channel = false;  ///< the network pays its wake-up per channel (WakeUpPer::Channel)
 };
 
 // Builds the task list stage by stage and accumulates ET phase by phase.
@@ -28,7 +30,7 @@ class Builder {
         arrived_(workers_.size()) {
     const auto& net = ctx.platform.networks[*ctx.platform.network_between(ctx.source, workers_.front())];
     const auto& spec = net.is_access() ? net.uplink : net.link;
-    link_ = {spec.rate_bps, spec.latency_s, net.wake_up_s};
+    link_ = {spec.rate_bps, spec.latency_s, net.wake_up_s, net.wake_up_per == WakeUpPer::Channel};
     for (const auto& w : workers_) capabilities_.push_back(1.0 / ctx.cost.total_time_s(device(w)));
   }
 
@@ -66,33 +68,90 @@ class Builder {
     return static_cast<double>(l.output_bytes) / static_cast<double>(elements(position));
   }
 
-  // One transfer phase: per worker, `counts[w]` values to the GO (`to_go`) or from it, each after
-  // its sender's last compute and `extra_deps`; ET += one wake-up + latency + all bytes on the air.
-  void transfers(const std::vector<std::int64_t>& counts, bool to_go, double value_bytes,
-                 const std::string& stage, const char* what, const std::vector<std::string>& extra_deps) {
+  // A transfer between worker `worker` and the GO carrying `values` for the logical pair
+  // (worker, peer): peer == k() is the GO itself, another worker's index a halo the GO relays.
+  struct Flow {
+    std::size_t worker = 0;
+    std::size_t peer = 0;
+    std::int64_t values = 0;
+  };
+
+  // The logical channel of a flow: "" (the physical endpoint pair) unless relayed.
+  std::string channel(const Flow& f) const {
+    return f.peer == k() ? std::string() : pair_channel(workers_[f.worker], workers_[f.peer]);
+  }
+
+  // Per worker w, its flows to (`to_go`) or from the GO: counts[w][peer].
+  std::vector<Flow> flows(const std::vector<std::vector<std::int64_t>>& counts) const {
+    std::vector<Flow> out;
+    for (std::size_t w = 0; w < counts.size(); ++w)
+      for (std::size_t p = 0; p < counts[w].size(); ++p)
+        if (counts[w][p] > 0) out.push_back({w, p, counts[w][p]});
+    return out;
+  }
+
+  std::vector<Flow> to_go_flows(const std::vector<std::int64_t>& per_worker) const {
+    std::vector<Flow> out;
+    for (std::size_t w = 0; w < per_worker.size(); ++w)
+      if (per_worker[w] > 0) out.push_back({w, k(), per_worker[w]});
+    return out;
+  }
+
+  // Task id: "<stage>.<what>.<worker>" for the worker's own traffic with the GO, and
+  // "<stage>.<what>.<from>><to>" for a relayed halo (from -> GO -> to).
+  std::string transfer_id(const Flow& f, bool to_go, const std::string& stage, const char* what) const {
+    if (f.peer == k()) return fmt::format("{}.{}.{}", stage, what, workers_[f.worker]);
+    const auto& from = workers_[to_go ? f.worker : f.peer];
+    const auto& to = workers_[to_go ? f.peer : f.worker];
+    return fmt::format("{}.{}.{}>{}", stage, what, from, to);
+  }
+
+  // One transfer phase: each flow to the GO (`to_go`) or from it, after its sender's last compute
+  // and `extra_deps`; ET += the phase's wake-ups + latency + all bytes on the air.
+  void transfers(const std::vector<Flow>& phase, bool to_go, double value_bytes, const std::string& stage,
+                 const char* what, const std::vector<std::string>& extra_deps) {
     double bytes_total = 0.0;
-    std::vector<std::string> ids;
-    for (std::size_t w = 0; w < k(); ++w) {
-      if (counts[w] == 0) continue;
-      const double bytes = static_cast<double>(counts[w]) * value_bytes;
-      const auto id = fmt::format("{}.{}.{}", stage, what, workers_[w]);
+    for (const auto& f : phase) {
+      const double bytes = static_cast<double>(f.values) * value_bytes;
+      const auto id = transfer_id(f, to_go, stage, what);
       std::vector<std::string> deps = extra_deps;
-      const auto& src_last = last_[to_go ? w : k()];
+      const auto& src_last = last_[to_go ? f.worker : k()];
       if (!src_last.empty() && std::find(deps.begin(), deps.end(), src_last) == deps.end())
         deps.push_back(src_last);
-      tasks_.push_back(to_go ? transfer_task(id, workers_[w], ctx_.source, bytes, deps, stage)
-                             : transfer_task(id, ctx_.source, workers_[w], bytes, deps, stage));
-      (to_go ? arrived_go_ : arrived_[w]).push_back(id);
+      const auto& w = workers_[f.worker];
+      Task t = to_go ? transfer_task(id, w, ctx_.source, bytes, deps, stage)
+                     : transfer_task(id, ctx_.source, w, bytes, deps, stage);
+      t.channel = channel(f);
+      tasks_.push_back(std::move(t));
+      (to_go ? arrived_go_ : arrived_[f.worker]).push_back(id);
       bytes_total += bytes;
     }
-    if (bytes_total > 0.0) et_s_ += link_.wake_up_s + link_.latency_s + 8.0 * bytes_total / link_.rate_bps;
+    if (bytes_total > 0.0)
+      et_s_ += phase_wake_ups(phase, to_go) * link_.wake_up_s + link_.latency_s +
+               8.0 * bytes_total / link_.rate_bps;
+  }
+
+  // Wake-ups a phase waits for in ET. Per radio: one (the radios wake together). Per channel: each
+  // radio sets up its new channels one at a time (a map hop reuses the channel its reduce hop just
+  // opened), so the phase waits for the radio with the most.
+  double phase_wake_ups(const std::vector<Flow>& phase, bool to_go) {
+    if (!link_.per_channel) return 1.0;
+    std::vector<std::set<std::string>> opened(k() + 1);  // per setting-up node
+    for (const auto& f : phase) {
+      const auto c = f.peer == k() ? pair_channel(workers_[f.worker], ctx_.source) : channel(f);
+      if (open_channels_.insert(c).second) opened[to_go ? f.worker : k()].insert(c);
+    }
+    std::size_t most = 0;
+    for (const auto& o : opened) most = std::max(most, o.size());
+    return static_cast<double>(most);
   }
 
   void boundary(const ElementMasks& held, const ElementMasks& need, double value_bytes,
                 const std::string& prev, const std::string& stage) {
     const auto x = exchange(held, need);
-    transfers(x.reduce, true, value_bytes, prev.empty() ? stage : prev, "reduce", {});
-    transfers(x.map, false, value_bytes, stage, "map", arrived_go_);  // the GO maps what it gathered
+    open_channels_.clear();  // the channels idled through the stage's compute
+    transfers(flows(x.reduce), true, value_bytes, prev.empty() ? stage : prev, "reduce", {});
+    transfers(flows(x.map), false, value_bytes, stage, "map", arrived_go_);  // the GO maps what it gathered
   }
 
   std::vector<std::string> take(std::vector<std::string>& v) {
@@ -167,7 +226,8 @@ class Builder {
       partials[w] = split.workers[w].output_values;
     }
     et_s_ += slowest;
-    transfers(partials, true, bytes_per_value(s.first), s.name, "partial", {});
+    open_channels_.clear();
+    transfers(to_go_flows(partials), true, bytes_per_value(s.first), s.name, "partial", {});
     // The GO sums the partial outputs after its own block, then runs the stage's tail layers.
     double go_s = split.go.time_s;
     for (std::size_t p = s.first + 1; p <= s.last; ++p)
@@ -184,7 +244,8 @@ class Builder {
     need.set_all(k());
     const auto x = exchange(held, need);
     const auto last = ctx_.graph.topological_order().size() - 1;
-    transfers(x.reduce, true, bytes_per_value(last), prev, "gather", {});
+    open_channels_.clear();
+    transfers(flows(x.reduce), true, bytes_per_value(last), prev, "gather", {});
   }
 
   const PartitionContext& ctx_;
@@ -197,6 +258,7 @@ class Builder {
   std::vector<std::vector<std::string>> arrived_;  // per worker: transfers into it not yet consumed
   std::vector<std::string> arrived_go_;            // transfers into the GO not yet consumed
   double et_s_ = 0.0;
+  std::set<std::string> open_channels_;  // ET: channels opened since the last compute
 };
 
 }  // namespace

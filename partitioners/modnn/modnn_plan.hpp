@@ -11,14 +11,19 @@
 /// - reduce: after a conv stage each worker sends the GO the part of its output that another
 ///   node needs next (the shared part); after an fc stage it sends its partial outputs, which the
 ///   GO sums and finishes (its own block, then the stage's activations / softmax);
+/// - a shared part travels as one transfer per pair (holder, needer): the reduce hop holder -> GO
+///   and the map hop GO -> needer both carry `Task::channel = pair_channel(holder, needer)`, the
+///   neighbour channel a per-channel wake-up (platform.hpp WakeUpPer) is paid on; ids
+///   "<stage>.reduce.<holder>><needer>" and "<stage>.map.<holder>><needer>";
 /// - at the end the GO gathers whatever part of the output it does not hold.
 /// Task labels name the stage the data belongs to (the reduce after stage s carries s's name),
 /// so stage metrics group per CL / FL.
 ///
 /// Estimated time ET (sec. 3.3: execution plus data delivery; the sweet spot of sec. 3.5.3 picks
 /// the k minimising it): the sum over phases of the plan, where a compute phase costs its slowest
-/// node and a transfer phase with any bytes costs one wake-up plus latency plus all its bytes at
-/// the network rate (the GO's radio carries every transfer, one at a time).
+/// node and a transfer phase with any bytes costs its wake-ups plus latency plus all its bytes at
+/// the network rate (the GO's radio carries every transfer, one at a time). Wake-ups: one per
+/// phase when the network pays them per radio; per channel, the most new channels one radio opens.
 ///
 ///     ModnnOptions o;  o.conv = ConvSplit::Bodp;  o.workers = 4;
 ///     Plan plan = modnn_plan(ctx, o).plan;

@@ -71,6 +71,7 @@ class PlanChecker {
     if (!(t.bytes >= 0.0) || !std::isfinite(t.bytes))
       fail(path + ".bytes", fmt::format("expected a finite size >= 0, got {}", t.bytes));
     c.bytes = t.bytes;
+    c.channel = t.channel.empty() ? pair_channel(t.src, t.dst) : t.channel;
     const auto& platform = topo_.platform();
     std::optional<std::size_t> net;
     if (!t.network.empty()) {

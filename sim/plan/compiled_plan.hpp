@@ -15,6 +15,7 @@
 ///     Topology topo(platform);
 ///     CompiledPlan cp = compile_plan(plan, topo);
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "sim/plan/plan.hpp"
@@ -28,6 +29,7 @@ struct CompiledTask {
   std::size_t src = 0;           ///< transfer
   std::size_t dst = 0;           ///< transfer
   const Route* route = nullptr;  ///< transfer
+  std::string channel;           ///< transfer: Task::channel, or the endpoint pair when it has none
   double bytes = 0.0;
   double duration_s = 0.0;
   std::vector<std::size_t> deps;

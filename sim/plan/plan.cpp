@@ -28,4 +28,8 @@ Task transfer_task(std::string id, std::string src, std::string dst, double byte
   return t;
 }
 
+std::string pair_channel(const std::string& a, const std::string& b) {
+  return a < b ? a + "|" + b : b + "|" + a;
+}
+
 }  // namespace coinfer

@@ -19,10 +19,15 @@ enum class TaskKind { Compute, Transfer };
 struct Task {
   std::string id;
   TaskKind kind = TaskKind::Compute;
-  std::string device;       ///< compute: where it runs
-  std::string src;          ///< transfer: sender
-  std::string dst;          ///< transfer: receiver
-  std::string network;      ///< transfer: "" = the first network (file order) reaching both
+  std::string device;   ///< compute: where it runs
+  std::string src;      ///< transfer: sender
+  std::string dst;      ///< transfer: receiver
+  std::string network;  ///< transfer: "" = the first network (file order) reaching both
+  /// transfer: the logical channel it travels on, for networks paying wake-ups per channel
+  /// (platform.hpp WakeUpPer). "" = the endpoint pair, `pair_channel(src, dst)`. A hop relayed
+  /// through a third device names the pair it serves, e.g. `pair_channel("w1", "w2")` on w1 -> go.
+  /// Opaque: transfers with equal names on one network share the channel.
+  std::string channel;
   double bytes = 0.0;       ///< transfer size
   double duration_s = 0.0;  ///< compute time on `device`
   std::string label;        ///< what it is: a layer range, "input", "conv1..pool5", ...
@@ -42,6 +47,10 @@ struct Plan {
 /// A compute task. Example: `compute_task("c1", "phone", 0.25, {}, "conv1..conv5")`.
 Task compute_task(std::string id, std::string device, double duration_s, std::vector<std::string> deps,
                   std::string label = "");
+/// The channel of an unordered device pair: the two names sorted, joined by '|'
+/// (`pair_channel("w2", "w1") == "w1|w2"`). Device names cannot contain '|'.
+std::string pair_channel(const std::string& a, const std::string& b);
+
 /// A transfer task. Example: `transfer_task("up", "phone", "server", 602112, {"c1"}, "pool5")`.
 Task transfer_task(std::string id, std::string src, std::string dst, double bytes,
                    std::vector<std::string> deps, std::string label = "", std::string network = "");

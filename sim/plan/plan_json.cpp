@@ -16,11 +16,17 @@ Task task_from_json(const Json& j, const std::string& path) {
     t.device = json_string(j, "device", path);
     t.duration_s = json_number(j, "duration_s", path, 0.0);
   } else {
-    json_reject_unknown_keys(j, path, {"id", "kind", "src", "dst", "network", "bytes", "label", "deps"});
+    json_reject_unknown_keys(j, path,
+                             {"id", "kind", "src", "dst", "network", "channel", "bytes", "label", "deps"});
     t.kind = TaskKind::Transfer;
     t.src = json_string(j, "src", path);
     t.dst = json_string(j, "dst", path);
     t.network = json_string_or(j, "network", path, "");
+    if (json_find(j, "channel", path) != nullptr) {
+      t.channel = json_string(j, "channel", path);
+      if (t.channel.empty())
+        throw InputError("", join_path(path, "channel"), "expected a non-empty channel name");
+    }
     t.bytes = json_number(j, "bytes", path, 0.0);
   }
   t.label = json_string_or(j, "label", path, "");
@@ -50,6 +56,7 @@ Json plan_to_json(const Plan& plan) {
       j["src"] = t.src;
       j["dst"] = t.dst;
       if (!t.network.empty()) j["network"] = t.network;
+      if (!t.channel.empty()) j["channel"] = t.channel;
       j["bytes"] = t.bytes;
     }
     if (!t.label.empty()) j["label"] = t.label;

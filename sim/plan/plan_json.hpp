@@ -8,7 +8,8 @@
 ///        {"id": "infer", "kind": "compute", "device": "server", "duration_s": 0.012,
 ///         "label": "conv1..fc8", "deps": ["upload"]}]}
 ///
-/// `network`, `label` and `deps` are optional. Structure is checked here (types, ranges,
+/// `network`, `channel` (a transfer's logical channel, plan.hpp `Task::channel`; non-empty when
+/// given), `label` and `deps` are optional. Structure is checked here (types, ranges,
 /// unknown keys); names of devices and the DAG are checked by `compile_plan`.
 #include <string>
 

@@ -18,6 +18,15 @@ namespace coinfer {
 
 enum class NetworkKind { Wifi, WifiDirect, Lte, Cellular3g, Cellular4g, Wired };
 
+/// What a network's wake-up is paid per (`Network::wake_up_per`).
+/// - Radio: a transfer waits `wake_up_s` when its sender's radio has been idle (no transfer
+///   sending or receiving) for longer than `power_save_timeout_s`.
+/// - Channel: a transfer waits `wake_up_s` when its *channel* (`Task::channel`, by default the
+///   endpoint pair) has carried no transfer for longer than the timeout; a radio sets up one
+///   channel at a time, so a device opening n channels waits n wake-ups (MoDNN, seed 001 sec. 4.1-4.2:
+///   wake-up time grows with the number of transmission channels to establish).
+enum class WakeUpPer { Radio, Channel };
+
 /// How a link's rate varies over time. Random models draw one value per `period_s` from a
 /// generator seeded by the scenario seed and the link name (BandwidthSeries).
 struct BandwidthModel {
@@ -66,6 +75,7 @@ struct Network {
   /// and its next transfer first waits `wake_up_s` (MoDNN: wake-up vs transmission time).
   double wake_up_s = 0.0;
   double power_save_timeout_s = std::numeric_limits<double>::infinity();
+  WakeUpPer wake_up_per = WakeUpPer::Radio;
   /// The owner's radio handles one transfer at a time (MoDNN / AdaLearner FIFO radio):
   /// transfers in this network run one after another in the order they became ready.
   bool serialized_radio = false;

@@ -24,6 +24,7 @@ const std::vector<std::string> kTopKeys{"name", "notes", "description", "devices
 const std::vector<std::string> kDeviceKeys{"name", "calibration", "role"};
 const std::vector<std::string> kKinds{"wifi", "wifi_direct", "wired", "lte", "3g", "4g"};
 const std::vector<std::string> kModels{"constant", "normal", "uniform", "empirical", "trace"};
+const std::vector<std::string> kWakeUpPer{"radio", "channel"};
 
 NetworkKind kind_from_name(const std::string& name) {
   if (name == "wifi") return NetworkKind::Wifi;
@@ -212,7 +213,7 @@ Network parse_network(const Json& obj, const std::string& path, const Platform& 
   check_name(net.name, join_path(path, "name"));
   net.kind = kind_from_name(json_enum(obj, "kind", path, kKinds));
   std::vector<std::string> keys{
-      "name", "kind", "members", "wake_up_s", "power_save_timeout_s", "serialized_radio"};
+      "name", "kind", "members", "wake_up_s", "power_save_timeout_s", "wake_up_per", "serialized_radio"};
   // Cellular networks always reach a base; a wifi network may (an access point to a server).
   const bool access =
       net.is_cellular() || (net.kind != NetworkKind::Wired && json_find(obj, "base", path) != nullptr);
@@ -254,6 +255,9 @@ Network parse_network(const Json& obj, const std::string& path, const Platform& 
     net.power_save_timeout_s =
         json_number_or(obj, "power_save_timeout_s", path, std::numeric_limits<double>::infinity(), 0.0);
   }
+  if (json_find(obj, "wake_up_per", path) != nullptr &&
+      json_enum(obj, "wake_up_per", path, kWakeUpPer) == "channel")
+    net.wake_up_per = WakeUpPer::Channel;
   net.serialized_radio = json_bool_or(obj, "serialized_radio", path, false);
   return net;
 }

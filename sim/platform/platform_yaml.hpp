@@ -17,6 +17,8 @@
 ///         latency_s: 0.005                    # optional, default 0 (end to end)
 ///         wake_up_s: 0.1                      # optional radio wake-up (wireless only)
 ///         power_save_timeout_s: 0.2           # required when wake_up_s > 0
+///         wake_up_per: radio                  # optional: radio (default) | channel (platform.hpp
+///                                             #   WakeUpPer: idle sender radio vs idle channel)
 ///         serialized_radio: false             # optional: one transfer at a time
 ///         bandwidth:                          # optional time variation
 ///           model: normal                     # constant | normal | uniform | empirical | trace

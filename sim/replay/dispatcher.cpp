@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -39,6 +40,7 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
     series_.emplace_back(*l.spec, link_seed(in_.options->seed, l.name));
     link_names_.push_back(l.name);
   }
+  index_channels();
   radio_warned_.assign(n_dev, std::vector<bool>(n_net, false));
   radio_track_.assign(n_net * n_dev, std::numeric_limits<std::size_t>::max());
 
@@ -238,7 +240,27 @@ std::size_t Dispatcher::radio_index(std::size_t network, std::size_t device) con
   return network * devices_.size() + device;
 }
 
-// A transfer first waits for its sender's radio (wake-up after the power-save timeout), then
+// Every (network, channel name) any plan variant uses gets a ChannelState.
+void Dispatcher::index_channels() {
+  std::map<std::pair<std::size_t, std::string>, std::size_t> index;
+  const double start_s = in_.options->radios_start_awake ? in_.workload->start_s : -kInf;
+  for (const auto& plan : *in_.plans) {
+    auto& of = channel_of_.emplace_back(plan.tasks.size(), 0);
+    for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+      const CompiledTask& t = plan.tasks[i];
+      if (t.kind != TaskKind::Transfer) continue;
+      const auto [it, added] = index.emplace(std::pair{t.route->network, t.channel}, channels_.size());
+      if (added) {
+        channels_.push_back({});
+        channels_.back().last_active_s = start_s;
+        channel_names_.push_back(t.channel);
+      }
+      of[i] = it->second;
+    }
+  }
+}
+
+// A transfer first waits for its wake-up (per radio or per channel, Network::wake_up_per), then
 // for its network when the network's radio is serialized, then travels in SimGrid.
 void Dispatcher::begin_transfer(const TaskRef& ref) {
   std::size_t slot;
@@ -256,46 +278,107 @@ void Dispatcher::begin_transfer(const TaskRef& ref) {
   x.ref = ref;
   x.route = t.route;
   x.route_index = static_cast<std::size_t>(t.route - in_.topology->routes().data());
+  x.channel = channel_of_[frames_[ref.frame]->variant][ref.task];
   x.bytes = t.bytes;
   x.restart_pending = false;
 
-  const auto net = t.route->network;
-  const Network& network = in_.topology->platform().networks[net];
-  if (in_.topology->has_radio(net, t.src) && network.wake_up_s > 0.0) {
-    RadioState& r = radios_[radio_index(net, t.src)];
-    const double idle_s = now() - r.last_active_s;
-    if (r.waking || (r.active == 0 && idle_s > network.power_save_timeout_s)) {
-      r.waiting.push_back(slot);
-      if (!r.waking) {
-        r.waking = true;
-        r.wake_start_s = now();
-        ++out_.devices[t.src].wake_ups;
-        add_timer(now() + network.wake_up_s, TimerKind::RadioAwake, radio_index(net, t.src));
-      }
-      return;
-    }
-  }
+  const Network& network = in_.topology->platform().networks[t.route->network];
+  if (network.wake_up_s > 0.0 &&
+      (network.wake_up_per == WakeUpPer::Channel ? wait_for_channel(slot) : wait_for_radio(slot)))
+    return;
   enter_network(slot);
+}
+
+// Radio mode: the sender's radio wakes when it has been idle longer than the timeout; every
+// transfer from it meanwhile waits for the same wake-up. True when the transfer waits.
+bool Dispatcher::wait_for_radio(std::size_t slot) {
+  const Route& route = *transfers_[slot].route;
+  const auto net = route.network;
+  if (!in_.topology->has_radio(net, route.src)) return false;
+  const Network& network = in_.topology->platform().networks[net];
+  RadioState& r = radios_[radio_index(net, route.src)];
+  const double idle_s = now() - r.last_active_s;
+  if (!r.waking && (r.active > 0 || idle_s <= network.power_save_timeout_s)) return false;
+  r.waiting.push_back(slot);
+  if (!r.waking) {
+    r.waking = true;
+    r.wake_start_s = now();
+    ++out_.devices[route.src].wake_ups;
+    add_timer(now() + network.wake_up_s, TimerKind::RadioAwake, radio_index(net, route.src));
+  }
+  return true;
+}
+
+// Channel mode: a channel idle longer than the timeout is set up again by the sender's radio (the
+// receiver's when the sender has none, e.g. a cellular base), one channel at a time per radio;
+// transfers on a channel being set up wait for it. True when the transfer waits.
+bool Dispatcher::wait_for_channel(std::size_t slot) {
+  const Transfer& x = transfers_[slot];
+  ChannelState& c = channels_[x.channel];
+  if (c.pending) {
+    c.waiting.push_back(slot);
+    return true;
+  }
+  const auto net = x.route->network;
+  const double idle_s = now() - c.last_active_s;
+  if (c.active > 0 || idle_s <= in_.topology->platform().networks[net].power_save_timeout_s) return false;
+  const auto device = in_.topology->has_radio(net, x.route->src) ? x.route->src : x.route->dst;
+  if (!in_.topology->has_radio(net, device)) return false;
+  c.pending = true;
+  c.waiting.push_back(slot);
+  RadioState& r = radios_[radio_index(net, device)];
+  r.setups.push_back(x.channel);
+  if (r.setups.size() == 1) start_channel_setup(radio_index(net, device));
+  return true;
+}
+
+void Dispatcher::start_channel_setup(std::size_t radio) {
+  RadioState& r = radios_[radio];
+  const auto net = radio / devices_.size();
+  r.waking = true;
+  r.wake_start_s = now();
+  ++out_.devices[radio % devices_.size()].wake_ups;
+  add_timer(now() + in_.topology->platform().networks[net].wake_up_s, TimerKind::RadioAwake, radio);
 }
 
 void Dispatcher::on_radio_awake(std::size_t radio) {
   RadioState& r = radios_[radio];
   r.waking = false;
   r.last_active_s = now();
-  const auto net = radio / devices_.size();
-  const auto device = radio % devices_.size();
-  if (in_.options->record_trace) {
-    if (radio_track_[radio] == std::numeric_limits<std::size_t>::max()) {
-      radio_track_[radio] = out_.trace_tracks.size();
-      out_.trace_tracks.push_back(fmt::format("radio {}@{}", in_.topology->platform().devices[device].name,
-                                              in_.topology->platform().networks[net].name));
-    }
-    trace(radio_track_[radio], "wake-up", "wake-up", r.wake_start_s, now(),
-          transfers_[r.waiting.front()].ref.frame, "");
+  if (!r.setups.empty()) {
+    on_channel_set_up(radio);
+    return;
   }
+  trace_wake_up(radio, transfers_[r.waiting.front()].ref.frame, "");
   auto waiting = std::move(r.waiting);
   r.waiting.clear();
   for (auto slot : waiting) enter_network(slot);
+}
+
+// The radio's first queued channel is up: its transfers go, the radio sets up the next one.
+void Dispatcher::on_channel_set_up(std::size_t radio) {
+  RadioState& r = radios_[radio];
+  ChannelState& c = channels_[r.setups.front()];
+  trace_wake_up(radio, transfers_[c.waiting.front()].ref.frame, channel_names_[r.setups.front()]);
+  r.setups.pop_front();
+  c.pending = false;
+  c.last_active_s = now();
+  auto waiting = std::move(c.waiting);
+  c.waiting.clear();
+  if (!r.setups.empty()) start_channel_setup(radio);
+  for (auto slot : waiting) enter_network(slot);
+}
+
+void Dispatcher::trace_wake_up(std::size_t radio, std::size_t frame, const std::string& label) {
+  if (!in_.options->record_trace) return;
+  if (radio_track_[radio] == std::numeric_limits<std::size_t>::max()) {
+    const auto net = radio / devices_.size();
+    const auto device = radio % devices_.size();
+    radio_track_[radio] = out_.trace_tracks.size();
+    out_.trace_tracks.push_back(fmt::format("radio {}@{}", in_.topology->platform().devices[device].name,
+                                            in_.topology->platform().networks[net].name));
+  }
+  trace(radio_track_[radio], "wake-up", "wake-up", radios_[radio].wake_start_s, now(), frame, label);
 }
 
 void Dispatcher::enter_network(std::size_t slot) {
@@ -319,6 +402,7 @@ void Dispatcher::start_comm(std::size_t slot) {
   x.comm = sg4::Comm::sendto_async(hosts.src, hosts.dst, payload_bytes(x.bytes));
   add_activity(x.comm, {false, slot});
   touch_radios(x, true);
+  touch_channel(x, true);
   for (auto l : x.route->links) {
     LinkState& ls = links_[l];
     if (ls.active++ == 0) ls.busy_since_s = t;
@@ -341,6 +425,16 @@ void Dispatcher::touch_radios(const Transfer& x, bool starting) {
       --r.active;
       r.last_active_s = now();
     }
+  }
+}
+
+void Dispatcher::touch_channel(const Transfer& x, bool starting) {
+  ChannelState& c = channels_[x.channel];
+  if (starting) {
+    ++c.active;
+  } else {
+    --c.active;
+    c.last_active_s = now();
   }
 }
 
@@ -376,6 +470,7 @@ void Dispatcher::on_comm_done(std::size_t slot) {
   const double t = now();
   x.comm = nullptr;
   touch_radios(x, false);
+  touch_channel(x, false);
   add_radio_energy(x, t - x.comm_start_s);
   out_.devices[x.route->src].bytes_sent += x.bytes;
   out_.devices[x.route->dst].bytes_received += x.bytes;

@@ -65,6 +65,14 @@ class Dispatcher {
     bool waking = false;
     double wake_start_s = 0.0;
     std::vector<std::size_t> waiting;  ///< transfer slots waiting for the wake-up
+    std::deque<std::size_t> setups;    ///< channel mode: channels to set up, the first one in progress
+  };
+  /// A logical channel (network, Task::channel) of a network paying wake-ups per channel.
+  struct ChannelState {
+    double last_active_s = -std::numeric_limits<double>::infinity();
+    std::size_t active = 0;
+    bool pending = false;              ///< queued on, or being set up by, a radio
+    std::vector<std::size_t> waiting;  ///< transfer slots waiting for the set-up
   };
   struct Transfer {
     bool in_use = false;
@@ -72,6 +80,7 @@ class Dispatcher {
     TaskRef ref;
     const Route* route = nullptr;
     std::size_t route_index = 0;
+    std::size_t channel = 0;  ///< index into channels_
     double bytes = 0.0;
     double comm_start_s = 0.0;
     double latency_end_s = 0.0;
@@ -113,12 +122,19 @@ class Dispatcher {
   void on_exec_done(std::size_t device);
   // transfers
   std::size_t radio_index(std::size_t network, std::size_t device) const;
+  void index_channels();
   void begin_transfer(const TaskRef& ref);
+  bool wait_for_radio(std::size_t slot);
+  bool wait_for_channel(std::size_t slot);
+  void start_channel_setup(std::size_t radio);
   void on_radio_awake(std::size_t radio);
+  void on_channel_set_up(std::size_t radio);
+  void trace_wake_up(std::size_t radio, std::size_t frame, const std::string& label);
   void enter_network(std::size_t slot);
   void start_comm(std::size_t slot);
   void on_comm_done(std::size_t slot);
   void touch_radios(const Transfer& x, bool starting);
+  void touch_channel(const Transfer& x, bool starting);
   void arm_link(std::size_t link);
   void on_bandwidth_change(std::size_t link);
   void restart_comm(std::size_t slot);
@@ -148,6 +164,9 @@ class Dispatcher {
   std::vector<std::unique_ptr<FrameState>> frames_;
   std::vector<DeviceState> devices_;
   std::vector<RadioState> radios_;
+  std::vector<ChannelState> channels_;
+  std::vector<std::string> channel_names_;
+  std::vector<std::vector<std::size_t>> channel_of_;  ///< per plan variant, per task: channels_ index
   std::vector<Transfer> transfers_;
   std::vector<std::size_t> free_transfers_;
   std::vector<bool> network_busy_;

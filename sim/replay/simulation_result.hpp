@@ -40,7 +40,7 @@ struct TraceEvent {
   double start_s = 0.0;
   double end_s = 0.0;
   std::size_t frame = 0;
-  std::string label;  ///< the task label
+  std::string label;  ///< the task label (a channel wake-up: the channel)
 };
 
 struct SimulationResult {

@@ -31,8 +31,13 @@ TEST_CASE("modnn table 1 scenario prints ours next to the paper and keeps its go
   CHECK_THAT(text, Contains("MoDNN Table 1") && Contains("4 workers execution ms") && Contains("5208"));
   // Golden values of this simulation (not the paper's), 1% tolerance: a change in the model, the
   // cost helpers or the simulator that moves them must be deliberate.
-  CHECK(results_of(out / "bodp-4")["latency_ms"]["mean"].get<double>() == Approx(5610.2).epsilon(0.01));
-  CHECK(results_of(out / "grid-4")["latency_ms"]["mean"].get<double>() == Approx(5277.5).epsilon(0.01));
+  // wlan4 pays its wake-up per channel: BODP's workers open at most 2 neighbour channels per stage,
+  // the 2 x 2 grid's 3, so the grid is slower despite its smaller halos (paper: 5208 vs 6324 ms).
+  const double bodp4 = results_of(out / "bodp-4")["latency_ms"]["mean"].get<double>();
+  const double grid4 = results_of(out / "grid-4")["latency_ms"]["mean"].get<double>();
+  CHECK(bodp4 == Approx(5737.7).epsilon(0.01));
+  CHECK(grid4 == Approx(6532.8).epsilon(0.01));
+  CHECK(grid4 > bodp4);
   CHECK(results_of(out / "bodp-2")["bytes_to_source"].get<double>() / 1024 == Approx(1129).epsilon(0.01));
 }
 

@@ -61,8 +61,34 @@ TEST_CASE("modnn data flow: halos go worker to GO to worker, one reduce per elem
   need.set_region(0, {{1, 3}, {0, 1}}, {1, 4, 1});
   need.set_region(1, {{1, 3}, {0, 1}}, {1, 4, 1});
   const auto x = exchange(held, need);
-  CHECK(x.reduce == std::vector<std::int64_t>{1, 1});  // row 1 from worker 0, row 2 from worker 1
-  CHECK(x.map == std::vector<std::int64_t>{1, 1});
+  // Row 1 from worker 0 for worker 1, row 2 from worker 1 for worker 0; none for the GO (index 2).
+  using Counts = std::vector<std::vector<std::int64_t>>;
+  CHECK(x.reduce == Counts{{0, 1, 0}, {1, 0, 0}});
+  CHECK(x.map == Counts{{0, 1, 0}, {1, 0, 0}});  // worker 0 gets worker 1's row and vice versa
+  CHECK(x.reduced_by(0) == 1);
+  CHECK(x.mapped_to(1) == 1);
+}
+
+TEST_CASE("modnn data flow: a copy several nodes need is reduced once, for the GO or the first worker",
+          "[modnn][flow]") {
+  // 3 elements, 3 workers + the GO (node 3). Worker 0 holds element 0, worker 2 element 1, the GO
+  // element 2. Element 0 is needed by workers 1 and 2: one copy from worker 0, for worker 1 (the
+  // first). Element 1 by worker 0 and the GO: one copy from worker 2, for the GO. Element 2 by
+  // worker 1: the GO holds it, so it is mapped from the GO and nothing is reduced.
+  ElementMasks held(4, 3), need(4, 3);
+  held.set_indices(0, {0});
+  held.set_indices(2, {1});
+  held.set_indices(3, {2});
+  need.set_indices(1, {0, 2});
+  need.set_indices(2, {0});
+  need.set_indices(3, {1});
+  need.set_indices(0, {1});
+  const auto x = exchange(held, need);
+  using Counts = std::vector<std::vector<std::int64_t>>;
+  CHECK(x.reduce == Counts{{0, 1, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 1}});
+  // Worker 0 gets row 1 from worker 2; worker 1 row 0 from worker 0 and row 2 from the GO; worker 2
+  // row 0 from worker 0.
+  CHECK(x.map == Counts{{0, 0, 1, 0}, {1, 0, 0, 1}, {1, 0, 0, 0}});
 }
 
 TEST_CASE("modnn data flow: an element nobody holds is a bug, not a silent zero", "[modnn][flow]") {

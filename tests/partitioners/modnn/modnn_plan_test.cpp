@@ -2,6 +2,8 @@
 #include "partitioners/modnn/modnn_plan.hpp"
 
 #include <catch2/catch.hpp>
+#include <map>
+#include <set>
 
 #include "partitioners/modnn/modnn_partitioner.hpp"
 #include "sim/core/error.hpp"
@@ -67,6 +69,32 @@ TEST_CASE("modnn plan: the 2-D grid moves less data than BODP on 4 workers but o
   const auto grid = modnn_plan(f.ctx(), forced(4, ConvSplit::Grid2d)).plan;
   // conv1_2: BODP 6 halo rows of 224; the grid 2 x 2 tiles exchange 8 half-edges of 113 + corners.
   CHECK(bytes_labelled(grid, "conv1_2", ".map.") < bytes_labelled(bodp, "conv1_2", ".map."));
+}
+
+TEST_CASE("modnn plan: relayed halos name their neighbour channel, 2 per BODP worker, 3 per grid tile",
+          "[modnn][plan]") {
+  const Fixture f;
+  // The channels of the maps feeding conv stages (a reduce carries the stage before it, so
+  // conv5_3's holds fc6's all-to-all inputs) per worker: BODP stripes w1..w4 neighbour only the
+  // next stripe (w1|w2, w2|w3, w3|w4); 2 x 2 tiles touch every other tile (sides and corner).
+  auto channels_per_worker = [](const Plan& plan) {
+    std::map<std::string, std::set<std::string>> out;
+    for (const auto& t : plan.tasks) {
+      if (t.kind != TaskKind::Transfer || t.channel.empty() || t.label.rfind("conv", 0) != 0 ||
+          t.id.find(".map.") == std::string::npos)
+        continue;
+      CHECK((t.src == "go" || t.dst == "go"));  // relayed through the GO
+      const auto bar = t.channel.find('|');
+      for (const auto& w : {t.channel.substr(0, bar), t.channel.substr(bar + 1)}) out[w].insert(t.channel);
+    }
+    return out;
+  };
+  const auto bodp = channels_per_worker(modnn_plan(f.ctx(), forced(4)).plan);
+  CHECK(bodp.at("w1") == std::set<std::string>{"w1|w2"});
+  CHECK(bodp.at("w2") == std::set<std::string>{"w1|w2", "w2|w3"});
+  CHECK(bodp.at("w4").size() == 1);
+  const auto grid = channels_per_worker(modnn_plan(f.ctx(), forced(4, ConvSplit::Grid2d)).plan);
+  for (const auto* w : {"w1", "w2", "w3", "w4"}) CHECK(grid.at(w).size() == 3);
 }
 
 TEST_CASE("modnn plan: the sweet spot is the worker count of least estimated time", "[modnn][plan]") {

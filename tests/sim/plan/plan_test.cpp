@@ -41,6 +41,23 @@ TEST_CASE("plan JSON round trip") {
   CHECK(plan_from_json(j) == plan);
 }
 
+TEST_CASE("plan JSON round trip keeps a transfer's channel and omits an empty one") {
+  Task relayed = transfer_task("halo", "w1", "go", 512, {}, "conv1_2");
+  relayed.channel = pair_channel("w2", "w1");
+  const Plan plan{"relay", "", {relayed, transfer_task("up", "w1", "go", 40, {})}};
+  const Json j = plan_to_json(plan);
+  CHECK(j["tasks"][0]["channel"] == "w1|w2");  // the unordered pair, names sorted
+  CHECK_FALSE(j["tasks"][1].contains("channel"));
+  CHECK(plan_from_json(j) == plan);
+}
+
+TEST_CASE("plan JSON: an empty channel is an InputError naming the task") {
+  CHECK_THROWS_WITH(plan_from_json(Json::parse(R"({"tasks": [{"id": "x", "kind": "transfer", "src": "a",
+                                                  "dst": "b", "bytes": 1, "channel": ""}]})"),
+                                   "p.json"),
+                    Catch::Contains("p.json") && Catch::Contains("tasks[0].channel: expected a non-empty"));
+}
+
 TEST_CASE("plan JSON errors name the task path") {
   CHECK_THROWS_WITH(
       plan_from_json(Json::parse(R"({"tasks": [{"id": "x", "kind": "compute", "device": "a"}]})"), "p.json"),

@@ -132,6 +132,25 @@ networks: [{name: n, kind: satellite, members: [a, b], rate_mbps: 10}])"),
              Catch::Contains("networks[0].kind"));
 }
 
+TEST_CASE("platform: wake_up_per defaults to radio and accepts channel") {
+  TempDir dir;
+  CHECK(load_platform_file(write_platform(dir, kGood)).networks[0].wake_up_per == WakeUpPer::Radio);
+  const auto path = dir.write("channel.yaml", R"(
+devices: [{name: a, calibration: calibration/phone.json}, {name: b, calibration: calibration/phone.json}]
+networks: [{name: n, kind: wifi, members: [a, b], rate_mbps: 10, wake_up_s: 0.1, power_save_timeout_s: 0.2,
+            wake_up_per: channel}])");
+  CHECK(load_platform_file(path).networks[0].wake_up_per == WakeUpPer::Channel);
+}
+
+TEST_CASE("platform: a bad wake_up_per is an InputError naming the file and key") {
+  const auto msg = load_error(R"(
+devices: [{name: a, calibration: calibration/phone.json}, {name: b, calibration: calibration/phone.json}]
+networks: [{name: n, kind: wifi, members: [a, b], rate_mbps: 10, wake_up_s: 0.1, power_save_timeout_s: 0.2,
+            wake_up_per: link}])");
+  CHECK_THAT(msg, Catch::Contains("platform.yaml") &&
+                      Catch::Contains("networks[0].wake_up_per: expected one of radio, channel, got 'link'"));
+}
+
 TEST_CASE("platform: a bandwidth trace file is read relative to the platform") {
   TempDir dir;
   dir.write("traces/wlan.csv", "time_s,rate_bps\n0,8e6\n# a comment\n2.5, 16e6\n");

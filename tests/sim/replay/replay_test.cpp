@@ -18,6 +18,13 @@ SimulationResult run(const Platform& p, const Plan& plan, const Workload& w = si
   return simulate_in_child(p, {plan}, w, options);
 }
 
+// One frame with its trace recorded.
+SimulationResult run_traced(const Platform& p, const Plan& plan) {
+  SimOptions options;
+  options.record_trace = true;
+  return run(p, plan, single_workload(), options);
+}
+
 // Two devices on one 8 Mbps (1 MB/s) WiFi cell with 10 ms latency.
 Platform wifi_pair(double latency_s = 0.01) {
   return test::make_platform({test_device("a"), test_device("b")},
@@ -62,11 +69,8 @@ TEST_CASE("replay: two transfers sharing a link split its rate") {
   CHECK(r.frames[0].end_s == Approx(2.01).epsilon(1e-9));
   // Unequal sizes: 0.5 MB and 1 MB. Shared until the small one ends at 0.01 + 8 * 1e6 / 8e6 = 1.01
   // (0.5 MB each moved), then the big one alone: 0.5 MB at 1 MB/s -> 1.51 s.
-  SimOptions options;
-  options.record_trace = true;
-  const auto r2 =
-      run(p, {"p", "", {transfer_task("x", "a", "c", 5e5, {}), transfer_task("y", "b", "c", 1e6, {})}},
-          single_workload(), options);
+  const auto r2 = run_traced(
+      p, {"p", "", {transfer_task("x", "a", "c", 5e5, {}), transfer_task("y", "b", "c", 1e6, {})}});
   CHECK(r2.frames[0].end_s == Approx(1.51).epsilon(1e-9));
   REQUIRE(r2.trace.size() == 2);
   CHECK(r2.trace[0].name == "x");
@@ -118,6 +122,84 @@ TEST_CASE("replay: radio wake-up is paid after the idle timeout and not before")
   // Radios asleep at start (the default): frame 0 pays the wake-up too: 0.1 + 0.1 + 1.01.
   const auto asleep = run(p, plan, stream_workload(1.0 / 1.6, 1));
   CHECK(asleep.frames[0].end_s == Approx(1.21).epsilon(1e-9));
+}
+
+namespace {
+
+// a, b, c on one 8 Mbps (1 MB/s) WiFi cell, 10 ms latency; wake-up 0.1 s after 0.5 s idle.
+Platform wake_up_trio(WakeUpPer per) {
+  Platform p =
+      test::make_platform({test_device("a"), test_device("b"), test_device("c")},
+                          {test::shared_network("w", NetworkKind::Wifi, {"a", "b", "c"}, 8e6, 0.01)});
+  p.networks[0].wake_up_s = 0.1;
+  p.networks[0].power_save_timeout_s = 0.5;
+  p.networks[0].wake_up_per = per;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("replay: per channel, a second channel on an awake radio pays its own wake-up") {
+  // a sends 1 MB to b at once (x) and 1 MB to c (y) after computing 1.2 s. Radios asleep at start.
+  const Plan plan{"p",
+                  "",
+                  {transfer_task("x", "a", "b", 1e6, {}), compute_task("ca", "a", 1.2, {}),
+                   transfer_task("y", "a", "c", 1e6, {"ca"})}};
+  // Per radio: x wakes a's radio [0, 0.1], travels [0.1, 1.11]; y at 1.2 finds the radio idle
+  // 0.09 s (< 0.5): no wake-up, 1.2 + 1.01 = 2.21. One wake-up.
+  const auto radio = run(wake_up_trio(WakeUpPer::Radio), plan);
+  CHECK(radio.frames[0].end_s == Approx(2.21).epsilon(1e-9));
+  CHECK(radio.devices[0].wake_ups == 1);
+  // Per channel: x sets up a|b [0, 0.1] as before; y's channel a|c was never used: set up
+  // [1.2, 1.3], then 1.3 + 1.01 = 2.31. Two wake-ups, both on a's radio.
+  const auto channel = run(wake_up_trio(WakeUpPer::Channel), plan);
+  CHECK(channel.frames[0].end_s == Approx(2.31).epsilon(1e-9));
+  CHECK(channel.devices[0].wake_ups == 2);
+}
+
+TEST_CASE("replay: per channel, a relayed hop reuses its logical channel within the timeout") {
+  // x: a -> b on the logical channel a|c (b relays to c), 0.1 s wake-up then [0.1, 1.11];
+  // b computes `relay_s`, then y: b -> c on a|c.
+  auto plan_with = [](double relay_s, bool tag_y) {
+    Task x = transfer_task("x", "a", "b", 1e6, {});
+    x.channel = pair_channel("a", "c");
+    Task y = transfer_task("y", "b", "c", 1e6, {"cb"});
+    if (tag_y) y.channel = pair_channel("c", "a");
+    return Plan{"relay", "", {x, compute_task("cb", "b", relay_s, {"x"}), y}};
+  };
+  const Platform p = wake_up_trio(WakeUpPer::Channel);
+  // relay 0.2 s: y at 1.31 finds a|c idle 0.2 s (< 0.5): no wake-up, ends 1.31 + 1.01 = 2.32.
+  const auto reused = run(p, plan_with(0.2, true));
+  CHECK(reused.frames[0].end_s == Approx(2.32).epsilon(1e-9));
+  CHECK(reused.devices[0].wake_ups == 1);
+  CHECK(reused.devices[1].wake_ups == 0);
+  // Untagged, y travels on its endpoint pair b|c, never used: b sets it up [1.31, 1.41], 2.42.
+  const auto own = run(p, plan_with(0.2, false));
+  CHECK(own.frames[0].end_s == Approx(2.42).epsilon(1e-9));
+  CHECK(own.devices[1].wake_ups == 1);
+  // relay 0.6 s: a|c idle 0.6 s (> 0.5) at 1.71: set up again [1.71, 1.81], ends 2.82.
+  const auto expired = run(p, plan_with(0.6, true));
+  CHECK(expired.frames[0].end_s == Approx(2.82).epsilon(1e-9));
+  CHECK(expired.devices[1].wake_ups == 1);
+}
+
+TEST_CASE("replay: per channel, a radio sets up its channels one at a time") {
+  // a sends 1 MB to b (x) and to c (y) at once over a serialized radio. a sets up a|b [0, 0.1]
+  // then a|c [0.1, 0.2]; x travels [0.1, 1.11], y waits for the radio: [1.11, 2.12].
+  Platform p = wake_up_trio(WakeUpPer::Channel);
+  p.networks[0].serialized_radio = true;
+  const auto r = run_traced(
+      p, {"p", "", {transfer_task("x", "a", "b", 1e6, {}), transfer_task("y", "a", "c", 1e6, {})}});
+  CHECK(r.frames[0].end_s == Approx(2.12).epsilon(1e-9));
+  std::vector<std::tuple<std::string, double, double>> wake_ups;
+  for (const auto& e : r.trace)
+    if (e.category == std::string("wake-up")) wake_ups.emplace_back(e.label, e.start_s, e.end_s);
+  REQUIRE(wake_ups.size() == 2);
+  CHECK(std::get<0>(wake_ups[0]) == "a|b");
+  CHECK(std::get<2>(wake_ups[0]) == Approx(0.1).epsilon(1e-9));
+  CHECK(std::get<0>(wake_ups[1]) == "a|c");
+  CHECK(std::get<1>(wake_ups[1]) == Approx(0.1).epsilon(1e-9));
+  CHECK(std::get<2>(wake_ups[1]) == Approx(0.2).epsilon(1e-9));
 }
 
 TEST_CASE("replay: a bandwidth trace changes the transfer time") {
