@@ -54,6 +54,11 @@ std::vector<Stage> model_stages(const Graph& graph) {
   const auto n = graph.topological_order().size();
   for (std::size_t p = 1; p < n; ++p) {
     const Layer& l = layer_at_position(graph, p);
+    if (l.op == OpKind::FullyConnected && graph.layer_by_name(l.inputs.at(0)).output_shape.size() == 2)
+      throw InputError("", "model",
+                       fmt::format("MoDNN cannot place layer '{}': an fc over a sequence (T,F) input is not "
+                                   "one weight matrix times one vector",
+                                   l.name));
     if (l.op == OpKind::Conv2d || l.op == OpKind::FullyConnected) {
       stages.push_back({l.op == OpKind::Conv2d ? StageKind::Conv : StageKind::Fc, p, p, l.name});
       continue;

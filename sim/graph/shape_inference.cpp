@@ -137,6 +137,14 @@ void infer_fc(Layer& l, const Shape& in) {
   auto& a = l.attrs;
   check_sparsity(a);
   if (a.units < 1) fail("units", fmt::format("expected a positive integer, got {}", a.units));
+  if (in.size() == 2) {
+    // A sequence (T, F), as `lstm` returns: the same weights at every step -> (T, units).
+    if (a.sparsity > 0.0) fail("sparsity", "a sparse fc over a sequence (T,F) input is not supported");
+    l.output_shape = {in[0], a.units};
+    l.params = in[1] * a.units + (a.bias ? a.units : 0);
+    l.macs = in[0] * in[1] * a.units;
+    return;
+  }
   const std::int64_t n = shape_elements(in);  // an fc layer flattens its input, as Caffe's InnerProduct
   l.output_shape = {a.units};
   l.params = n * a.units + (a.bias ? a.units : 0);

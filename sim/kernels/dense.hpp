@@ -1,6 +1,7 @@
 #pragma once
 /// Fully connected layers: dense (GEMV) and sparse (CSR SpMV), and magnitude pruning.
-/// The input is flattened (Caffe's InnerProduct); the weight is [units, inputs] row-major.
+/// The input is flattened (Caffe's InnerProduct) unless it is a (T, F) sequence; the weight is
+/// [units, inputs] row-major.
 ///
 ///     Tensor y = fully_connected(x, w, b);                 // w [10, 400], x any shape of 400 elements
 ///     CsrMatrix s = prune_to_csr(random_normal({10, 400}, 1), 0.9);   // 40 nonzeros kept per row
@@ -15,7 +16,8 @@ namespace coinfer::kernels {
 using CsrMatrix = Eigen::SparseMatrix<float, Eigen::RowMajor, std::int32_t>;
 
 /// y = W x + b with y of shape (units). Throws `Error` if W is not [units, x.size()] or b has the
-/// wrong size (an empty b means no bias).
+/// wrong size (an empty b means no bias). A rank-2 input is a sequence (T, F): W is [units, F], applied
+/// at every step (one GEMM), and y is (T, units).
 Tensor fully_connected(const Tensor& input, const Tensor& weight, const Tensor& bias);
 
 /// y = S x + b with S a CSR matrix of units rows (SpMV).

@@ -130,7 +130,8 @@ LayerWeights make_weights(const Layer& l, const Shape& in, std::uint64_t seed) {
       break;
     }
     case OpKind::FullyConnected: {
-      const std::int64_t n = shape_elements(in);
+      // A sequence (T, F) shares one F -> units matrix over its steps; anything else is flattened.
+      const std::int64_t n = in.size() == 2 ? in[1] : shape_elements(in);
       Layer dense = l;
       dense.attrs.sparsity = 0.0;
       Tensor full = he_weight(dense, {a.units, n}, static_cast<double>(n), seed);

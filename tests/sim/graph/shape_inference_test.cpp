@@ -88,6 +88,14 @@ TEST_CASE("fully connected flattens its input") {
   CHECK(l.macs == 2560);
 }
 
+TEST_CASE("fully connected over a (T, F) sequence shares its weights across steps") {
+  // T = 100, F = 494: params = 494*2048 + 2048 = 1,013,760; MACs = 100 * 494 * 2048 = 101,171,200
+  auto l = infer_one({100, 494}, [](GraphBuilder& b, auto x) { b.fc(x, "f", 2048); });
+  CHECK(l.output_shape == Shape{100, 2048});
+  CHECK(l.params == 1013760);
+  CHECK(l.macs == 101171200);
+}
+
 TEST_CASE("max pool 2x2 stride 2 halves height and width") {
   auto l = infer_one({16, 32, 32}, [](GraphBuilder& b, auto x) { b.max_pool(x, "p", 2, 2); });
   CHECK(l.output_shape == Shape{16, 16, 16});

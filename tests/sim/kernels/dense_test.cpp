@@ -38,6 +38,24 @@ TEST_CASE("fully_connected matches the naive product and flattens its input", "[
   CHECK_THROWS_AS(fully_connected(Tensor({5}), Tensor({3, 4}), Tensor()), Error);
 }
 
+TEST_CASE("fully_connected on a (T, F) sequence applies the same weights at every step", "[kernels][fc]") {
+  std::mt19937_64 rng(37);
+  for (int trial = 0; trial < 30; ++trial) {
+    const auto steps = draw(rng, 1, 9), features = draw(rng, 1, 30), units = draw(rng, 1, 40);
+    const Tensor x = random_normal({steps, features}, rng()), wt = random_normal({units, features}, rng());
+    const Tensor b = trial % 2 ? random_normal({units}, rng()) : Tensor();
+    const Tensor y = fully_connected(x, wt, b);
+    REQUIRE(y.shape == Shape{steps, units});
+    for (std::int64_t t = 0; t < steps; ++t) {
+      Tensor xt({features}), yt({units});
+      std::copy_n(x.ptr() + t * features, features, xt.ptr());
+      std::copy_n(y.ptr() + t * units, units, yt.ptr());
+      CHECK(test::max_rel_error(yt, naive_fc(xt, wt, b)) < 1e-4);
+    }
+  }
+  CHECK_THROWS_AS(fully_connected(Tensor({2, 5}), Tensor({3, 10}), Tensor()), Error);
+}
+
 TEST_CASE("prune_to_csr keeps the largest magnitudes of every row", "[kernels][fc]") {
   std::mt19937_64 rng(32);
   for (double sparsity : {0.0, 0.5, 0.9, 0.97}) {

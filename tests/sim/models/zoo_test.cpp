@@ -124,20 +124,15 @@ TEST_CASE("flownets has the 38,675,536 parameters of the FlowNetS port") {
   CHECK(build_zoo_model("flownets").total_params() == 38675536);
 }
 
-TEST_CASE("deepspeech's recurrent layer costs exactly what our bidirectional lstm op costs") {
-  // brnn4 = input_gates + recurrent; the lstm op gives 2 * 4(FH + HH + H) params and 2 * 4(FH + HH) T MACs.
-  GraphBuilder b("lstm_reference");
-  auto x = b.input("x", {100, 2048});
-  b.lstm(x, "lstm", 2048, 1, true);
-  const Graph ref = b.build();
-  const Layer& lstm = ref.layer_by_name("lstm");
+TEST_CASE("deepspeech runs its recurrent layer as one bidirectional lstm over the sequence") {
   const Graph g = build_zoo_model("deepspeech");
-  const Layer& gates = g.layer_by_name("brnn4.input_gates");
-  const Layer& recurrent = g.layer_by_name("brnn4.recurrent");
-  CHECK(gates.params + recurrent.params == lstm.params);
-  CHECK(gates.macs + recurrent.macs == lstm.macs);
-  CHECK(recurrent.output_bytes == lstm.output_bytes);
-  CHECK(lstm.params == 67125248);  // 2 * 4 * (2048*2048 + 2048*2048 + 2048)
+  const Layer& brnn = g.layer_by_name("brnn4");
+  CHECK(brnn.op == OpKind::Lstm);
+  CHECK(brnn.attrs.bidirectional);
+  // 2 directions * 4 gates * (2048*2048 input + 2048*2048 recurrent + 2048 bias).
+  CHECK(brnn.params == 67125248);
+  CHECK(brnn.macs == 2LL * 4 * (2048 * 2048 + 2048 * 2048) * 100);
+  CHECK(brnn.output_shape == Shape{100, 4096});
 }
 
 TEST_CASE("alexnet, vgg16 and nin have JointDNN's Table 2 layer counts") {
@@ -280,6 +275,7 @@ TEST_CASE("yolo_small, nin, overfeat, convnet and deepspeech have their document
   CHECK(shape_of(build_zoo_model("overfeat"), "pool5") == Shape{1024, 6, 6});
   CHECK(shape_of(build_zoo_model("convnet"), "pool3") == Shape{64, 4, 4});
   const Graph ds = build_zoo_model("deepspeech");
-  CHECK(shape_of(ds, "fc1") == Shape{2048, 100, 1});  // 118 frames - 19 + 1 = 100 steps
-  CHECK(shape_of(ds, "prob") == Shape{29, 100, 1});
+  CHECK(shape_of(ds, "mfcc") == Shape{100, 494});  // 100 steps of 19 x 26 MFCC context windows
+  CHECK(shape_of(ds, "fc1") == Shape{100, 2048});
+  CHECK(shape_of(ds, "prob") == Shape{100, 29});
 }
