@@ -11,27 +11,7 @@
 // GCC 12 flags the deliberately undefined registers of _mm512_undefined_ps() inside the intrinsics.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC target("avx,avx2,fma,f16c,sse3,ssse3,sse4.1,sse4.2,popcnt")
-#ifndef __SSE3__
-#define __SSE3__ 1
-#endif
-#ifndef __SSSE3__
-#define __SSSE3__ 1
-#endif
-#ifndef __SSE4_1__
-#define __SSE4_1__ 1
-#endif
-#ifndef __SSE4_2__
-#define __SSE4_2__ 1
-#endif
-#ifndef __AVX__
-#define __AVX__ 1
-#endif
-#ifndef __AVX2__
-#define __AVX2__ 1
-#endif
-#ifndef __FMA__
-#define __FMA__ 1
-#endif
+#include "sim/kernels/isa_avx2_macros.ipp"
 #define Eigen coinfer_eigen_avx2
 #define COINFER_GEMM_NAME gemm_avx2
 #define COINFER_GEMV_NAME gemv_avx2

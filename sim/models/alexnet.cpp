@@ -4,6 +4,7 @@
 // and conv2 (size 5, alpha 1e-4, beta 0.75), 3x3/2 max pools with Caffe's ceil rounding, FC
 // 4096-4096-1000. Caffe's parameter count with groups: 60,965,224.
 #include "sim/graph/graph_builder.hpp"
+#include "sim/models/blocks.hpp"
 #include "sim/models/zoo.hpp"
 
 namespace coinfer {
@@ -26,14 +27,7 @@ Graph make_alexnet() {
   x = b.conv(x, "conv5", 256, 3, 1, 1, 2);
   x = b.relu(x, "relu5");
   x = b.max_pool(x, "pool5", 3, 2, 0, true);
-  x = b.fc(x, "fc6", 4096);
-  x = b.relu(x, "relu6");
-  x = b.dropout(x, "drop6");
-  x = b.fc(x, "fc7", 4096);
-  x = b.relu(x, "relu7");
-  x = b.dropout(x, "drop7");
-  x = b.fc(x, "fc8", 1000);
-  b.softmax(x, "prob");
+  caffe_classifier(b, x, 4096, 4096, 1000);
   return b.build();
 }
 

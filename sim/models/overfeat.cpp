@@ -3,6 +3,7 @@
 // 256 5x5, 512/1024/1024 3x3 padded), 2x2/2 max pools after layers 1, 2 and 5, fully connected
 // 3072-4096-1000 with ReLU and dropout. Parameter count derived from Table 1: 145,920,872.
 #include "sim/graph/graph_builder.hpp"
+#include "sim/models/blocks.hpp"
 #include "sim/models/zoo.hpp"
 
 namespace coinfer {
@@ -23,14 +24,7 @@ Graph make_overfeat() {
   x = b.conv(x, "conv5", 1024, 3, 1, 1);
   x = b.relu(x, "relu5");
   x = b.max_pool(x, "pool5", 2, 2);
-  x = b.fc(x, "fc6", 3072);
-  x = b.relu(x, "relu6");
-  x = b.dropout(x, "drop6");
-  x = b.fc(x, "fc7", 4096);
-  x = b.relu(x, "relu7");
-  x = b.dropout(x, "drop7");
-  x = b.fc(x, "fc8", 1000);
-  b.softmax(x, "prob");
+  caffe_classifier(b, x, 3072, 4096, 1000);
   return b.build();
 }
 

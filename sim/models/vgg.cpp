@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/graph/graph_builder.hpp"
+#include "sim/models/blocks.hpp"
 #include "sim/models/zoo.hpp"
 
 namespace coinfer {
@@ -18,14 +19,7 @@ Graph make_vgg16() {
     }
     x = b.max_pool(x, fmt::format("pool{}", s + 1), 2, 2);
   }
-  x = b.fc(x, "fc6", 4096);
-  x = b.relu(x, "relu6");
-  x = b.dropout(x, "drop6");
-  x = b.fc(x, "fc7", 4096);
-  x = b.relu(x, "relu7");
-  x = b.dropout(x, "drop7");
-  x = b.fc(x, "fc8", 1000);
-  b.softmax(x, "prob");
+  caffe_classifier(b, x, 4096, 4096, 1000);
   return b.build();
 }
 

@@ -72,21 +72,7 @@ std::string network_kind_name(NetworkKind kind) {
 }
 
 std::string radio_power_key(NetworkKind kind) {
-  switch (kind) {
-    case NetworkKind::Wifi:
-      return "wifi";
-    case NetworkKind::WifiDirect:
-      return "wifi_direct";
-    case NetworkKind::Lte:
-      return "lte";
-    case NetworkKind::Cellular3g:
-      return "3g";
-    case NetworkKind::Cellular4g:
-      return "4g";
-    case NetworkKind::Wired:
-      return "";
-  }
-  return "";
+  return kind == NetworkKind::Wired ? "" : network_kind_name(kind);  // a wired link has no radio
 }
 
 const RadioPowerModel* radio_power_model(const DeviceCalibration& calibration, NetworkKind kind) {

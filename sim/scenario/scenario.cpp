@@ -180,8 +180,8 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
 ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry& partitioners,
                              const SchedulerRegistry& schedulers) {
   try {
-    // Resolve names first: a typo must fail before seconds of profiling.
-    partitioners.create(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
+    // Resolve names first: a typo must fail before seconds of profiling (partition_scenario
+    // creates the partitioner before it profiles).
     auto scheduler = schedulers.create(spec.scheduler, spec.scheduler_params, "", "scheduler.name");
     const ScenarioPlan planned = partition_scenario(spec, partitioners);
     const Graph& graph = planned.graph;

@@ -10,17 +10,7 @@
 
 using namespace coinfer;
 using namespace coinfer::jointdnn;
-
-namespace {
-
-// Same one-layer problem as the labels tests: mobile 2 s / 4 J; cloud 2.5 s / 1.5 J / 0.5 s cloud.
-Json one_layer() {
-  return Json::parse(R"({"layers": 1, "mobile_time": [[2]], "cloud_time": [[0.5]],
-    "upload_time": [1, 0], "download_time": [0, 1], "mobile_energy": [[4]], "upload_energy": [1, 0],
-    "download_energy": [0, 0.5], "objective": "energy"})");
-}
-
-}  // namespace
+using coinfer::jointdnn::testing::one_layer;
 
 TEST_CASE("ilp: energy objective picks the cloud, QoS deadline forces the mobile") {
   auto j = one_layer();

@@ -9,20 +9,9 @@
 using namespace coinfer;
 using namespace coinfer::jointdnn;
 using Catch::Matchers::Contains;
+using coinfer::jointdnn::testing::three_layers;
 
 namespace {
-
-// Three layers; per-layer mobile 1, 5, 1 (groups of two or three cheaper than the sum), cloud 0.5
-// each (additive).
-Json three_layers() {
-  return Json::parse(R"({
-    "layers": 3,
-    "mobile_time": [[1, 5.8, 6.5], [5, 6], [1]],
-    "cloud_time": [[0.5, 1, 1.5], [0.5, 1], [0.5]],
-    "upload_time": [10, 0.5, 10, 10],
-    "download_time": [10, 10, 0.5, 10],
-    "objective": "latency"})");
-}
 
 Json with_energy(Json j) {
   j["mobile_energy"] = Json::parse("[[2, 9, 10], [8, 9], [2]]");

@@ -228,4 +228,25 @@ inline Json without_maxima(Json j) {
   return j;
 }
 
+/// Three layers; per-layer mobile 1, 5, 1 (groups of two or three cheaper than the sum), cloud 0.5
+/// per layer (additive); only layer 1's and layer 2's outputs are cheap to move (up(1) = 0.5,
+/// down(2) = 0.5). The hand-derived cases of several solvers' tests start from it.
+inline Json three_layers() {
+  return Json::parse(R"({
+    "layers": 3,
+    "mobile_time": [[1, 5.8, 6.5], [5, 6], [1]],
+    "cloud_time": [[0.5, 1, 1.5], [0.5, 1], [0.5]],
+    "upload_time": [10, 0.5, 10, 10],
+    "download_time": [10, 10, 0.5, 10],
+    "objective": "latency"})");
+}
+
+/// One layer. Mobile: 2 s, 4 J, no cloud time. Cloud: up(0) 1 s + 0.5 s + down(1) 1 s = 2.5 s;
+/// energy up 1 J + down 0.5 J = 1.5 J; cloud time 0.5 s.
+inline Json one_layer() {
+  return Json::parse(R"({"layers": 1, "mobile_time": [[2]], "cloud_time": [[0.5]],
+    "upload_time": [1, 0], "download_time": [0, 1], "mobile_energy": [[4]], "upload_energy": [1, 0],
+    "download_energy": [0, 0.5], "objective": "energy"})");
+}
+
 }  // namespace coinfer::jointdnn::testing

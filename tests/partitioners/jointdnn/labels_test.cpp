@@ -8,18 +8,7 @@
 
 using namespace coinfer;
 using namespace coinfer::jointdnn;
-
-namespace {
-
-// One layer. Mobile: 2 s, 4 J, no cloud time. Cloud: up(0) 1 s + 0.5 s + down(1) 1 s = 2.5 s;
-// energy up 1 J + down 0.5 J = 1.5 J; cloud time 0.5 s.
-Json one_layer() {
-  return Json::parse(R"({"layers": 1, "mobile_time": [[2]], "cloud_time": [[0.5]],
-    "upload_time": [1, 0], "download_time": [0, 1], "mobile_energy": [[4]], "upload_energy": [1, 0],
-    "download_energy": [0, 0.5], "objective": "energy"})");
-}
-
-}  // namespace
+using coinfer::jointdnn::testing::one_layer;
 
 TEST_CASE("labels: without maxima the cheapest-energy schedule wins") {
   const Solution s = solve_labels(parse_problem(one_layer()));

@@ -8,15 +8,9 @@
 
 using namespace coinfer;
 using namespace coinfer::jointdnn;
+using coinfer::jointdnn::testing::one_layer;
 
 namespace {
-
-// One layer. Mobile: 2 s, 4 J. Cloud: 2.5 s, 1.5 J, 0.5 s cloud time (see labels_test.cpp).
-Json one_layer() {
-  return Json::parse(R"({"layers": 1, "mobile_time": [[2]], "cloud_time": [[0.5]],
-    "upload_time": [1, 0], "download_time": [0, 1], "mobile_energy": [[4]], "upload_energy": [1, 0],
-    "download_energy": [0, 0.5], "objective": "energy"})");
-}
 
 /// Keeps at most one of the maxima of a random problem.
 Json one_maximum(Json j, std::mt19937_64& rng) {

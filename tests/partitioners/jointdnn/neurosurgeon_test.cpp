@@ -7,20 +7,7 @@
 
 using namespace coinfer;
 using namespace coinfer::jointdnn;
-
-namespace {
-
-Json three_layers() {
-  return Json::parse(R"({
-    "layers": 3,
-    "mobile_time": [[1, 5.8, 6.5], [5, 6], [1]],
-    "cloud_time": [[0.5, 1, 1.5], [0.5, 1], [0.5]],
-    "upload_time": [10, 0.5, 10, 10],
-    "download_time": [10, 10, 0.5, 10],
-    "objective": "latency"})");
-}
-
-}  // namespace
+using coinfer::jointdnn::testing::three_layers;
 
 TEST_CASE("neurosurgeon keeps everything on the mobile when every split pays a big crossing") {
   // p = 0: up(0) 10 + C[1..3] 1.5 + down(3) 10 = 21.5;  p = 1: M[1] 1 + up(1) 0.5 + C[2..3] 1 + 10 = 12.5;

@@ -4,10 +4,14 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/partitioners/jointdnn/jointdnn_test_support.hpp"
+#include "tests/solve/solve_test_support.hpp"
+
 #include "sim/core/error.hpp"
 
 using namespace coinfer;
 using Catch::Matchers::Contains;
+using coinfer::jointdnn::testing::three_layers;
 
 namespace {
 
@@ -17,19 +21,9 @@ SolverRegistry jointdnn_registry() {
   return r;
 }
 
-Json problem() {
-  return Json::parse(R"({"layers": 3, "mobile_time": [[1, 5.8, 6.5], [5, 6], [1]],
-    "cloud_time": [[0.5, 1, 1.5], [0.5, 1], [0.5]], "upload_time": [10, 0.5, 10, 10],
-    "download_time": [10, 10, 0.5, 10], "objective": "latency"})");
-}
-
 std::string error_path(const std::string& solver, const Json& p) {
-  try {
-    jointdnn_registry().create(solver, Json::object())->solve(p);
-  } catch (const InputError& e) {
-    return e.path();
-  }
-  return "<no error>";
+  return coinfer::testing::input_error_path(
+      [&] { coinfer::testing::solve_with(register_jointdnn_solvers, solver, p); });
 }
 
 }  // namespace
@@ -48,7 +42,7 @@ TEST_CASE("every exact solver returns the same solution JSON on the three-layer 
   const auto r = jointdnn_registry();
   for (const char* name : {"jointdnn", "jointdnn-ilp", "jointdnn-labels"}) {
     INFO(name);
-    CHECK(r.create(name, Json::object())->solve(problem()) == expected);
+    CHECK(r.create(name, Json::object())->solve(three_layers()) == expected);
   }
 }
 
@@ -70,7 +64,7 @@ TEST_CASE("malformed problems fail with the JSON path in every solver") {
   };
   for (const char* solver : {"jointdnn", "jointdnn-ilp", "jointdnn-labels", "neurosurgeon"})
     for (const auto& c : cases) {
-      Json p = problem();
+      Json p = three_layers();
       p[Json::json_pointer(c.pointer)] = c.value;
       INFO(solver << " " << c.pointer);
       CHECK(error_path(solver, p) == c.path);
@@ -78,7 +72,7 @@ TEST_CASE("malformed problems fail with the JSON path in every solver") {
 }
 
 TEST_CASE("only jointdnn refuses maxima") {
-  Json p = problem();
+  Json p = three_layers();
   p["max_latency"] = 3.0;  // below the 3.5 optimum: infeasible for the constrained solvers
   CHECK(error_path("jointdnn", p) == "max_latency");
   const auto r = jointdnn_registry();

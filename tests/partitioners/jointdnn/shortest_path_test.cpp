@@ -9,22 +9,7 @@
 using namespace coinfer;
 using namespace coinfer::jointdnn;
 using Catch::Matchers::Contains;
-
-namespace {
-
-// Per-layer mobile 1, 5, 1 (groups cheaper than sums), cloud 0.5 per layer; only layer 1's and
-// layer 2's outputs are cheap to move (up(1) = 0.5, down(2) = 0.5).
-Json three_layers() {
-  return Json::parse(R"({
-    "layers": 3,
-    "mobile_time": [[1, 5.8, 6.5], [5, 6], [1]],
-    "cloud_time": [[0.5, 1, 1.5], [0.5, 1], [0.5]],
-    "upload_time": [10, 0.5, 10, 10],
-    "download_time": [10, 10, 0.5, 10],
-    "objective": "latency"})");
-}
-
-}  // namespace
+using coinfer::jointdnn::testing::three_layers;
 
 TEST_CASE("jointdnn offloads the one expensive middle layer") {
   // Candidates: all mobile M[1..3] = 6.5; M[1] C[2] M[3] = 1 + 0.5 + 0.5 + 0.5 + 1 = 3.5;

@@ -6,11 +6,15 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/solve/solve_test_support.hpp"
+
 #include "partitioners/modnn/register.hpp"
 #include "sim/core/error.hpp"
+#include "tests/partitioners/modnn/conv_geometry_support.hpp"
 
 using namespace coinfer;
 using namespace coinfer::modnn;
+using coinfer::modnn::testing::conv;
 
 namespace Catch {
 template <>
@@ -22,18 +26,6 @@ struct StringMaker<IndexRange> {
 }  // namespace Catch
 
 namespace {
-
-ConvGeometry conv(std::int64_t h, std::int64_t w, std::int64_t c, std::int64_t k, std::int64_t s,
-                  std::int64_t p, std::int64_t z = 4) {
-  return {.height = h,
-          .width = w,
-          .channels = c,
-          .kernel = k,
-          .stride = s,
-          .padding = p,
-          .filters = 8,
-          .bytes_per_value = z};
-}
 
 /// A random valid conv problem with 1..8 nodes.
 BodpProblem random_problem(std::mt19937_64& rng) {
@@ -51,19 +43,12 @@ BodpProblem random_problem(std::mt19937_64& rng) {
 }
 
 Json solve(const std::string& name, const Json& problem) {
-  SolverRegistry registry("solver");
-  register_modnn_solvers(registry);
-  return registry.create(name, {})->solve(problem);
+  return coinfer::testing::solve_with(register_modnn_solvers, name, problem);
 }
 
 /// The InputError path a solver reports for `problem` ("" when it does not throw one).
 std::string error_path(const std::string& name, const Json& problem) {
-  try {
-    solve(name, problem);
-  } catch (const InputError& e) {
-    return e.path();
-  }
-  return "<no InputError>";
+  return coinfer::testing::input_error_path([&] { solve(name, problem); });
 }
 
 Json example_problem() {

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/solve/solve_test_support.hpp"
+
 #include "partitioners/modnn/register.hpp"
 #include "sim/core/error.hpp"
 
@@ -14,18 +16,11 @@ using namespace coinfer::modnn;
 namespace {
 
 Json solve_fc(const Json& problem) {
-  SolverRegistry registry("solver");
-  register_modnn_solvers(registry);
-  return registry.create("fc-1d", {})->solve(problem);
+  return coinfer::testing::solve_with(register_modnn_solvers, "fc-1d", problem);
 }
 
 std::string error_path(const Json& problem) {
-  try {
-    solve_fc(problem);
-  } catch (const InputError& e) {
-    return e.path();
-  }
-  return "<no InputError>";
+  return coinfer::testing::input_error_path([&] { solve_fc(problem); });
 }
 
 }  // namespace

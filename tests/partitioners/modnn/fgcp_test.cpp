@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/solve/solve_test_support.hpp"
+
 #include "partitioners/modnn/register.hpp"
 #include "sim/core/error.hpp"
 
@@ -51,18 +53,11 @@ FgcpProblem random_problem(std::mt19937_64& rng) {
 }
 
 Json solve_fgcp(const Json& problem) {
-  SolverRegistry registry("solver");
-  register_modnn_solvers(registry);
-  return registry.create("fgcp", {})->solve(problem);
+  return coinfer::testing::solve_with(register_modnn_solvers, "fgcp", problem);
 }
 
 std::string error_path(const Json& problem) {
-  try {
-    solve_fgcp(problem);
-  } catch (const InputError& e) {
-    return e.path();
-  }
-  return "<no InputError>";
+  return coinfer::testing::input_error_path([&] { solve_fgcp(problem); });
 }
 
 Json hand_json() {

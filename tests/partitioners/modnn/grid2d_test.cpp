@@ -4,30 +4,20 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/solve/solve_test_support.hpp"
+
 #include "partitioners/modnn/register.hpp"
 #include "sim/core/error.hpp"
+#include "tests/partitioners/modnn/conv_geometry_support.hpp"
 
 using namespace coinfer;
 using namespace coinfer::modnn;
+using coinfer::modnn::testing::conv;
 
 namespace {
 
-ConvGeometry conv(std::int64_t h, std::int64_t w, std::int64_t c, std::int64_t k, std::int64_t s,
-                  std::int64_t p, std::int64_t z = 4) {
-  return {.height = h,
-          .width = w,
-          .channels = c,
-          .kernel = k,
-          .stride = s,
-          .padding = p,
-          .filters = 8,
-          .bytes_per_value = z};
-}
-
 Json solve_grid(const Json& problem) {
-  SolverRegistry registry("solver");
-  register_modnn_solvers(registry);
-  return registry.create("grid2d", {})->solve(problem);
+  return coinfer::testing::solve_with(register_modnn_solvers, "grid2d", problem);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/solve/solve_test_support.hpp"
+
 #include "partitioners/modnn/register.hpp"
 #include "sim/core/error.hpp"
 
@@ -75,18 +77,11 @@ double recovered_fraction(const std::vector<int>& truth, const std::vector<int>&
 }
 
 Json solve_mscc(const Json& problem) {
-  SolverRegistry registry("solver");
-  register_modnn_solvers(registry);
-  return registry.create("mscc", {})->solve(problem);
+  return coinfer::testing::solve_with(register_modnn_solvers, "mscc", problem);
 }
 
 std::string error_path(const Json& problem) {
-  try {
-    solve_mscc(problem);
-  } catch (const InputError& e) {
-    return e.path();
-  }
-  return "<no InputError>";
+  return coinfer::testing::input_error_path([&] { solve_mscc(problem); });
 }
 
 }  // namespace

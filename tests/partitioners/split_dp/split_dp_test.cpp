@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/solve/solve_test_support.hpp"
+
 #include "partitioners/split_dp/register.hpp"
 #include "sim/core/error.hpp"
 
@@ -43,18 +45,11 @@ double brute_force_throughput(const SplitDpProblem& p) {
 }
 
 Json solve(const Json& problem) {
-  coinfer::SolverRegistry registry("solver");
-  coinfer::register_split_dp_solvers(registry);
-  return registry.create("split-dp", Json::object())->solve(problem);
+  return coinfer::testing::solve_with(coinfer::register_split_dp_solvers, "split-dp", problem);
 }
 
 std::string error_path(const Json& problem) {
-  try {
-    solve(problem);
-  } catch (const InputError& e) {
-    return e.path();
-  }
-  return "<no error>";
+  return coinfer::testing::input_error_path([&] { solve(problem); });
 }
 
 }  // namespace

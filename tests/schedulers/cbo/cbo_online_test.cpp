@@ -13,19 +13,8 @@ using coinfer::InputError;
 using coinfer::Json;
 namespace cbo = coinfer::cbo;
 
-namespace {
-
-// bandwidth 1 bit/s so sizes read as upload seconds; every number a multiple of 1/8.
-Json base_problem() {
-  return Json{{"server_accuracy", {1.0}}, {"bandwidth", 1},         {"server_time", 0}, {"latency", 0},
-              {"deadline", 1.0},          {"frames", Json::array()}};
-}
-
-Json frame(double arrival, double confidence, double local, std::vector<double> sizes) {
-  return Json{{"arrival", arrival}, {"confidence", confidence}, {"local_accuracy", local}, {"sizes", sizes}};
-}
-
-}  // namespace
+using coinfer::cbo::testing::base_problem;
+using coinfer::cbo::testing::frame;
 
 TEST_CASE("cbo-online: processes frames by descending confidence", "[cbo]") {
   // Confidences 0.875, 0.25, 0.5 -> order {0, 2, 1}. All arrive at 0 with 0.5 s uploads and a

@@ -13,19 +13,8 @@ using coinfer::InputError;
 using coinfer::Json;
 namespace cbo = coinfer::cbo;
 
-namespace {
-
-// bandwidth 1 bit/s so sizes read as upload seconds; every number a multiple of 1/8.
-Json base_problem() {
-  return Json{{"server_accuracy", {1.0}}, {"bandwidth", 1},         {"server_time", 0}, {"latency", 0},
-              {"deadline", 1.0},          {"frames", Json::array()}};
-}
-
-Json frame(double arrival, double confidence, double local, std::vector<double> sizes) {
-  return Json{{"arrival", arrival}, {"confidence", confidence}, {"local_accuracy", local}, {"sizes", sizes}};
-}
-
-}  // namespace
+using coinfer::cbo::testing::base_problem;
+using coinfer::cbo::testing::frame;
 
 TEST_CASE("cbo-optimal: offloads the frame with the larger gain when only one fits", "[cbo]") {
   // Frame 0 (arrival 0, 1 s upload) ends at 1 <= 0 + 1. Frame 1 (arrival 0.5, 0.75 s) alone ends

@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/solve/solve_test_support.hpp"
+
 #include "sim/core/error.hpp"
 #include "tests/schedulers/cbo/cbo_test_support.hpp"
 
@@ -29,12 +31,7 @@ Json valid_problem() {
 }
 
 std::string error_path(const Json& json) {
-  try {
-    cbo::parse_problem(json);
-  } catch (const InputError& e) {
-    return e.path();
-  }
-  return "<no error>";
+  return coinfer::testing::input_error_path([&] { cbo::parse_problem(json); });
 }
 
 }  // namespace

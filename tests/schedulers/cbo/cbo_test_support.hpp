@@ -126,4 +126,16 @@ inline double exhaustive_best_gain(const Problem& p, int only_resolution = -1) {
   return best;
 }
 
+/// A problem without frames at bandwidth 1 bit/s, so sizes read as upload seconds (hand-derived
+/// cases keep every number a multiple of 1/8): one resolution of accuracy 1, deadline 1 s.
+inline Json base_problem() {
+  return Json{{"server_accuracy", {1.0}}, {"bandwidth", 1},         {"server_time", 0}, {"latency", 0},
+              {"deadline", 1.0},          {"frames", Json::array()}};
+}
+
+/// One frame of a problem JSON.
+inline Json frame(double arrival, double confidence, double local, std::vector<double> sizes) {
+  return Json{{"arrival", arrival}, {"confidence", confidence}, {"local_accuracy", local}, {"sizes", sizes}};
+}
+
 }  // namespace coinfer::cbo::testing

@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/solve/solve_test_support.hpp"
+
 #include "schedulers/pipeline/register.hpp"
 #include "sim/core/error.hpp"
 
@@ -19,18 +21,11 @@ using coinfer::Json;
 namespace {
 
 Json solve(const Json& problem) {
-  coinfer::SolverRegistry registry("solver");
-  coinfer::register_pipeline_solvers(registry);
-  return registry.create("pipeline-expected", Json::object())->solve(problem);
+  return coinfer::testing::solve_with(coinfer::register_pipeline_solvers, "pipeline-expected", problem);
 }
 
 std::string error_path(const Json& problem) {
-  try {
-    solve(problem);
-  } catch (const InputError& e) {
-    return e.path();
-  }
-  return "<no error>";
+  return coinfer::testing::input_error_path([&] { solve(problem); });
 }
 
 double phi(double z) { return std::exp(-0.5 * z * z) / std::sqrt(2.0 * std::numbers::pi); }

@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/solve/solve_test_support.hpp"
+
 #include "schedulers/pipeline/register.hpp"
 #include "sim/core/error.hpp"
 
@@ -17,18 +19,11 @@ using coinfer::ThresholdProblem;
 namespace {
 
 Json solve(const Json& problem) {
-  coinfer::SolverRegistry registry("solver");
-  coinfer::register_pipeline_solvers(registry);
-  return registry.create("pipeline-thresholds", Json::object())->solve(problem);
+  return coinfer::testing::solve_with(coinfer::register_pipeline_solvers, "pipeline-thresholds", problem);
 }
 
 std::string error_path(const Json& problem) {
-  try {
-    solve(problem);
-  } catch (const InputError& e) {
-    return e.path();
-  }
-  return "<no error>";
+  return coinfer::testing::input_error_path([&] { solve(problem); });
 }
 
 // Accuracies of MobileNet-v2 on CIFAR-10 for gamma = 8, 4, 2 and the uncompressed model (gamma 1):
