@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "sim/core/error.hpp"
 #include "sim/functional/forward_pass.hpp"
 #include "sim/kernels/gemm.hpp"
 #include "sim/models/zoo.hpp"
@@ -56,7 +57,15 @@ void run_infer(const InferOptions& o) {
   kernels::set_kernel_threads(o.threads);
   Graph g = load_model(o.model);
   auto start = std::chrono::steady_clock::now();
-  const ForwardPass fp(std::move(g), o.seed);
+  // The forward pass checks first that the model fits this host's memory (an InputError naming the
+  // model file and the largest layer, instead of std::bad_alloc midway).
+  const ForwardPass fp = [&] {
+    try {
+      return ForwardPass(std::move(g), o.seed);
+    } catch (const InputError& e) {
+      throw e.file().empty() ? e.with_file(o.model) : e;
+    }
+  }();
   const double weights_s = seconds_since(start);
   const auto inputs = fp.make_inputs(o.input_seed);
   start = std::chrono::steady_clock::now();

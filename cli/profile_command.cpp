@@ -64,7 +64,12 @@ void run(const Options& o) {
   po.seed = o.seed;
   po.use_cache = !o.no_cache;
   if (o.groups) po.groups = consecutive_groups(g.size(), o.max_group);
-  const HostProfile p = profile_model(g, po);
+  HostProfile p;
+  try {
+    p = profile_model(g, po);  // checks first that the model fits this host's memory
+  } catch (const InputError& e) {
+    throw e.file().empty() ? e.with_file(o.model) : e;
+  }
   if (o.json)
     std::cout << host_profile_to_json(p).dump(2) << "\n";
   else

@@ -13,8 +13,35 @@
 namespace coinfer::jointdnn {
 namespace {
 
-/// Largest accepted time / energy: sums over a million groups stay finite.
-constexpr double kMaxValue = 1e300;
+// Accepted ranges (README "Adding an algorithm", solver ranges). Why each bound:
+// - Every time (s) and energy (J) in [0, kMaxValue = 1e9], with a non-zero value at least
+//   kMinNonZero = 1e-12 (a picosecond or picojoule, below any profiler or power meter). A schedule
+//   sums at most 3 * 10^6 of them (<= 3e15), and LARAC's multiplier lambda = dc / dd then stays
+//   below ~1e43, so lambda * d never overflows (with values up to 1e300, or as small as 1e-300,
+//   it did).
+// - Maxima in [0, kMaxLimit = 1e18]: above any reachable total, so a larger one means no limit.
+// - layers in [1, 10^6] (bounded anyway by the triangles the file must hold).
+constexpr double kMaxValue = 1e9;
+constexpr double kMinNonZero = 1e-12;
+constexpr double kMaxLimit = 1e18;
+
+/// Rejects a non-zero value below kMinNonZero at `path`.
+double checked_value(double v, const std::string& path) {
+  if (v != 0.0 && v < kMinNonZero)
+    throw InputError("", path,
+                     fmt::format("expected 0 or a number in [{}, {}], got {}", kMinNonZero, kMaxValue, v));
+  return v;
+}
+
+std::vector<double> checked_values(std::vector<double> values, const std::string& path) {
+  for (std::size_t i = 0; i < values.size(); ++i) checked_value(values[i], index_path(path, i));
+  return values;
+}
+
+/// Array of `size` times or energies in range.
+std::vector<double> value_array(const Json& problem, const std::string& key, long size) {
+  return checked_values(json_number_array(problem, key, "", size, 0.0, kMaxValue), key);
+}
 
 const std::vector<std::string> kKeys = {"layers",
                                         "mobile_time",
@@ -43,13 +70,14 @@ std::vector<std::vector<double>> parse_triangle(const Json& problem, const std::
     if (rows[i].size() != expected)
       throw InputError("", index_path(key, i),
                        fmt::format("expected {} entries, got {}", expected, rows[i].size()));
+    checked_values(rows[i], index_path(key, i));
   }
   return rows;
 }
 
 std::vector<double> parse_optional_array(const Json& problem, const std::string& key, long size) {
   if (!json_find(problem, key, "")) return {};
-  return json_number_array(problem, key, "", size, 0.0, kMaxValue);
+  return value_array(problem, key, size);
 }
 
 std::vector<Skip> parse_skips(const Json& problem, int layers) {
@@ -85,8 +113,8 @@ void parse_energy(const Json& problem, Problem& p) {
         throw InputError("", key,
                          "missing key (mobile_energy, upload_energy and download_energy come together)");
     p.mobile_energy_j = parse_triangle(problem, "mobile_energy", p.layers);
-    p.upload_energy_j = json_number_array(problem, "upload_energy", "", n1, 0.0, kMaxValue);
-    p.download_energy_j = json_number_array(problem, "download_energy", "", n1, 0.0, kMaxValue);
+    p.upload_energy_j = value_array(problem, "upload_energy", n1);
+    p.download_energy_j = value_array(problem, "download_energy", n1);
   }
   p.weight_download_energy_j = parse_optional_array(problem, "weight_download_energy", p.layers);
   if (!p.weight_download_energy_j.empty() && !any)
@@ -99,9 +127,9 @@ void parse_goal(const Json& problem, Problem& p) {
   p.objective = objective == "energy" ? Objective::energy : Objective::latency;
   if (p.objective == Objective::energy && !p.has_energy())
     throw InputError("", "objective", "'energy' needs mobile_energy, upload_energy and download_energy");
-  p.max_latency_s = json_optional_number(problem, "max_latency", "", 0.0);
-  p.max_energy_j = json_optional_number(problem, "max_energy", "", 0.0);
-  p.max_cloud_time_s = json_optional_number(problem, "max_cloud_time", "", 0.0);
+  p.max_latency_s = json_optional_number(problem, "max_latency", "", 0.0, kMaxLimit);
+  p.max_energy_j = json_optional_number(problem, "max_energy", "", 0.0, kMaxLimit);
+  p.max_cloud_time_s = json_optional_number(problem, "max_cloud_time", "", 0.0, kMaxLimit);
   if (p.max_energy_j && !p.has_energy())
     throw InputError("", "max_energy", "needs mobile_energy, upload_energy and download_energy");
 }
@@ -136,8 +164,8 @@ Problem parse_problem(const Json& problem) {
   const long n1 = p.layers + 1;
   p.mobile_time_s = parse_triangle(problem, "mobile_time", p.layers);
   p.cloud_time_s = parse_triangle(problem, "cloud_time", p.layers);
-  p.upload_time_s = json_number_array(problem, "upload_time", "", n1, 0.0, kMaxValue);
-  p.download_time_s = json_number_array(problem, "download_time", "", n1, 0.0, kMaxValue);
+  p.upload_time_s = value_array(problem, "upload_time", n1);
+  p.download_time_s = value_array(problem, "download_time", n1);
   p.weight_download_time_s = parse_optional_array(problem, "weight_download_time", p.layers);
   if (p.weight_download_time_s.empty()) p.weight_download_time_s.assign(p.layers, 0.0);
   parse_energy(problem, p);

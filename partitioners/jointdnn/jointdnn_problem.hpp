@@ -79,7 +79,8 @@ struct Solution {
 };
 
 /// Parses and validates a problem; throws `InputError` naming the JSON path, e.g.
-/// `mobile_time[3]: expected 5 entries, got 4`. Example: `auto p = parse_problem(Json::parse(text));`
+/// `mobile_time[3]: expected 5 entries, got 4`. Ranges: times and energies 0 or in [1e-12, 1e9],
+/// maxima in [0, 1e18], layers in [1, 10^6]. Example: `auto p = parse_problem(Json::parse(text));`
 Problem parse_problem(const Json& problem);
 
 /// The exact cost of `groups` under the issue-6 semantics. Throws `Error` when the groups do not

@@ -10,6 +10,9 @@ namespace coinfer::modnn {
 namespace {
 
 constexpr std::int64_t kMaxWorkers = 1024;
+// A sparse matrix's rows and cols in [1, 2^24]: the plan keeps arrays per row and column (2^24
+// entries; fc layers have about 10^4). A dense one only needs its ranges: up to 2^31 - 1.
+constexpr std::int64_t kMaxSparseDimension = std::int64_t{1} << 24;
 
 std::vector<double> parse_workers(const Json& problem) {
   const bool has_workers = json_find(problem, "workers", "") != nullptr;
@@ -45,6 +48,8 @@ Fc1dProblem parse_fc_1d_problem(const Json& problem) {
   Fc1dProblem p;
   p.sparse = json_find(problem, "entries", "") != nullptr;
   if (p.sparse) {
+    json_int(problem, "rows", "", 1, kMaxSparseDimension);
+    json_int(problem, "cols", "", 1, kMaxSparseDimension);
     p.pattern = parse_sparse_pattern(problem);
   } else {
     p.pattern.rows = json_int(problem, "rows", "", 1, 2147483647);

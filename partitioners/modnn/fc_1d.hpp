@@ -43,7 +43,8 @@ struct Fc1dPlan {
   std::int64_t transfer_bytes = 0;
 };
 
-/// Throws `InputError` naming the JSON path on a malformed problem.
+/// Throws `InputError` naming the JSON path on a malformed problem (a sparse matrix's rows and cols
+/// at most 2^24, a dense one's 2^31 - 1).
 Fc1dProblem parse_fc_1d_problem(const Json& problem);
 
 /// The 1-D split. Never throws for a problem from `parse_fc_1d_problem`; throws `Error` on bad

@@ -15,6 +15,16 @@ namespace coinfer::modnn {
 namespace {
 
 constexpr std::size_t kMaxWorkers = 1024;
+// Accepted ranges (README "Adding an algorithm", solver ranges). Why each bound:
+// - rows, cols in [1, 2^24]: FGCP (and MSCC, when it finds the clusters) keeps arrays per row and
+//   column, 2^24 entries of a few bytes each (fc layers have about 10^4: VGG-16 FC6 is 25088 x 4096);
+//   2^31 rows asked for tens of GiB before any work.
+// - seconds per non-zero in [0, 3600] (an hour per multiply-add is slower than any device) and
+//   throughput_bps in [1, 1e12] as a platform's link rates: ET sums stay finite (64 / 1e-300 bps
+//   per value was inf).
+constexpr std::int64_t kMaxDimension = std::int64_t{1} << 24;
+constexpr double kMaxSecondsPerNonZero = 3600.0;
+constexpr double kMinThroughput_bps = 1.0, kMaxThroughput_bps = 1e12;
 
 double value_time_s(const FgcpProblem& p) { return double(p.bytes_per_value) * 8.0 / p.throughput_bps; }
 
@@ -206,15 +216,22 @@ FgcpProblem parse_fgcp_problem(const Json& problem) {
       {"rows", "cols", "entries", "row_cluster", "col_cluster", "seed", "worker_s_per_nonzero",
        "go_s_per_nonzero", "throughput_bps", "bytes_per_value", "comment"});
   FgcpProblem p;
+  json_int(problem, "rows", "", 1, kMaxDimension);
+  json_int(problem, "cols", "", 1, kMaxDimension);
   p.pattern = parse_sparse_pattern(problem);
-  p.worker_s_per_nonzero = json_number_array(problem, "worker_s_per_nonzero", "", -1, 0.0);
+  p.worker_s_per_nonzero =
+      json_number_array(problem, "worker_s_per_nonzero", "", -1, 0.0, kMaxSecondsPerNonZero);
   const auto k = p.worker_s_per_nonzero.size();
   if (k == 0) throw InputError("", "worker_s_per_nonzero", "expected at least 1 entry");
   if (k > kMaxWorkers)
     throw InputError("", "worker_s_per_nonzero", fmt::format("expected at most {} entries", kMaxWorkers));
-  p.go_s_per_nonzero = json_number(problem, "go_s_per_nonzero", "", 0.0);
-  p.throughput_bps = json_number(problem, "throughput_bps", "", 0.0);
+  p.go_s_per_nonzero = json_number(problem, "go_s_per_nonzero", "", 0.0, kMaxSecondsPerNonZero);
+  p.throughput_bps = json_number(problem, "throughput_bps", "", 0.0, kMaxThroughput_bps);
   if (!(p.throughput_bps > 0.0)) throw InputError("", "throughput_bps", "expected a number > 0, got 0");
+  if (p.throughput_bps < kMinThroughput_bps)
+    throw InputError("", "throughput_bps",
+                     fmt::format("expected a rate in [{}, {}] bps, got {}", kMinThroughput_bps,
+                                 kMaxThroughput_bps, p.throughput_bps));
   p.bytes_per_value = json_int(problem, "bytes_per_value", "", 1, 8);
 
   const bool has_rows = json_find(problem, "row_cluster", "") != nullptr;

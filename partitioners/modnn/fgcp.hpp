@@ -28,8 +28,9 @@
 ///
 /// Solve schema (`coinfer solve fgcp P.json`):
 ///   problem  {"rows","cols","entries":[[i,j],..] (as for mscc),
-///             "worker_s_per_nonzero":[k numbers >= 0] (SpMV seconds per non-zero, one per worker),
-///             "go_s_per_nonzero": number >= 0, "throughput_bps": number > 0,
+///             "worker_s_per_nonzero":[k numbers in [0, 3600]] (SpMV seconds per non-zero, one per
+///             worker), "go_s_per_nonzero": number in [0, 3600], "throughput_bps": number in [1, 1e12],
+///             rows and cols at most 2^24,
 ///             "bytes_per_value": integer in [1, 8],
 ///             and EITHER "row_cluster":[rows ints in [0,k)] + "col_cluster":[cols ints in [0,k)]
 ///             OR neither, then MSCC clusters with k = workers and optional "seed" (default 0);

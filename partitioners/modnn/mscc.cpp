@@ -17,6 +17,9 @@ namespace {
 
 using SpMat = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 constexpr std::int64_t kMaxClusters = 1024;
+// rows and cols in [1, 2^24]: the clustering keeps arrays per row and column (2^24 entries of a few
+// bytes each; fc layers have about 10^4: VGG-16 FC6 is 25088 x 4096), where 2^31 asked for tens of GiB.
+constexpr std::int64_t kMaxDimension = std::int64_t{1} << 24;
 constexpr Eigen::Index kDenseLimit = 400;  // smaller side up to this: dense eigensolver
 
 /// y = N x with N = A^T A (`tall`: A has more rows than columns) or N = A A^T, never formed.
@@ -158,6 +161,8 @@ MsccProblem parse_mscc_problem(const Json& problem) {
   json_reject_unknown_keys(
       problem, "", {"rows", "cols", "entries", "clusters", "seed", "restarts", "max_iterations", "comment"});
   MsccProblem p;
+  json_int(problem, "rows", "", 1, kMaxDimension);
+  json_int(problem, "cols", "", 1, kMaxDimension);
   p.pattern = parse_sparse_pattern(problem);
   p.clusters = json_int(problem, "clusters", "", 1, std::min({p.pattern.rows, p.pattern.cols, kMaxClusters}));
   p.seed = static_cast<std::uint64_t>(json_int(problem, "seed", "", 0));

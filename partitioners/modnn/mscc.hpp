@@ -52,7 +52,7 @@ std::pair<std::int64_t, std::int64_t> count_inside_outside(const SparsePattern& 
                                                            const std::vector<int>& row_cluster,
                                                            const std::vector<int>& col_cluster);
 
-/// Throws `InputError` naming the JSON path on a malformed problem.
+/// Throws `InputError` naming the JSON path on a malformed problem (rows and cols at most 2^24).
 MsccProblem parse_mscc_problem(const Json& problem);
 
 /// Co-clusters rows and columns. Deterministic for a given problem (seed included). Throws `Error`

@@ -11,13 +11,22 @@
 namespace coinfer {
 namespace {
 
-/// Non-empty array of finite numbers > 0 at `problem[key]`.
-std::vector<double> positive_array(const Json& problem, const char* key) {
-  auto values = json_number_array(problem, key, "", -1, 0.0);
+// Accepted ranges (README "Adding an algorithm", solver ranges). Why each bound:
+// - ops and speeds in [1e-30, 1e30]: they share an arbitrary unit of work, and any real layer or
+//   device fits that span in any sane unit. A stage sums at most kMaxLayers ops (<= 4e33), so every
+//   C_i / ops(stage) is a finite number >= 2.5e-64 > 0; with 1e308 ops the sum overflowed or the
+//   throughput underflowed to 0, and a "feasible" split of throughput 0 came back.
+// - at most kMaxLayers = 4096 layers (the deepest published DNNs have about 1000) and kMaxDevices
+//   = 256 devices: the DP holds (n+1)(m+1) entries and takes O(m^2 n) steps (a few seconds here).
+constexpr double kMinValue = 1e-30, kMaxValue = 1e30;
+constexpr long kMaxLayers = 4096, kMaxDevices = 256;
+
+/// Non-empty array of at most `max_size` numbers in [kMinValue, kMaxValue] at `problem[key]`.
+std::vector<double> positive_array(const Json& problem, const char* key, long max_size) {
+  auto values = json_number_array(problem, key, "", -1, kMinValue, kMaxValue);
   if (values.empty()) throw InputError("", key, "expected at least 1 entry");
-  for (std::size_t i = 0; i < values.size(); ++i)
-    if (!(values[i] > 0.0))
-      throw InputError("", index_path(key, i), fmt::format("expected a number > 0, got {}", values[i]));
+  if (static_cast<long>(values.size()) > max_size)
+    throw InputError("", key, fmt::format("expected at most {} entries, got {}", max_size, values.size()));
   return values;
 }
 
@@ -80,8 +89,8 @@ SplitTables fill_tables(const std::vector<double>& ops, const std::vector<double
 SplitDpProblem parse_split_dp_problem(const Json& problem) {
   json_reject_unknown_keys(problem, "", {"layer_ops", "device_speeds", "comment"});
   SplitDpProblem p;
-  p.layer_ops = positive_array(problem, "layer_ops");
-  p.device_speeds = positive_array(problem, "device_speeds");
+  p.layer_ops = positive_array(problem, "layer_ops", kMaxLayers);
+  p.device_speeds = positive_array(problem, "device_speeds", kMaxDevices);
   return p;
 }
 

@@ -19,7 +19,8 @@
 
 namespace coinfer {
 
-/// Problem JSON `{"layer_ops": [m numbers > 0], "device_speeds": [n numbers > 0]}`.
+/// Problem JSON `{"layer_ops": [m numbers], "device_speeds": [n numbers]}`, every number in
+/// [1e-30, 1e30], 1 <= m <= 4096, 1 <= n <= 256 (so every throughput is finite and > 0).
 struct SplitDpProblem {
   std::vector<double> layer_ops;      ///< entry j-1 = ops of layer j (work units per frame), > 0
   std::vector<double> device_speeds;  ///< C_i, work units per second, > 0, in pipeline order

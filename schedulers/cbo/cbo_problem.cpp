@@ -11,19 +11,34 @@
 namespace coinfer::cbo {
 namespace {
 
+// Accepted ranges (README "Adding an algorithm", solver ranges). Why each bound:
+// - Times (arrival, server_time, latency, deadline, uplink_free_at) in [0, 1e9] s, the horizon of
+//   any run (about 32 years; a double resolves it to 0.2 us).
+// - bandwidth in [1, 1e12] bps, as a platform's link rates: 1 Tb/s is beyond any uplink.
+// - sizes in [0, 1e15] bits (125 TB, beyond any frame): an upload then takes at most 1e15 s and
+//   every finish time stays finite.
+constexpr double kMaxTime_s = 1e9;
+constexpr double kMinBandwidth_bps = 1.0, kMaxBandwidth_bps = 1e12;
+constexpr double kMaxSize_bits = 1e15;
+
 Frame parse_frame(const Json& json, const std::string& path, std::size_t resolutions) {
   json_reject_unknown_keys(json, path, {"arrival", "confidence", "local_accuracy", "sizes"});
   Frame frame;
-  frame.arrival_s = json_number(json, "arrival", path, 0.0);
+  frame.arrival_s = json_number(json, "arrival", path, 0.0, kMaxTime_s);
   frame.confidence = json_number(json, "confidence", path, 0.0, 1.0);
   frame.local_accuracy = json_number(json, "local_accuracy", path, 0.0, 1.0);
-  frame.sizes_bits = json_number_array(json, "sizes", path, static_cast<long>(resolutions), 0.0);
+  frame.sizes_bits =
+      json_number_array(json, "sizes", path, static_cast<long>(resolutions), 0.0, kMaxSize_bits);
   return frame;
 }
 
-double positive_number(const Json& json, std::string_view key) {
-  const double x = json_number(json, key, "", 0.0);
-  if (!(x > 0)) throw InputError("", std::string(key), fmt::format("expected a positive number, got {}", x));
+double bandwidth_bps(const Json& json) {
+  const double x = json_number(json, "bandwidth", "", 0.0, kMaxBandwidth_bps);
+  if (!(x > 0)) throw InputError("", "bandwidth", fmt::format("expected a positive number, got {}", x));
+  if (x < kMinBandwidth_bps)
+    throw InputError(
+        "", "bandwidth",
+        fmt::format("expected a rate in [{}, {}] bps, got {}", kMinBandwidth_bps, kMaxBandwidth_bps, x));
   return x;
 }
 
@@ -39,11 +54,11 @@ Problem parse_problem(const Json& json, const std::vector<std::string>& extra_ke
   problem.server_accuracy = json_number_array(json, "server_accuracy", "", -1, 0.0, 1.0);
   if (problem.server_accuracy.empty())
     throw InputError("", "server_accuracy", "expected at least one resolution");
-  problem.bandwidth_bps = positive_number(json, "bandwidth");
-  problem.server_time_s = json_number(json, "server_time", "", 0.0);
-  problem.latency_s = json_number(json, "latency", "", 0.0);
-  problem.deadline_s = json_number(json, "deadline", "", 0.0);
-  problem.uplink_free_at_s = json_number_or(json, "uplink_free_at", "", 0.0, 0.0);
+  problem.bandwidth_bps = bandwidth_bps(json);
+  problem.server_time_s = json_number(json, "server_time", "", 0.0, kMaxTime_s);
+  problem.latency_s = json_number(json, "latency", "", 0.0, kMaxTime_s);
+  problem.deadline_s = json_number(json, "deadline", "", 0.0, kMaxTime_s);
+  problem.uplink_free_at_s = json_number_or(json, "uplink_free_at", "", 0.0, 0.0, kMaxTime_s);
 
   const Json& frames = json_at(json, "frames", "");
   if (!frames.is_array()) throw InputError("", "frames", "expected an array of frames");

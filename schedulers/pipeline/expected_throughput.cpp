@@ -14,7 +14,8 @@ namespace {
 
 constexpr double kRelTol = 1e-10;  // quadrature target, relative to the integral
 constexpr std::size_t kMaxIntervals = 20000;
-constexpr double kTailSigmas = 12.0;  // Phi(-12) ~ 2e-33: the untruncated left tail beyond is nil
+constexpr std::size_t kMaxStages = 4096;  // a product over the stages is evaluated per quadrature point
+constexpr double kTailSigmas = 12.0;      // Phi(-12) ~ 2e-33: the untruncated left tail beyond is nil
 
 /// P(Z > z) for a standard normal, accurate in both tails.
 double normal_upper(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
@@ -118,7 +119,7 @@ BandwidthModel parse_model(const Json& problem) {
 
 GaussianBandwidth parse_bandwidth(const Json& v, const std::string& path) {
   json_reject_unknown_keys(v, path, {"mean", "stddev"});
-  return {json_number(v, "mean", path, 0.0), json_number(v, "stddev", path, 0.0)};
+  return {json_number(v, "mean", path, 0.0, kPipelineMax), json_number(v, "stddev", path, 0.0, kPipelineMax)};
 }
 
 }  // namespace
@@ -128,12 +129,16 @@ ExpectedThroughputProblem parse_expected_throughput_problem(const Json& problem)
                            {"compute_throughput", "stage_data", "bandwidth", "bandwidth_model", "comment"});
   ExpectedThroughputProblem p;
   p.compute_throughput_fps = pipeline_positive_number(problem, "compute_throughput");
-  p.stage_data = json_number_array(problem, "stage_data", "", -1, 0.0);
+  p.stage_data = json_number_array(problem, "stage_data", "", -1, 0.0, kPipelineMax);
   if (p.stage_data.empty()) throw InputError("", "stage_data", "expected at least 1 entry");
-  for (std::size_t i = 0; i < p.stage_data.size(); ++i)
+  if (p.stage_data.size() > kMaxStages)
+    throw InputError("", "stage_data", fmt::format("expected at most {} entries", kMaxStages));
+  for (std::size_t i = 0; i < p.stage_data.size(); ++i) {
     if (!(p.stage_data[i] > 0.0))
       throw InputError("", index_path("stage_data", i),
                        fmt::format("expected a number > 0, got {}", p.stage_data[i]));
+    pipeline_positive_value(p.stage_data[i], index_path("stage_data", i));
+  }
   const Json& bw = json_at(problem, "bandwidth", "");
   if (!bw.is_array())
     throw InputError("", "bandwidth", "expected an array of {\"mean\", \"stddev\"} objects");

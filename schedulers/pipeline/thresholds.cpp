@@ -17,7 +17,7 @@ ThresholdProblem parse_threshold_problem(const Json& problem) {
   p.stage_data = pipeline_positive_number(problem, "stage_data");
   // gamma = original / compressed size (sec. IV-C), so gamma >= 1; a fraction here usually means
   // "compressed / original" was given instead.
-  p.ratios = json_number_array(problem, "ratios", "", -1, 1.0);
+  p.ratios = json_number_array(problem, "ratios", "", -1, 1.0, kPipelineMax);
   if (p.ratios.empty()) throw InputError("", "ratios", "expected at least 1 entry");
   for (std::size_t k = 1; k < p.ratios.size(); ++k)
     if (!(p.ratios[k] < p.ratios[k - 1]))

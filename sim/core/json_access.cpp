@@ -1,6 +1,7 @@
 #include "sim/core/json_access.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -56,11 +57,21 @@ const Json* json_find(const Json& obj, std::string_view key, const std::string& 
 
 std::int64_t json_as_int(const Json& v, const std::string& path, std::int64_t min, std::int64_t max) {
   std::int64_t x = 0;
-  if (v.is_number_integer()) {
+  if (v.is_number_unsigned()) {
+    // get<int64_t>() would wrap an unsigned above INT64_MAX to a negative number.
+    const auto u = v.get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(INT64_MAX))
+      throw InputError("", path, fmt::format("integer out of range ({} > 2^63 - 1)", u));
+    x = static_cast<std::int64_t>(u);
+  } else if (v.is_number_integer()) {
     x = v.get<std::int64_t>();
   } else if (v.is_number_float() && std::isfinite(v.get<double>()) &&
-             std::floor(v.get<double>()) == v.get<double>() && std::fabs(v.get<double>()) < 9e15) {
-    x = static_cast<std::int64_t>(v.get<double>());
+             std::floor(v.get<double>()) == v.get<double>()) {
+    // An integral float: 1e6, or an integer literal beyond uint64 (2^70) that the parser made a float.
+    const double d = v.get<double>();
+    if (!(d >= -0x1p63 && d < 0x1p63))
+      throw InputError("", path, fmt::format("integer out of range ({} is outside [-2^63, 2^63 - 1])", d));
+    x = static_cast<std::int64_t>(d);
   } else {
     throw InputError("", path, "expected an integer, got " + type_name(v));
   }
@@ -190,18 +201,92 @@ void json_reject_unknown_keys(const Json& obj, const std::string& path,
   }
 }
 
+namespace {
+
+/// nlohmann's SAX events, handed to its own DOM builder, while keeping the key path of the value
+/// being read: a number beyond double (`1e400`, nlohmann's out_of_range.406) becomes
+/// `file: layers[1].padding: number out of range (1e400)`, and nesting deeper than
+/// kMaxJsonDepth stops with `nested too deeply` before any recursive code sees the document.
+class PathTrackingSax {
+ public:
+  PathTrackingSax(Json& root, const std::string& file) : dom_(root, true), file_(file) {}
+
+  bool null() { return done(dom_.null()); }
+  bool boolean(bool v) { return done(dom_.boolean(v)); }
+  bool number_integer(Json::number_integer_t v) { return done(dom_.number_integer(v)); }
+  bool number_unsigned(Json::number_unsigned_t v) { return done(dom_.number_unsigned(v)); }
+  bool number_float(Json::number_float_t v, const std::string& s) { return done(dom_.number_float(v, s)); }
+  bool string(std::string& v) { return done(dom_.string(v)); }
+  bool binary(Json::binary_t& v) { return done(dom_.binary(v)); }
+  bool start_object(std::size_t n) { return enter(false) && dom_.start_object(n); }
+  bool key(std::string& k) {
+    frames_.back().key = k;
+    return dom_.key(k);
+  }
+  bool end_object() {
+    frames_.pop_back();
+    return done(dom_.end_object());
+  }
+  bool start_array(std::size_t n) { return enter(true) && dom_.start_array(n); }
+  bool end_array() {
+    frames_.pop_back();
+    return done(dom_.end_array());
+  }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& ex) {
+    if (ex.id == 406) throw InputError(file_, path(), fmt::format("number out of range ({})", token));
+    return dom_.parse_error(position, token, ex);  // throws `ex`, a Json::parse_error
+  }
+
+ private:
+  struct Frame {
+    bool array = false;
+    std::size_t index = 0;  // arrays: the element being read
+    std::string key;        // objects: the key being read
+  };
+
+  // A value is complete: the enclosing array moves on to its next index.
+  bool done(bool ok) {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+    return ok;
+  }
+  bool enter(bool array) {
+    if (frames_.size() >= kMaxJsonDepth)  // no path: it would be 256 levels long
+      throw InputError(
+          file_, "",
+          fmt::format("nested too deeply (more than {} levels of arrays and objects)", kMaxJsonDepth));
+    frames_.push_back({array, 0, {}});
+    return true;
+  }
+  std::string path() const {
+    std::string p;
+    for (const auto& f : frames_) p = f.array ? index_path(p, f.index) : join_path(p, f.key);
+    return p;
+  }
+
+  nlohmann::detail::json_sax_dom_parser<Json> dom_;
+  const std::string& file_;
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
 Json parse_json_text(const std::string& text, const std::string& file) {
+  Json root;
+  PathTrackingSax sax(root, file);
   try {
-    return Json::parse(text);
+    Json::sax_parse(text, &sax);
   } catch (const Json::parse_error& e) {
     std::string what = e.what();
     // nlohmann prefixes "[json.exception.parse_error.101] "; keep the readable part.
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
     throw InputError(file, "", "not valid JSON: " + what);
   }
+  return root;
 }
 
 Json read_json_file(const std::string& file) {
+  if (std::filesystem::is_directory(file)) throw InputError(file, "", "is a directory, expected a JSON file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(file, "", "cannot open file");
   std::ostringstream ss;

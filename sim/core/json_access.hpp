@@ -23,7 +23,8 @@ const Json& json_at(const Json& obj, std::string_view key, const std::string& pa
 /// Null when `key` is absent or JSON null.
 const Json* json_find(const Json& obj, std::string_view key, const std::string& path);
 
-/// Integer in [min, max]; floats with a fractional part are rejected.
+/// Integer in [min, max]; floats with a fractional part are rejected, and an integer beyond int64
+/// (2^70, or an unsigned above 2^63-1) is `integer out of range`.
 std::int64_t json_int(const Json& obj, std::string_view key, const std::string& path,
                       std::int64_t min = INT64_MIN, std::int64_t max = INT64_MAX);
 std::int64_t json_int_or(const Json& obj, std::string_view key, const std::string& path,
@@ -63,7 +64,14 @@ std::int64_t json_as_int(const Json& v, const std::string& path, std::int64_t mi
                          std::int64_t max = INT64_MAX);
 double json_as_number(const Json& v, const std::string& path, double min = -1e308, double max = 1e308);
 
+/// Deepest nesting of arrays and objects a JSON (or YAML) input may have. No coinfer file goes
+/// beyond 6 levels; the limit stops a hostile `[[[[...` long before recursive code (copies, dumps,
+/// yaml-cpp) could exhaust the stack.
+inline constexpr std::size_t kMaxJsonDepth = 256;
+
 /// Parses `text` as JSON; syntax errors become `InputError(file, "", "not valid JSON: ...")`.
+/// A number beyond double (`1e400`) is `InputError(file, "layers[1].padding", "number out of
+/// range (1e400)")`; nesting deeper than kMaxJsonDepth is `... nested too deeply ...` at its path.
 Json parse_json_text(const std::string& text, const std::string& file);
 /// Reads and parses a JSON file; a missing file or bad syntax throws `InputError`.
 Json read_json_file(const std::string& file);

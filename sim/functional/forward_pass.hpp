@@ -16,10 +16,37 @@
 
 namespace coinfer {
 
+/// Bytes a host forward pass of a graph holds at its peak, as `ForwardPass::run(keep_all = false)`
+/// and the profiler hold them: every layer's fp32 weights (params x 4), the fp32 activations alive
+/// at once (a tensor is freed after its last consumer), and the largest im2col scratch of a conv2d
+/// (C/g kh kw x OH OW floats). Sums are overflow-checked: a total beyond int64 reads INT64_MAX.
+struct ForwardMemory {
+  std::int64_t weight_bytes = 0;
+  std::int64_t activation_bytes = 0;  ///< peak of the live activations
+  std::int64_t scratch_bytes = 0;
+  std::size_t largest_layer = 0;  ///< the layer holding the most (weights + output)
+  std::int64_t largest_layer_bytes = 0;
+  std::int64_t total_bytes() const;
+};
+/// Requires an inferred graph.
+ForwardMemory forward_pass_memory(const Graph& graph);
+
+/// Physical memory of this host, sysconf(_SC_PHYS_PAGES) x sysconf(_SC_PAGE_SIZE) (INT64_MAX when
+/// unknown): the limit a forward pass or a profile may need.
+std::int64_t host_memory_bytes();
+
+/// Throws `InputError("", "layers[i]", "model 'm' needs N bytes ... more than this host's memory
+/// (M bytes) ...; the largest layer 'x' (fc) holds K bytes")` when the forward pass would need more
+/// than `limit_bytes`, before anything is allocated (rather than std::bad_alloc midway).
+///
+///     check_forward_pass_memory(graph);   // the host's physical memory
+void check_forward_pass_memory(const Graph& graph, std::int64_t limit_bytes = host_memory_bytes());
+
 class ForwardPass {
  public:
   /// Infers the graph if needed and makes every layer's weights from
-  /// `derive_seed(seed, layer.name)`. Throws `Error` / `InputError` for an invalid graph.
+  /// `derive_seed(seed, layer.name)`. Throws `Error` / `InputError` for an invalid graph, and
+  /// `InputError` when the forward pass would not fit the host's memory (check_forward_pass_memory).
   ForwardPass(Graph graph, std::uint64_t seed);
 
   const Graph& graph() const { return graph_; }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/checked_math.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer {
@@ -105,11 +106,16 @@ void Graph::infer() {
   index_names();
   resolve_inputs();
   sort_topologically();
+  CheckedInt params = 0, macs = 0;  // the totals must fit too, so total_params() / total_macs() cannot wrap
   for (auto i : order_) {
     std::vector<const Shape*> in;
     for (auto p : producers_[i]) in.push_back(&layers_[p].output_shape);
     try {
       infer_layer(layers_[i], in);
+      params += layers_[i].params;
+      macs += layers_[i].macs;
+      if (!params.ok() || !macs.ok())
+        throw InputError("", "", "the model's total parameters or MACs are out of range (over 2^63)");
     } catch (const InputError& e) {
       throw InputError(
           "", join_path(layer_path(i), e.path()),

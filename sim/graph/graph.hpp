@@ -17,6 +17,12 @@
 
 namespace coinfer {
 
+/// Largest tensor one layer may produce, and largest fp32 weight set one layer may hold: 2^40 bytes
+/// (1 TiB), beyond the memory of any device coinfer models (the largest GPU holds 141 GiB). Shape
+/// inference rejects a layer over it with an `InputError` naming the layer, so every derived count
+/// (elements, params, MACs, bytes) of an inferred graph fits in int64 with room to spare.
+inline constexpr std::int64_t kMaxTensorBytes = std::int64_t{1} << 40;
+
 class Graph {
  public:
   Graph() = default;
@@ -39,7 +45,8 @@ class Graph {
   long index_of(const std::string& name) const;
 
   /// Validates and derives shapes, params, MACs and bytes. Errors name the layer
-  /// and carry the path `layers[i]` (or `layers[i].inputs[j]`).
+  /// and carry the path `layers[i]` (or `layers[i].inputs[j]`). Sizes are overflow-checked and
+  /// capped (`kMaxTensorBytes`); so are the model totals (`total_params`, `total_macs`).
   void infer();
   bool inferred() const { return inferred_; }
 

@@ -1,5 +1,7 @@
 #include "sim/graph/graph_json.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
@@ -29,10 +31,17 @@ Pair read_pair(const Json& obj, const char* key, const std::string& path, Pair f
     return {x, x};
   }
   if (!v->is_array() || v->empty() || v->size() > 2) throw InputError("", p, expectation);
-  for (const auto& e : *v)
-    if (!e.is_number_integer()) throw InputError("", p, expectation);
-  const auto a = (*v)[0].get<std::int64_t>();
-  return {a, v->size() == 2 ? (*v)[1].get<std::int64_t>() : a};
+  // json_as_int, not get<int64_t>(): an integer beyond int64 (2^70, or an unsigned above INT64_MAX)
+  // is "integer out of range", never wrapped.
+  const auto element = [&](std::size_t i) {
+    const Json& e = (*v)[i];
+    const bool integral =
+        e.is_number_integer() || (e.is_number_float() && std::floor(e.get<double>()) == e.get<double>());
+    if (!integral) throw InputError("", p, expectation);
+    return json_as_int(e, index_path(p, i));
+  };
+  const auto a = element(0);
+  return {a, v->size() == 2 ? element(1) : a};
 }
 
 DType read_dtype(const Json& obj, const std::string& path) {

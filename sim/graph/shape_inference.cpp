@@ -9,10 +9,14 @@
 //   element-wise ops, pooling and normalisation count 0 (they are timed by kernels anyway).
 // - Params count trainable weights: batch norm has 2C (scale, shift; running statistics are
 //   buffers), an LSTM layer has 4(F H + H H + H) per direction (one bias vector per gate).
+// - Every derived count is computed with overflow-checked arithmetic (CheckedInt): a size that does
+//   not fit in int64 is an InputError, never a wrapped negative number. On top of that, one layer's
+//   output tensor or fp32 weights may not exceed kMaxTensorBytes (2^40 bytes = 1 TiB, graph.hpp).
 #include <algorithm>
 
 #include <fmt/format.h>
 
+#include "sim/core/checked_math.hpp"
 #include "sim/core/error.hpp"
 #include "sim/graph/graph.hpp"
 
@@ -20,9 +24,16 @@ namespace coinfer {
 namespace {
 
 using Pair = std::array<std::int64_t, 2>;
+using C = CheckedInt;
 
 [[noreturn]] void fail(const std::string& path, const std::string& message) {
   throw InputError("", path, message);
+}
+
+// A derived count that must fit in int64; `key` names the attribute that drives it ("" = the layer).
+std::int64_t fit(C x, const char* key, const std::string& what) {
+  if (!x.ok()) fail(key, what + " is out of range (does not fit in 64 bits)");
+  return x.value();
 }
 
 void require_inputs(const Layer& l, std::size_t n, std::size_t got) {
@@ -44,16 +55,19 @@ void require_non_negative_pair(const Pair& p, const char* key) {
   if (p[0] < 0 || p[1] < 0) fail(key, fmt::format("expected non-negative integers, got [{},{}]", p[0], p[1]));
 }
 
-std::int64_t conv_out(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p, std::int64_t d) {
-  return (in + 2 * p - d * (k - 1) - 1) / s + 1;
+C conv_out(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p, std::int64_t d) {
+  return (C(in) + C(2) * p - C(d) * (C(k) - 1) - 1) / s + 1;
 }
 
-std::int64_t pool_out(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p, bool ceil_mode) {
-  const std::int64_t span = in + 2 * p - k;
-  if (span < 0) return 0;
+C pool_out(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p, bool ceil_mode) {
+  const C span = C(in) + C(2) * p - k;
+  if (!span.ok()) return span;
+  if (span.value() < 0) return 0;
   if (!ceil_mode) return span / s + 1;
-  std::int64_t out = (span + s - 1) / s + 1;
-  if (p > 0 && (out - 1) * s >= in + p) --out;  // last window must start inside the input or left pad
+  C out = (span + s - 1) / s + 1;
+  if (!out.ok()) return out;
+  // the last window must start inside the input or the left padding
+  if (p > 0 && ((out - 1) * s).value() >= (C(in) + p).value()) out = out - 1;
   return out;
 }
 
@@ -65,12 +79,40 @@ void check_spatial(const LayerAttrs& a, bool with_dilation) {
 }
 
 Shape spatial_out(const Shape& in, const LayerAttrs& a, std::int64_t channels) {
-  Shape out{channels, conv_out(in[1], a.kernel[0], a.stride[0], a.padding[0], a.dilation[0]),
-            conv_out(in[2], a.kernel[1], a.stride[1], a.padding[1], a.dilation[1])};
+  Shape out{channels,
+            fit(conv_out(in[1], a.kernel[0], a.stride[0], a.padding[0], a.dilation[0]), "", "output height"),
+            fit(conv_out(in[2], a.kernel[1], a.stride[1], a.padding[1], a.dilation[1]), "", "output width")};
   if (out[1] < 1 || out[2] < 1)
     fail("kernel", fmt::format("kernel [{},{}] does not fit the padded input {}", a.kernel[0], a.kernel[1],
                                shape_to_string(in)));
   return out;
+}
+
+// Element count of the layer's output; an overflow stays marked.
+C output_elements(const Layer& l) {
+  const auto n = checked_shape_elements(l.output_shape);
+  return n ? C(*n) : C::overflow();
+}
+
+std::string bytes_text(double bytes) { return fmt::format("{:.4g} bytes", bytes); }
+
+// No device holds more than kMaxTensorBytes in one tensor: reject the output before anything
+// (MACs, a cost model, an allocation) uses its size.
+void check_output_size(const Layer& l) {
+  const C bytes = output_elements(l) * dtype_bytes(l.attrs.dtype);
+  if (bytes.ok() && bytes.value() <= kMaxTensorBytes) return;
+  double approx = static_cast<double>(dtype_bytes(l.attrs.dtype));
+  for (auto d : l.output_shape) approx *= static_cast<double>(d);
+  fail("", fmt::format("output {} ({}) is out of range: one tensor may hold at most 2^40 bytes (1 TiB)",
+                       shape_to_string(l.output_shape), bytes_text(approx)));
+}
+
+void check_weight_size(const Layer& l) {
+  const C bytes = C(l.params) * 4;  // fp32 weights, as the host kernels hold them
+  if (bytes.ok() && bytes.value() <= kMaxTensorBytes) return;
+  fail("", fmt::format("weights ({} parameters, {}) are out of range: one layer may hold at most 2^40 bytes "
+                       "(1 TiB)",
+                       l.params, bytes_text(static_cast<double>(l.params) * 4.0)));
 }
 
 void check_sparsity(const LayerAttrs& a) {
@@ -90,9 +132,10 @@ void infer_conv2d(Layer& l, const Shape& in) {
     fail("groups", fmt::format("groups {} must divide input channels {} and out_channels {}", a.groups, in[0],
                                a.out_channels));
   l.output_shape = spatial_out(in, a, a.out_channels);
-  const std::int64_t k = (in[0] / a.groups) * a.kernel[0] * a.kernel[1];
-  l.params = a.out_channels * k + (a.bias ? a.out_channels : 0);
-  l.macs = shape_elements(l.output_shape) * k;
+  check_output_size(l);
+  const C k = C(in[0] / a.groups) * a.kernel[0] * a.kernel[1];
+  l.params = fit(C(a.out_channels) * k + (a.bias ? a.out_channels : 0), "", "parameter count");
+  l.macs = fit(output_elements(l) * k, "", "MAC count");
 }
 
 void infer_depthwise(Layer& l, const Shape& in) {
@@ -101,11 +144,12 @@ void infer_depthwise(Layer& l, const Shape& in) {
   check_spatial(a, true);
   check_sparsity(a);
   if (a.multiplier < 1) fail("multiplier", fmt::format("expected a positive integer, got {}", a.multiplier));
-  const std::int64_t c = in[0] * a.multiplier;
+  const std::int64_t c = fit(C(in[0]) * a.multiplier, "multiplier", "output channel count");
   l.output_shape = spatial_out(in, a, c);
-  const std::int64_t k = a.kernel[0] * a.kernel[1];
-  l.params = c * k + (a.bias ? c : 0);
-  l.macs = shape_elements(l.output_shape) * k;
+  check_output_size(l);
+  const C k = C(a.kernel[0]) * a.kernel[1];
+  l.params = fit(C(c) * k + (a.bias ? c : 0), "", "parameter count");
+  l.macs = fit(output_elements(l) * k, "", "MAC count");
 }
 
 void infer_conv_transpose(Layer& l, const Shape& in) {
@@ -124,13 +168,15 @@ void infer_conv_transpose(Layer& l, const Shape& in) {
       fail("output_padding", "expected output_padding smaller than stride or dilation");
   Shape out{a.out_channels, 0, 0};
   for (int i = 0; i < 2; ++i)
-    out[i + 1] = (in[i + 1] - 1) * a.stride[i] - 2 * a.padding[i] + a.dilation[i] * (a.kernel[i] - 1) +
-                 a.output_padding[i] + 1;
+    out[i + 1] = fit((C(in[i + 1]) - 1) * a.stride[i] - C(2) * a.padding[i] +
+                         C(a.dilation[i]) * (C(a.kernel[i]) - 1) + a.output_padding[i] + 1,
+                     "", i == 0 ? "output height" : "output width");
   if (out[1] < 1 || out[2] < 1) fail("padding", fmt::format("output size {} is empty", shape_to_string(out)));
   l.output_shape = out;
-  const std::int64_t k = (a.out_channels / a.groups) * a.kernel[0] * a.kernel[1];
-  l.params = in[0] * k + (a.bias ? a.out_channels : 0);
-  l.macs = shape_elements(in) * k;
+  check_output_size(l);
+  const C k = C(a.out_channels / a.groups) * a.kernel[0] * a.kernel[1];
+  l.params = fit(C(in[0]) * k + (a.bias ? a.out_channels : 0), "", "parameter count");
+  l.macs = fit(C(shape_elements(in)) * k, "", "MAC count");
 }
 
 void infer_fc(Layer& l, const Shape& in) {
@@ -141,14 +187,14 @@ void infer_fc(Layer& l, const Shape& in) {
     // A sequence (T, F), as `lstm` returns: the same weights at every step -> (T, units).
     if (a.sparsity > 0.0) fail("sparsity", "a sparse fc over a sequence (T,F) input is not supported");
     l.output_shape = {in[0], a.units};
-    l.params = in[1] * a.units + (a.bias ? a.units : 0);
-    l.macs = in[0] * in[1] * a.units;
+    l.params = fit(C(in[1]) * a.units + (a.bias ? a.units : 0), "", "parameter count");
+    l.macs = fit(C(in[0]) * in[1] * a.units, "", "MAC count");
     return;
   }
   const std::int64_t n = shape_elements(in);  // an fc layer flattens its input, as Caffe's InnerProduct
   l.output_shape = {a.units};
-  l.params = n * a.units + (a.bias ? a.units : 0);
-  l.macs = n * a.units;
+  l.params = fit(C(n) * a.units + (a.bias ? a.units : 0), "", "parameter count");
+  l.macs = fit(C(n) * a.units, "", "MAC count");
 }
 
 void infer_pool(Layer& l, const Shape& in) {
@@ -156,9 +202,10 @@ void infer_pool(Layer& l, const Shape& in) {
   require_rank(in, 3, "C,H,W");
   check_spatial(a, false);
   for (int i = 0; i < 2; ++i)
-    if (a.padding[i] * 2 > a.kernel[i]) fail("padding", "expected padding at most half the kernel");
-  Shape out{in[0], pool_out(in[1], a.kernel[0], a.stride[0], a.padding[0], a.ceil_mode),
-            pool_out(in[2], a.kernel[1], a.stride[1], a.padding[1], a.ceil_mode)};
+    if (a.padding[i] > a.kernel[i] / 2) fail("padding", "expected padding at most half the kernel");
+  Shape out{in[0],
+            fit(pool_out(in[1], a.kernel[0], a.stride[0], a.padding[0], a.ceil_mode), "", "output height"),
+            fit(pool_out(in[2], a.kernel[1], a.stride[1], a.padding[1], a.ceil_mode), "", "output width")};
   if (out[1] < 1 || out[2] < 1)
     fail("kernel", fmt::format("kernel [{},{}] does not fit the input {}", a.kernel[0], a.kernel[1],
                                shape_to_string(in)));
@@ -171,14 +218,16 @@ void infer_lstm(Layer& l, const Shape& in) {
   if (a.units < 1) fail("units", fmt::format("expected a positive integer, got {}", a.units));
   if (a.num_layers < 1) fail("num_layers", fmt::format("expected a positive integer, got {}", a.num_layers));
   const std::int64_t dirs = a.bidirectional ? 2 : 1, h = a.units;
-  std::int64_t f = in[1];
-  for (std::int64_t i = 0; i < a.num_layers; ++i) {
-    const std::int64_t per_dir = 4 * (f * h + h * h);
-    l.params += dirs * (per_dir + (a.bias ? 4 * h : 0));
-    l.macs += dirs * per_dir * in[0];
-    f = dirs * h;
-  }
-  l.output_shape = a.return_sequences ? Shape{in[0], dirs * h} : Shape{dirs * h};
+  // The first layer reads F features, each later one the dirs * H outputs of the layer below:
+  // per direction 4(F H + H H) weights (+ 4H biases), and T steps of 4(F H + H H) MACs.
+  const auto per_dir = [&](C f) { return C(4) * (f * h + C(h) * h); };
+  const C first = per_dir(in[1]), later = per_dir(C(dirs) * h);
+  const C bias = a.bias ? C(4) * h : C(0);
+  const C stack = first + later * (C(a.num_layers) - 1);
+  l.params = fit(C(dirs) * (stack + bias * a.num_layers), "", "parameter count");
+  l.macs = fit(C(dirs) * stack * in[0], "", "MAC count");
+  const std::int64_t width = fit(C(dirs) * h, "units", "output width");
+  l.output_shape = a.return_sequences ? Shape{in[0], width} : Shape{width};
 }
 
 void infer_upsample(Layer& l, const Shape& in) {
@@ -187,7 +236,8 @@ void infer_upsample(Layer& l, const Shape& in) {
   require_positive_pair(a.scale, "scale");
   if (a.mode != "nearest" && a.mode != "bilinear")
     fail("mode", "expected nearest or bilinear, got '" + a.mode + "'");
-  l.output_shape = {in[0], in[1] * a.scale[0], in[2] * a.scale[1]};
+  l.output_shape = {in[0], fit(C(in[1]) * a.scale[0], "scale", "output height"),
+                    fit(C(in[2]) * a.scale[1], "scale", "output width")};
 }
 
 void infer_add(Layer& l, const std::vector<const Shape*>& in) {
@@ -212,7 +262,7 @@ void infer_concat(Layer& l, const std::vector<const Shape*>& in) {
     if (!ok)
       fail("inputs", fmt::format("concat inputs differ outside axis {}: '{}' is {}, '{}' is {}", l.attrs.axis,
                                  l.inputs[0], shape_to_string(*in[0]), l.inputs[i], shape_to_string(s)));
-    out[l.attrs.axis] += s[l.attrs.axis];
+    out[l.attrs.axis] = fit(C(out[l.attrs.axis]) + s[l.attrs.axis], "inputs", "concatenated size");
   }
   l.output_shape = out;
 }
@@ -245,7 +295,7 @@ void infer_single(Layer& l, const Shape& in) {
     case OpKind::BatchNorm:
       if (in.empty()) fail("inputs", "expected an input with a channel dimension");
       l.output_shape = in;
-      l.params = 2 * in[0];
+      l.params = fit(C(2) * in[0], "", "parameter count");
       return;
     case OpKind::Lrn:
       if (a.lrn_size < 1) fail("size", fmt::format("expected a positive integer, got {}", a.lrn_size));
@@ -311,6 +361,8 @@ void infer_layer(Layer& l, const std::vector<const Shape*>& in) {
     require_inputs(l, 1, in.size());
     infer_single(l, *in[0]);
   }
+  check_output_size(l);
+  check_weight_size(l);
   l.output_bytes = shape_elements(l.output_shape) * dtype_bytes(l.attrs.dtype);
 }
 

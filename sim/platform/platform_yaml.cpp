@@ -13,6 +13,7 @@
 
 #include "sim/calibration/calibration_json.hpp"
 #include "sim/core/error.hpp"
+#include "sim/platform/network_keys.hpp"
 #include "sim/scenario/yaml_json.hpp"
 
 namespace coinfer {
@@ -22,9 +23,26 @@ namespace fs = std::filesystem;
 
 const std::vector<std::string> kTopKeys{"name", "notes", "description", "devices", "networks"};
 const std::vector<std::string> kDeviceKeys{"name", "calibration", "role"};
-const std::vector<std::string> kKinds{"wifi", "wifi_direct", "wired", "lte", "3g", "4g"};
-const std::vector<std::string> kModels{"constant", "normal", "uniform", "empirical", "trace"};
+// Network kinds, network / link / bandwidth keys: the table of network_keys.hpp.
+const std::vector<std::string> kKinds = network_kind_names();
+const std::vector<std::string> kModels = bandwidth_models();
 const std::vector<std::string> kWakeUpPer{"radio", "channel"};
+
+// Accepted ranges (README "Platforms and simulation", platform ranges). Why each bound:
+// - Rates (rate, mean, floor, low, high, values, trace points) in [1, 1e12] bps: 1 Tb/s is beyond
+//   any link; at 1 bps a 100 MB tensor still arrives within the 1e9 s time horizon (8e8 s),
+//   while SimGrid's max-min solver (precision 1e-5) stays exact. A standard deviation in [0, 1e12].
+// - Latencies and wake-up times in [0, 3600] s: no link takes an hour to deliver its first bit
+//   or to wake its radio (a geostationary hop takes 0.25 s).
+// - Times of day (power_save_timeout_s, trace times) in [0, 1e9] s, the horizon of a run (about
+//   32 years; a double resolves it to 0.2 us).
+// - A period (one random draw, or a trace repeat) in [1e-3, 1e9] s: segments are generated one
+//   per period over the simulated time, so a shorter period would flood the replay (1e-300 s
+//   would never advance the clock); no radio changes its rate faster than every millisecond.
+constexpr double kMinRate_bps = 1.0, kMaxRate_bps = 1e12;
+constexpr double kMaxLatency_s = 3600.0;
+constexpr double kMaxTime_s = 1e9;
+constexpr double kMinPeriod_s = 1e-3;
 
 NetworkKind kind_from_name(const std::string& name) {
   if (name == "wifi") return NetworkKind::Wifi;
@@ -45,7 +63,18 @@ void check_name(const std::string& name, const std::string& path) {
                      fmt::format("'{}' is not a valid name (letters, digits, '_', '-', '.')", name));
 }
 
-// A rate written as `<stem>_bps` or `<stem>_mbps` (exactly one); > 0.
+// A rate given in bps (or Mbps when `mbps`), in bps, within [kMinRate_bps, kMaxRate_bps].
+double checked_rate(double v, bool mbps, const std::string& path) {
+  if (!(v > 0.0)) throw InputError("", path, fmt::format("expected a rate > 0, got {}", v));
+  const double bps = mbps ? v * 1e6 : v;
+  if (!(bps >= kMinRate_bps && bps <= kMaxRate_bps))
+    throw InputError("", path,
+                     mbps ? fmt::format("expected a rate in [1e-06, 1e+06] Mbps, got {}", v)
+                          : fmt::format("expected a rate in [1, 1e+12] bps, got {}", v));
+  return bps;
+}
+
+// A rate written as `<stem>_bps` or `<stem>_mbps` (exactly one), in range.
 std::optional<double> optional_rate(const Json& obj, const std::string& stem, const std::string& path) {
   const Json* bps = json_find(obj, stem + "_bps", path);
   const Json* mbps = json_find(obj, stem + "_mbps", path);
@@ -55,8 +84,7 @@ std::optional<double> optional_rate(const Json& obj, const std::string& stem, co
   if (bps == nullptr && mbps == nullptr) return std::nullopt;
   const auto key = bps != nullptr ? stem + "_bps" : stem + "_mbps";
   const double v = json_as_number(*(bps != nullptr ? bps : mbps), join_path(path, key));
-  if (!(v > 0.0)) throw InputError("", join_path(path, key), fmt::format("expected a rate > 0, got {}", v));
-  return bps != nullptr ? v : v * 1e6;
+  return checked_rate(v, bps == nullptr, join_path(path, key));
 }
 
 double required_rate(const Json& obj, const std::string& stem, const std::string& path) {
@@ -70,12 +98,8 @@ std::vector<double> rate_list(const Json& obj, const std::string& stem, const st
   const auto key = stem + (mbps ? "_mbps" : "_bps");
   auto values = json_number_array(obj, key, path);
   if (values.empty()) throw InputError("", join_path(path, key), "expected at least one rate");
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!(values[i] > 0.0))
-      throw InputError("", index_path(join_path(path, key), i),
-                       fmt::format("expected a rate > 0, got {}", values[i]));
-    if (mbps) values[i] *= 1e6;
-  }
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = checked_rate(values[i], mbps, index_path(join_path(path, key), i));
   return values;
 }
 
@@ -95,12 +119,14 @@ std::string resolve(const std::string& base_dir, const std::string& relative) {
 void check_trace(const std::vector<std::pair<double, double>>& points, const std::string& path) {
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto p = index_path(path, i);
-    if (!(points[i].first >= 0.0) || !std::isfinite(points[i].first))
-      throw InputError("", p, fmt::format("time must be >= 0, got {}", points[i].first));
+    if (!(points[i].first >= 0.0) || !(points[i].first <= kMaxTime_s))
+      throw InputError("", p, fmt::format("time must be in [0, 1e+09] s, got {}", points[i].first));
     if (i > 0 && !(points[i].first > points[i - 1].first))
       throw InputError("", p, "times must increase strictly");
     if (!(points[i].second > 0.0) || !std::isfinite(points[i].second))
       throw InputError("", p, fmt::format("rate must be > 0, got {}", points[i].second));
+    if (!(points[i].second >= kMinRate_bps && points[i].second <= kMaxRate_bps))
+      throw InputError("", p, fmt::format("rate must be in [1, 1e+12] bps, got {}", points[i].second));
   }
 }
 
@@ -136,40 +162,44 @@ BandwidthModel parse_bandwidth(const Json& obj, const std::string& path, double 
   BandwidthModel m;
   const auto model = json_enum(obj, "model", path, kModels);
   if (model == "constant") {
-    json_reject_unknown_keys(obj, path, {"model"});
+    json_reject_unknown_keys(obj, path, bandwidth_keys(model));
     return m;
   }
   if (model == "trace") {
-    json_reject_unknown_keys(obj, path, {"model", "file", "points", "period_s"});
+    json_reject_unknown_keys(obj, path, bandwidth_keys(model));
     m.kind = BandwidthModel::Kind::Trace;
     m.trace = trace_points(obj, path, base_dir, m.trace_file);
-    m.period_s = json_number_or(obj, "period_s", path, 0.0, 0.0);
+    m.period_s = json_number_or(obj, "period_s", path, 0.0, 0.0, kMaxTime_s);
+    if (m.period_s > 0.0 && m.period_s < kMinPeriod_s)
+      throw InputError("", join_path(path, "period_s"),
+                       fmt::format("expected a period of at least {} s (or 0: no repeat)", kMinPeriod_s));
     if (m.period_s > 0.0 && !(m.period_s > m.trace.back().first))
       throw InputError("", join_path(path, "period_s"), "the repeat period must exceed the last trace time");
     return m;
   }
-  m.period_s = json_number(obj, "period_s", path, 0.0);
+  m.period_s = json_number(obj, "period_s", path, 0.0, kMaxTime_s);
   if (!(m.period_s > 0.0)) throw InputError("", join_path(path, "period_s"), "expected a period > 0");
+  if (m.period_s < kMinPeriod_s)
+    throw InputError("", join_path(path, "period_s"),
+                     fmt::format("expected a period in [{}, 1e+09] s, got {}", kMinPeriod_s, m.period_s));
   if (model == "normal") {
-    json_reject_unknown_keys(obj, path,
-                             {"model", "period_s", "mean_bps", "mean_mbps", "stddev_bps", "stddev_mbps",
-                              "floor_bps", "floor_mbps"});
+    json_reject_unknown_keys(obj, path, bandwidth_keys(model));
     m.kind = BandwidthModel::Kind::Normal;
     m.mean_bps = optional_rate(obj, "mean", path).value_or(rate_bps);
     // A zero standard deviation is allowed (constant draws), so read it as a number >= 0.
     const bool sd_mbps = json_find(obj, "stddev_mbps", path) != nullptr;
-    m.stddev_bps =
-        json_number(obj, sd_mbps ? "stddev_mbps" : "stddev_bps", path, 0.0) * (sd_mbps ? 1e6 : 1.0);
+    m.stddev_bps = json_number(obj, sd_mbps ? "stddev_mbps" : "stddev_bps", path, 0.0,
+                               sd_mbps ? kMaxRate_bps / 1e6 : kMaxRate_bps) *
+                   (sd_mbps ? 1e6 : 1.0);
     m.floor_bps = required_rate(obj, "floor", path);
   } else if (model == "uniform") {
-    json_reject_unknown_keys(obj, path,
-                             {"model", "period_s", "low_bps", "low_mbps", "high_bps", "high_mbps"});
+    json_reject_unknown_keys(obj, path, bandwidth_keys(model));
     m.kind = BandwidthModel::Kind::Uniform;
     m.low_bps = required_rate(obj, "low", path);
     m.high_bps = required_rate(obj, "high", path);
     if (m.high_bps < m.low_bps) throw InputError("", join_path(path, "high_bps"), "expected high >= low");
   } else {
-    json_reject_unknown_keys(obj, path, {"model", "period_s", "values_bps", "values_mbps"});
+    json_reject_unknown_keys(obj, path, bandwidth_keys(model));
     m.kind = BandwidthModel::Kind::Empirical;
     m.values_bps = rate_list(obj, "values", path);
   }
@@ -179,7 +209,7 @@ BandwidthModel parse_bandwidth(const Json& obj, const std::string& path, double 
 LinkSpec parse_link(const Json& obj, const std::string& path, const std::string& base_dir) {
   LinkSpec link;
   link.rate_bps = required_rate(obj, "rate", path);
-  link.latency_s = json_number_or(obj, "latency_s", path, 0.0, 0.0);
+  link.latency_s = json_number_or(obj, "latency_s", path, 0.0, 0.0, kMaxLatency_s);
   if (const Json* bw = json_find(obj, "bandwidth", path))
     link.bandwidth = parse_bandwidth(*bw, join_path(path, "bandwidth"), link.rate_bps, base_dir);
   return link;
@@ -212,17 +242,10 @@ Network parse_network(const Json& obj, const std::string& path, const Platform& 
   net.name = json_string(obj, "name", path);
   check_name(net.name, join_path(path, "name"));
   net.kind = kind_from_name(json_enum(obj, "kind", path, kKinds));
-  std::vector<std::string> keys{
-      "name", "kind", "members", "wake_up_s", "power_save_timeout_s", "wake_up_per", "serialized_radio"};
   // Cellular networks always reach a base; a wifi network may (an access point to a server).
   const bool access =
       net.is_cellular() || (net.kind != NetworkKind::Wired && json_find(obj, "base", path) != nullptr);
-  if (access)
-    keys.insert(keys.end(), {"base", "uplink", "downlink"});
-  else
-    keys.insert(keys.end(), {"rate_bps", "rate_mbps", "latency_s", "bandwidth"});
-  if (net.kind == NetworkKind::Wifi || net.kind == NetworkKind::WifiDirect) keys.emplace_back("owner");
-  json_reject_unknown_keys(obj, path, keys);
+  json_reject_unknown_keys(obj, path, network_keys_for(net.kind, access));
 
   net.members = member_list(obj, path, platform);
   const std::size_t min_members = access ? 1 : 2;
@@ -236,8 +259,7 @@ Network parse_network(const Json& obj, const std::string& path, const Platform& 
     if (std::find(net.members.begin(), net.members.end(), net.base) != net.members.end())
       throw InputError("", join_path(path, "base"), "the base cannot also be a member");
     for (const auto* side : {"uplink", "downlink"})
-      json_reject_unknown_keys(json_at(obj, side, path), join_path(path, side),
-                               {"rate_bps", "rate_mbps", "latency_s", "bandwidth"});
+      json_reject_unknown_keys(json_at(obj, side, path), join_path(path, side), link_keys());
     net.uplink = parse_link(obj["uplink"], join_path(path, "uplink"), base_dir);
     net.downlink = parse_link(obj["downlink"], join_path(path, "downlink"), base_dir);
   } else {
@@ -246,14 +268,14 @@ Network parse_network(const Json& obj, const std::string& path, const Platform& 
   net.owner = json_string_or(obj, "owner", path, "");
   if (!net.owner.empty() && !net.has_endpoint(net.owner))
     throw InputError("", join_path(path, "owner"), fmt::format("'{}' is not in the network", net.owner));
-  net.wake_up_s = json_number_or(obj, "wake_up_s", path, 0.0, 0.0);
+  net.wake_up_s = json_number_or(obj, "wake_up_s", path, 0.0, 0.0, kMaxLatency_s);
   if (net.kind == NetworkKind::Wired && net.wake_up_s > 0.0)
     throw InputError("", join_path(path, "wake_up_s"), "wired networks have no radio to wake up");
   if (net.wake_up_s > 0.0) {
-    net.power_save_timeout_s = json_number(obj, "power_save_timeout_s", path, 0.0);
+    net.power_save_timeout_s = json_number(obj, "power_save_timeout_s", path, 0.0, kMaxTime_s);
   } else {
-    net.power_save_timeout_s =
-        json_number_or(obj, "power_save_timeout_s", path, std::numeric_limits<double>::infinity(), 0.0);
+    net.power_save_timeout_s = json_number_or(obj, "power_save_timeout_s", path,
+                                              std::numeric_limits<double>::infinity(), 0.0, kMaxTime_s);
   }
   if (json_find(obj, "wake_up_per", path) != nullptr &&
       json_enum(obj, "wake_up_per", path, kWakeUpPer) == "channel")
@@ -328,6 +350,8 @@ std::vector<std::pair<double, double>> parse_bandwidth_trace(const std::string& 
       t = std::stod(a, &used_a);
       r = std::stod(b, &used_b);
       if (used_a != a.size() || used_b != b.size()) throw std::invalid_argument("trailing");
+    } catch (const std::out_of_range&) {  // std::stod: beyond double (1e400)
+      throw InputError(file, where, fmt::format("number out of range in '{}'", line));
     } catch (const std::exception&) {
       if (out.empty() && number == 1) continue;  // a header line such as "time_s rate_bps"
       throw InputError(file, where, fmt::format("expected two numbers 'time_s rate_bps', got '{}'", line));

@@ -34,6 +34,10 @@
 ///         uplink: {rate_mbps: 5.85, latency_s: 0.035, bandwidth: {...}}
 ///         downlink: {rate_mbps: 12.7, latency_s: 0.035}
 ///
+/// Ranges: rates (rate, mean, floor, low, high, values, trace points) in [1, 1e12] bps (stddev in
+/// [0, 1e12]), latency_s and wake_up_s in [0, 3600] s, power_save_timeout_s and trace times in
+/// [0, 1e9] s, period_s in [1e-3, 1e9] s (a trace's repeat period: 0 = none).
+///
 /// Every error names the file and key path:
 /// `platforms/x.yaml: networks[1].members[2]: unknown device 'phone9'; devices: a, b`.
 #include <string>

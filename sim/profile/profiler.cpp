@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/functional/forward_pass.hpp"
 #include "sim/graph/graph_json.hpp"
 #include "sim/kernels/gemm.hpp"
 #include "sim/kernels/layer_runner.hpp"
@@ -371,6 +372,7 @@ HostProfile profile_model(const Graph& graph, const ProfileOptions& o) {
   }
   if (layers_cached && missing.empty()) return *cached;
 
+  check_forward_pass_memory(graph);  // an InputError naming the layer, not std::bad_alloc midway
   const Workload w{graph, plan, o.seed};
   Measured m = measure(w, o, !layers_cached, missing);
   HostProfile p = layers_cached ? *cached : HostProfile{};
@@ -391,6 +393,7 @@ HostProfile profile_model(const Graph& graph, const ProfileOptions& o) {
 TimingStats time_forward(const Graph& graph, int warmup, int repeats, std::uint64_t seed) {
   check_pass_options(graph, warmup, repeats);
   const Plan plan = make_plan(graph);
+  check_forward_pass_memory(graph);
   const Workload w{graph, plan, seed};
   const Prepared prep = prepare(w);
   const std::size_t n = plan.order.size();

@@ -18,6 +18,7 @@ std::vector<PathStep> parse_key_path(const std::string& path) {
       const auto digits = path.substr(i + 1, close - i - 1);
       if (digits.find_first_not_of("0123456789") != std::string::npos)
         fail("index '" + digits + "' is not a number");
+      if (digits.size() > 9) fail("index '" + digits + "' is out of range (at most 999999999)");
       steps.emplace_back(static_cast<std::size_t>(std::stoull(digits)));
       i = close + 1;
       if (i < path.size() && path[i] == '.') ++i;

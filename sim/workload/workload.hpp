@@ -46,7 +46,9 @@ Workload training_workload(std::size_t iterations);
 
 /// JSON form: {"kind": "single"} | {"kind": "stream", "rate_fps": 30, "frames": 1000 (or
 /// "duration_s": 10), "policy": "drop"|"queue", "deadline_s": 0.1, "start_s": 0} |
-/// {"kind": "training", "iterations": 100}. Throws `InputError` naming `path`.
+/// {"kind": "training", "iterations": 100}. Throws `InputError` naming `path`. Ranges: start_s,
+/// duration_s, deadline_s in [0, 1e9] s (deadline > 0), rate_fps in [1e-6, 1e6], frames and
+/// iterations in [1, 1e8] (also when derived from duration_s), the last release at most 1e9 s.
 Workload workload_from_json(const Json& json, const std::string& path = "workload");
 Json workload_to_json(const Workload& workload);
 

@@ -37,13 +37,16 @@ inline std::filesystem::path write_text(const std::string& name, const std::stri
   return p;
 }
 
+/// Runs `coinfer ARGS` in the working directory `cwd` (empty: this process's).
 /// `args` is appended to the binary path as-is (quote paths yourself when needed).
-inline CliResult run_cli(const std::string& args) {
+inline CliResult run_cli_in(const std::filesystem::path& cwd, const std::string& args) {
   static int counter = 0;
   const auto dir = scratch_dir();
   const auto out = dir / ("out" + std::to_string(counter));
   const auto err = dir / ("err" + std::to_string(counter++));
-  const std::string cmd = std::string(COINFER_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
+  const std::string cd = cwd.empty() ? "" : "cd '" + cwd.string() + "' && ";
+  const std::string cmd =
+      cd + std::string(COINFER_CLI) + " " + args + " </dev/null >" + out.string() + " 2>" + err.string();
   const int status = std::system(cmd.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -51,5 +54,8 @@ inline CliResult run_cli(const std::string& args) {
   r.err = read_text(err);
   return r;
 }
+
+/// `args` is appended to the binary path as-is (quote paths yourself when needed).
+inline CliResult run_cli(const std::string& args) { return run_cli_in({}, args); }
 
 }  // namespace coinfer::testing

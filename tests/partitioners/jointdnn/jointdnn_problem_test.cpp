@@ -114,7 +114,7 @@ TEST_CASE("energy arrays come together") {
 TEST_CASE("maxima must be non-negative and max_energy needs energy data") {
   auto j = three_layers();
   j["max_latency"] = -1;
-  expect_error(j, "max_latency", ">= 0");
+  expect_error(j, "max_latency", "expected a number in [0, 1e+18]");
   j = three_layers();
   j["max_energy"] = 3;
   expect_error(j, "max_energy", "needs mobile_energy");
@@ -125,6 +125,19 @@ TEST_CASE("unknown keys and non-object problems are rejected") {
   j["layer_count"] = 3;
   expect_error(j, "layer_count", "unknown key");
   expect_error(Json::array(), "", "expected an object");
+}
+
+TEST_CASE("times beyond 1e9 s, or non-zero below a picosecond, are out of range") {
+  // a schedule sums up to 3 * 10^6 of them: with 1e300 (or LARAC's lambda over 1e-300) they overflowed
+  auto j = three_layers();
+  j["upload_time"][1] = 1e300;
+  expect_error(j, "upload_time[1]", "expected a number in [0, 1000000000]");
+  j = three_layers();
+  j["mobile_time"][1][0] = 1e-300;
+  expect_error(j, "mobile_time[1][0]", "expected 0 or a number in [1e-12, 1000000000]");
+  j = three_layers();
+  j["max_latency"] = 1e300;
+  expect_error(j, "max_latency", "expected a number in [0, 1e+18]");
 }
 
 TEST_CASE("weight_download_time needs N entries") {

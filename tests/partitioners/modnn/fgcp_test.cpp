@@ -212,3 +212,17 @@ TEST_CASE("fgcp solve: schema, MSCC when clusters are absent, errors", "[modnn][
   half.erase("col_cluster");
   CHECK(error_path(half) == "col_cluster");
 }
+
+TEST_CASE("fgcp solve: a throughput of 1e-300 bps or an hour per non-zero is out of range",
+          "[modnn][fgcp][solve]") {
+  // 64 bits / 1e-300 bps per value was an infinite ET; rates lie in [1, 1e12] bps, seconds per
+  // non-zero in [0, 3600]
+  auto with = [](const std::string& key, const Json& value) {
+    auto q = hand_json();
+    q[key] = value;
+    return q;
+  };
+  CHECK(error_path(with("throughput_bps", 1e-300)) == "throughput_bps");
+  CHECK(error_path(with("go_s_per_nonzero", 1e4)) == "go_s_per_nonzero");
+  CHECK(error_path(with("worker_s_per_nonzero", {1.0, 1e300})) == "worker_s_per_nonzero[1]");
+}

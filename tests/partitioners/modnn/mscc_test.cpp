@@ -190,3 +190,10 @@ TEST_CASE("mscc solve: malformed problems name the JSON path", "[modnn][mscc][so
   no_seed.erase("seed");
   CHECK(error_path(no_seed) == "seed");
 }
+
+TEST_CASE("mscc solve: 2^31 - 1 rows are out of range before any allocation", "[modnn][mscc][solve]") {
+  // per-row labels and points for 2^31 rows would take tens of GiB; rows and cols stop at 2^24
+  const Json p = {
+      {"rows", 2147483647}, {"cols", 3}, {"entries", {{0, 0}, {3, 2}}}, {"clusters", 2}, {"seed", 1}};
+  CHECK(error_path(p) == "rows");
+}

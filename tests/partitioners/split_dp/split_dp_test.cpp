@@ -167,3 +167,17 @@ TEST_CASE("split-dp: malformed problems name the JSON path", "[split_dp]") {
   CHECK(error_path(Json::array({1, 2})) == "");      // not an object
   CHECK_THROWS_WITH(solve(with("device_speeds", {1, -2})), Catch::Contains("device_speeds[1]"));
 }
+
+TEST_CASE("split-dp: 1e308 ops are out of range, not a feasible split of throughput 0", "[split_dp]") {
+  // 1 / 1e308 underflowed, and 1e308 + 1e308 overflowed; every number lies in [1e-30, 1e30]
+  CHECK_THROWS_WITH(solve({{"layer_ops", {1, 1e308, 3}}, {"device_speeds", {1, 2}}}),
+                    Catch::Contains("layer_ops[1]: expected a number in [1e-30, 1e+30], got 1e+308"));
+  CHECK(error_path({{"layer_ops", {1, 2}}, {"device_speeds", {1e-300}}}) == "device_speeds[0]");
+}
+
+TEST_CASE("split-dp: the value bounds keep every throughput finite and positive", "[split_dp]") {
+  // 4096 layers of 1e30 ops on one device of speed 1e-30: 1e-30 / 4.096e33 = 2.4e-64 > 0
+  const Json out = solve({{"layer_ops", std::vector<double>(4096, 1e30)}, {"device_speeds", {1e-30}}});
+  CHECK(out["throughput"].get<double>() == Approx(1e-30 / 4.096e33));
+  CHECK(error_path({{"layer_ops", std::vector<double>(4097, 1.0)}, {"device_speeds", {1}}}) == "layer_ops");
+}

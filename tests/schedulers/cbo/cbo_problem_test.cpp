@@ -36,6 +36,19 @@ std::string error_path(const Json& json) {
 
 }  // namespace
 
+TEST_CASE("cbo problem: a bandwidth of 1e-300 bps or times past 1e9 s are out of range", "[cbo]") {
+  // an upload of 1e15 bits at 1 bps takes 1e15 s: still finite; at 1e-300 bps it was not
+  auto j = valid_problem();
+  j["bandwidth"] = 1e-300;
+  CHECK(error_path(j) == "bandwidth");
+  j = valid_problem();
+  j["deadline"] = 1e10;
+  CHECK(error_path(j) == "deadline");
+  j = valid_problem();
+  j["frames"][1]["sizes"][0] = 1e300;
+  CHECK(error_path(j) == "frames[1].sizes[0]");
+}
+
 TEST_CASE("cbo problem: a valid problem is parsed field by field", "[cbo]") {
   const auto p = cbo::parse_problem(valid_problem());
   REQUIRE(p.frames.size() == 2);

@@ -275,3 +275,17 @@ TEST_CASE("pipeline-expected: malformed problems name the JSON path", "[pipeline
   CHECK(error_path(with("bandwidth_model", "gaussian")) == "bandwidth_model");
   CHECK(error_path(with("bandwith", 1)) == "bandwith");  // unknown key (typo)
 }
+
+TEST_CASE("pipeline-expected: magnitudes outside [1e-30, 1e30] are out of range", "[pipeline]") {
+  // a median mean / D of 20 / 1e-300 overflowed; the bounds keep quotients of two within 1e+-60
+  const Json good = {
+      {"compute_throughput", 20}, {"stage_data", {1.0}}, {"bandwidth", {{{"mean", 20}, {"stddev", 6}}}}};
+  auto with = [&](const char* key, Json value) {
+    Json j = good;
+    j[key] = std::move(value);
+    return j;
+  };
+  CHECK(error_path(with("stage_data", {1e-300})) == "stage_data[0]");
+  CHECK(error_path(with("compute_throughput", 1e300)) == "compute_throughput");
+  CHECK(error_path(with("bandwidth", {{{"mean", 1e300}, {"stddev", 1}}})) == "bandwidth[0].mean");
+}

@@ -172,6 +172,51 @@ TEST_CASE("bandwidth trace text: bad lines and decreasing times are errors with 
   CHECK_THROWS_WITH(parse_bandwidth_trace("0 0\n", "t.csv"), Catch::Contains("line 1: rate must be > 0"));
 }
 
+namespace {
+
+// Two wired devices joined by one link with the given keys.
+std::string wired(const std::string& link_keys) {
+  return load_error(R"(
+devices: [{name: a, calibration: calibration/phone.json}, {name: b, calibration: calibration/phone.json}]
+networks: [{name: n, kind: wired, members: [a, b], )" +
+                    link_keys + "}]\n");
+}
+
+}  // namespace
+
+TEST_CASE("platform: rates beyond 1 Tb/s or below 1 bps are out of range") {
+  CHECK_THAT(wired("rate_bps: 1e13"),
+             Catch::Contains("networks[0].rate_bps: expected a rate in [1, 1e+12] bps"));
+  CHECK_THAT(wired("rate_mbps: 1e-7"),
+             Catch::Contains("networks[0].rate_mbps: expected a rate in [1e-06, 1e+06] Mbps"));
+  CHECK(wired("rate_bps: 1e12") == "no error");  // the bound itself
+}
+
+TEST_CASE("platform: a latency over an hour is out of range") {
+  CHECK_THAT(wired("rate_mbps: 10, latency_s: 1e5"),
+             Catch::Contains("networks[0].latency_s: expected a number in [0, 3600], got 100000"));
+}
+
+TEST_CASE("platform: a bandwidth period under a millisecond is out of range") {
+  // one draw per period over the simulated time: 1e-300 s would never let the clock advance
+  CHECK_THAT(wired("rate_mbps: 10, bandwidth: {model: uniform, low_mbps: 1, high_mbps: 2, period_s: 1e-300}"),
+             Catch::Contains("networks[0].bandwidth.period_s: expected a period in [0.001, 1e+09] s"));
+  CHECK_THAT(wired("rate_mbps: 10, bandwidth: {model: trace, points: [[0, 1e6]], period_s: 1e-6}"),
+             Catch::Contains("networks[0].bandwidth.period_s: expected a period of at least 0.001 s"));
+}
+
+TEST_CASE("platform: 1e400 in a platform file names the key path") {
+  CHECK_THAT(wired("rate_mbps: 1e400"),
+             Catch::Contains("platform.yaml: networks[0].rate_mbps: number out of range (1e400)"));
+}
+
+TEST_CASE("bandwidth trace text: a number beyond double is out of range, with its line") {
+  CHECK_THROWS_WITH(parse_bandwidth_trace("0 1e6\n1 1e400\n", "t.csv"),
+                    Catch::Contains("t.csv: line 2: number out of range"));
+  CHECK_THROWS_WITH(parse_bandwidth_trace("0 1e13\n", "t.csv"),
+                    Catch::Contains("line 1: rate must be in [1, 1e+12] bps"));
+}
+
 TEST_CASE("the example platforms load") {
   for (const char* name : {"wlan4.yaml", "edge_wifi_lte.yaml"}) {
     INFO(name);

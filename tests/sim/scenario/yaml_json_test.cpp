@@ -50,3 +50,39 @@ TEST_CASE("a duplicate key is an error") {
 TEST_CASE("a missing YAML file is reported") {
   CHECK_THROWS_WITH(read_yaml_file("/nonexistent/s.yaml"), Contains("/nonexistent/s.yaml: cannot open file"));
 }
+
+TEST_CASE("a number beyond double names the file and its key path") {
+  CHECK_THROWS_WITH(yaml_to_json("name: s\nworkload: {kind: stream, deadline_s: 1e400}\n", "s.yaml"),
+                    "s.yaml: workload.deadline_s: number out of range (1e400)");
+}
+
+TEST_CASE("a number beyond double in a sequence names its index") {
+  CHECK_THROWS_WITH(yaml_to_json("devices:\n  - {name: a}\n  - {rates: [1, -1e999]}\n", "p.yaml"),
+                    "p.yaml: devices[1].rates[1]: number out of range (-1e999)");
+}
+
+TEST_CASE("a lone scalar beyond double (a --set value) has no key path") {
+  // `--set workload.deadline_s=1e400` converts "1e400" with the file label "--set workload.deadline_s"
+  CHECK_THROWS_WITH(yaml_to_json("1e400", "--set workload.deadline_s"),
+                    "--set workload.deadline_s: number out of range (1e400)");
+}
+
+TEST_CASE("an integer beyond int64 becomes a float, as in JSON") {
+  // 2^70: json_as_int then reports "integer out of range" where an integer is expected
+  const Json j = yaml_to_json("frames: 1180591620717411303424\n", "s.yaml");
+  CHECK(j["frames"].is_number_float());
+  CHECK_THROWS_WITH(json_int(j, "frames", "workload"), Contains("workload.frames: integer out of range"));
+}
+
+TEST_CASE("deep nesting is 'nested too deeply', from yaml-cpp's own guard or ours") {
+  // yaml-cpp stops at about 500 levels with "bad file"; between 257 and 500 our converter stops
+  for (const std::size_t depth : {std::size_t{100000}, std::size_t{300}}) {
+    const std::string text = std::string(depth, '[') + std::string(depth, ']');
+    CHECK_THROWS_WITH(yaml_to_json(text, "deep.yaml"), Contains("deep.yaml: nested too deeply"));
+  }
+}
+
+TEST_CASE("nesting up to kMaxJsonDepth levels converts") {
+  const std::string text = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
+  CHECK_NOTHROW(yaml_to_json(text, "ok.yaml"));
+}

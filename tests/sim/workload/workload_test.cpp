@@ -45,3 +45,64 @@ TEST_CASE("the no-op scheduler keeps the current variant") {
   CHECK(s.period_s() == 0.0);
   CHECK(s.name() == "none");
 }
+
+namespace {
+
+std::string workload_error(const std::string& text) {
+  try {
+    workload_from_json(Json::parse(text));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("workload: a rate of 1e-300 fps is out of range, not 0 ms latencies") {
+  // the second frame would be released at 1e300 s, where a double no longer resolves milliseconds
+  CHECK_THAT(workload_error(R"({"kind": "stream", "rate_fps": 1e-300, "frames": 10})"),
+             Catch::Contains("workload.rate_fps: expected a number in [1e-06, 1000000], got 1e-300"));
+  CHECK_THAT(workload_error(R"({"kind": "stream", "rate_fps": 1e7, "frames": 10})"),
+             Catch::Contains("workload.rate_fps: expected a number in [1e-06, 1000000]"));
+}
+
+TEST_CASE("workload: the rate bounds themselves are accepted") {
+  CHECK(workload_from_json(Json::parse(R"({"kind": "stream", "rate_fps": 1e6, "frames": 10})")).rate_fps ==
+        1e6);
+  CHECK(workload_from_json(Json::parse(R"({"kind": "stream", "rate_fps": 1e-6, "frames": 2})")).rate_fps ==
+        1e-6);
+}
+
+TEST_CASE("workload: a stream whose last frame falls past 1e9 s is rejected") {
+  // 1e-6 fps: frame 1000 is released at 999 / 1e-6 = 9.99e8 s (fine), frame 1002 at 1.001e9 s (not)
+  CHECK(workload_from_json(Json::parse(R"({"kind": "stream", "rate_fps": 1e-6, "frames": 1000})")).frames ==
+        1000);
+  CHECK_THAT(workload_error(R"({"kind": "stream", "rate_fps": 1e-6, "frames": 1002})"),
+             Catch::Contains("workload.rate_fps: the last frame would be released at 1.001e+09 s"));
+  // start_s counts too: 0.5e9 + 999e6 s
+  CHECK_THAT(workload_error(R"({"kind": "stream", "rate_fps": 1e-6, "frames": 1000, "start_s": 5e8})"),
+             Catch::Contains("beyond the 1e+09 s horizon"));
+}
+
+TEST_CASE("workload: a duration may not release more than 1e8 frames") {
+  // 1e6 fps for 1000 s = 1e9 frames
+  CHECK_THAT(workload_error(R"({"kind": "stream", "rate_fps": 1e6, "duration_s": 1000})"),
+             Catch::Contains("workload.duration_s: the stream would release 1000000000 frames"));
+}
+
+TEST_CASE("workload: times beyond 1e9 s are out of range") {
+  CHECK_THAT(workload_error(R"({"kind": "single", "deadline_s": 1e10})"),
+             Catch::Contains("workload.deadline_s: expected a number in [0, 1000000000]"));
+  CHECK_THAT(workload_error(R"({"kind": "single", "start_s": 2e9})"),
+             Catch::Contains("workload.start_s: expected a number in [0, 1000000000]"));
+  CHECK_THAT(workload_error(R"({"kind": "stream", "rate_fps": 1, "duration_s": 1e300})"),
+             Catch::Contains("workload.duration_s: expected a number in [0, 1000000000]"));
+}
+
+TEST_CASE("workload: counts beyond 1e8 are out of range") {
+  CHECK_THAT(workload_error(R"({"kind": "training", "iterations": 1000000000})"),
+             Catch::Contains("workload.iterations: expected an integer in [1, 100000000]"));
+  CHECK_THAT(workload_error(R"({"kind": "stream", "rate_fps": 1, "frames": 1180591620717411303424})"),
+             Catch::Contains("workload.frames: integer out of range"));
+}
