@@ -13,5 +13,7 @@ void add_partition_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
 void add_profile_command(CLI::App& app);
 void add_infer_command(CLI::App& app);
+void add_list_command(CLI::App& app);
+void add_costs_command(CLI::App& app);
 
 }  // namespace coinfer::cli

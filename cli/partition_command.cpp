@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "cli/builtin_registries.hpp"
 #include "cli/commands.hpp"
-#include "partitioners/builtin.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/plan/critical_path.hpp"
@@ -58,8 +58,7 @@ std::string task_table(const Plan& plan, const CompiledPlan& compiled, const Top
 
 void run_partition(const PartitionOptions& opts) {
   const ScenarioSpec spec = chosen_variant(load_scenario(opts.file, opts.overrides), opts.variant);
-  PartitionerRegistry partitioners("partitioner");
-  register_builtin_partitioners(partitioners);
+  const auto partitioners = builtin_partitioners();
   const ScenarioPlan planned = partition_scenario(spec, partitioners);
   const Topology topology(planned.platform);
   const CompiledPlan compiled = compile_plan(planned.plan, topology);

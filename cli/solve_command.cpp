@@ -1,22 +1,11 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/builtin_registries.hpp"
 #include "cli/commands.hpp"
-#include "partitioners/builtin.hpp"
-#include "schedulers/builtin.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer::cli {
-namespace {
-
-SolverRegistry builtin_solvers() {
-  SolverRegistry registry("solver");
-  register_partitioner_solvers(registry);
-  register_scheduler_solvers(registry);
-  return registry;
-}
-
-}  // namespace
 
 void add_solve_command(CLI::App& app) {
   struct Options {
@@ -28,7 +17,8 @@ void add_solve_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("solve", "Run an algorithm's pure core: problem JSON in, solution JSON out");
   cmd->add_option("algorithm", opts->algorithm, "Algorithm name (see --list)");
   cmd->add_option("problem", opts->problem_file, "Problem JSON file ('-' for stdin)");
-  cmd->add_flag("--list", opts->list, "List the algorithms");
+  cmd->add_flag("--list", opts->list,
+                "List the algorithms (`coinfer list solvers` also says where each problem is documented)");
   cmd->callback([opts] {
     const auto registry = builtin_solvers();
     if (opts->list || opts->algorithm.empty()) {

@@ -82,17 +82,25 @@ Plan remote_plan(const PartitionContext& ctx, const std::string& server, const s
 }
 
 void register_baseline_partitioners(PartitionerRegistry& registry) {
-  registry.add("local", "every layer on one device (params: device)", [](const Json& params) {
-    json_reject_unknown_keys(params, "partitioner", {"device"});
-    const auto device = json_string_or(params, "device", "partitioner", "");
-    return make_partitioner([device](const PartitionContext& ctx) {
-      return local_plan(ctx, checked_device(ctx, device.empty() ? ctx.source : device, "device"));
-    });
-  });
   registry.add(
-      "remote", "upload the input, run everything on a server, download the output (params: server, network)",
+      "local", "every layer on one device",
+      ParamSchema{
+          ParamSpec::string("device", "the device that runs every layer (unset: the scenario's source)")},
       [](const Json& params) {
-        json_reject_unknown_keys(params, "partitioner", {"server", "network"});
+        const auto device = json_string_or(params, "device", "partitioner", "");
+        return make_partitioner([device](const PartitionContext& ctx) {
+          return local_plan(ctx, checked_device(ctx, device.empty() ? ctx.source : device, "device"));
+        });
+      });
+  registry.add(
+      "remote", "upload the input, run every layer on a server, download the output",
+      ParamSchema{
+          ParamSpec::string("server",
+                            "the device that runs every layer (unset: the platform's first server "
+                            "or desktop other than the source)"),
+          ParamSpec::string("network", "the network to use (unset: the first one joining source and server)"),
+      },
+      [](const Json& params) {
         const auto server = json_string_or(params, "server", "partitioner", "");
         const auto network = json_string_or(params, "network", "partitioner", "");
         return make_partitioner([server, network](const PartitionContext& ctx) {
@@ -100,13 +108,14 @@ void register_baseline_partitioners(PartitionerRegistry& registry) {
           return remote_plan(ctx, s, network);
         });
       });
-  registry.add("plan", "a plan JSON file, e.g. written by `coinfer partition -o` (params: file)",
-               [](const Json& params) {
-                 json_reject_unknown_keys(params, "partitioner", {"file"});
-                 const Plan plan = load_plan_file(json_string(params, "file", "partitioner"));
-                 // Checked against the platform where every plan is compiled (names the plan file).
-                 return make_partitioner([plan](const PartitionContext&) { return plan; });
-               });
+  registry.add(
+      "plan", "replay a plan JSON file as it is, e.g. one written by `coinfer partition -o`",
+      ParamSchema{ParamSpec::path("file", "the plan JSON file (relative to the scenario)").mandatory()},
+      [](const Json& params) {
+        const Plan plan = load_plan_file(params.at("file").get<std::string>());
+        // Checked against the platform where every plan is compiled (names the plan file).
+        return make_partitioner([plan](const PartitionContext&) { return plan; });
+      });
 }
 
 }  // namespace coinfer

@@ -19,24 +19,27 @@ SolverRegistry::Factory jointdnn_solver(Solve solve) {
   });
 }
 
+// Every JointDNN solver reads the same problem JSON.
+ParamSchema jointdnn_schema() { return problem_documented_in("partitioners/jointdnn/jointdnn_problem.hpp"); }
+
 }  // namespace
 
 void register_jointdnn_solvers(SolverRegistry& registry) {
   registry.add("jointdnn",
                "JointDNN shortest path over groupings and sides, residual skips (Eshratifar sec. 2.3)",
-               jointdnn_solver(jointdnn::solve_shortest_path));
+               jointdnn_schema(), jointdnn_solver(jointdnn::solve_shortest_path));
   registry.add("jointdnn-ilp", "JointDNN ILP with battery / cloud / QoS maxima, GLPK (Eshratifar sec. 2.4)",
-               jointdnn_solver(jointdnn::solve_ilp));
+               jointdnn_schema(), jointdnn_solver(jointdnn::solve_ilp));
   registry.add("jointdnn-labels", "JointDNN with maxima: exact Pareto label setting (faster than the ILP)",
-               jointdnn_solver(jointdnn::solve_labels));
+               jointdnn_schema(), jointdnn_solver(jointdnn::solve_labels));
   registry.add("jointdnn-larac",
                "JointDNN with one maximum: LARAC Lagrangian relaxation, approximate, gap reported",
-               solver_factory([](const Json& json) {
+               jointdnn_schema(), solver_factory([](const Json& json) {
                  const auto problem = jointdnn::parse_problem(json);
                  return jointdnn::larac_to_json(problem, jointdnn::solve_larac(problem));
                }));
   registry.add("neurosurgeon", "best single mobile/cloud split point (the JointDNN baseline)",
-               jointdnn_solver(jointdnn::solve_neurosurgeon));
+               jointdnn_schema(), jointdnn_solver(jointdnn::solve_neurosurgeon));
 }
 
 }  // namespace coinfer

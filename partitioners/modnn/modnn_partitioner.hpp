@@ -2,10 +2,9 @@
 /// MoDNN's whole-model partitioners (modnn_plan.hpp), registered by name:
 /// - `modnn`: conv stages by BODP, sparse fc layers by MSCC + FGCP, dense ones by fc-1d, the
 ///   number of workers at the sweet spot (minimum ET) unless `workers` forces it.
-///   params: workers (int >= 1, default: sweet spot), max_workers, conv: bodp|grid2d (default
-///   bodp), sparse_fc: mscc-fgcp|fc-1d (default mscc-fgcp), fc_sparsity (number in [0, 1):
-///   overrides every fc layer's sparsity; weights are generated, sparse_weights.hpp),
-///   fc_planted_blocks (int >= 0: hide that many diagonal blocks in the generated weights), seed.
+///   params (schema in modnn_partitioner.cpp, printed by `coinfer list partitioners`): workers,
+///   max_workers, conv: bodp|grid2d, sparse_fc: mscc-fgcp|fc-1d, fc_sparsity (overrides every fc
+///   layer's sparsity; weights are generated, sparse_weights.hpp), fc_planted_blocks, seed.
 /// - `bodp`: the same with conv = bodp and sparse_fc = fc-1d (MoDNN's conv partition alone).
 /// - `grid2d`: the same with conv = grid2d and sparse_fc = fc-1d (the 2-D grid baseline).
 ///

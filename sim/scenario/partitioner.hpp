@@ -2,13 +2,16 @@
 /// The partitioner interface: a partitioner maps a model on a platform to a Plan. It sees the
 /// inferred graph, the platform (devices with calibrations, networks) and the cost model, and
 /// fills each compute task's duration from the cost model. Partitioners live under
-/// partitioners/, register by name and take their parameters from the scenario's
-/// `partitioner:` mapping (every key except `name`).
+/// partitioners/, register by name with the schema of their parameters, and take them from the
+/// scenario's `partitioner:` mapping (every key except `name`), validated against that schema
+/// (`partitioner.<key>` in errors) and with defaults filled before the factory runs.
 ///
 ///     class Local : public Partitioner {
 ///       Plan partition(const PartitionContext& ctx) const override { ... }
 ///     };
-///     registry.add("local", "everything on one device", [](const Json& params) { ... });
+///     registry.add("local", "everything on one device",
+///                  ParamSchema{ParamSpec::string("device", "the device (unset: the source)")},
+///                  [](const Json& params) { ... });
 #include <memory>
 
 #include "sim/core/registry.hpp"

@@ -3,7 +3,7 @@
 namespace coinfer {
 
 void register_engine_schedulers(SchedulerRegistry& registry) {
-  registry.add("none", "no runtime decisions: every frame runs plan variant 0",
+  registry.add("none", "no runtime decisions: every frame runs plan variant 0", ParamSchema{},
                [](const Json&) { return std::make_unique<NoopScheduler>(); });
 }
 

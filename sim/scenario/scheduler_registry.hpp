@@ -1,6 +1,8 @@
 #pragma once
-/// Runtime schedulers register by name like partitioners; parameters come from the scenario's
-/// `scheduler:` mapping. `none` (NoopScheduler) is always registered by the engine.
+/// Runtime schedulers register by name like partitioners, with the schema of their parameters;
+/// parameters come from the scenario's `scheduler:` mapping and are validated against it
+/// (`scheduler.<key>` in errors). `none` (NoopScheduler, no parameters) is always registered by
+/// the engine.
 #include "sim/core/registry.hpp"
 #include "sim/workload/scheduler.hpp"
 
