@@ -1,6 +1,10 @@
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <vector>
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
@@ -18,10 +22,22 @@ int main(int argc, char** argv) {
   coinfer::cli::add_calibrate_command(app);
   coinfer::cli::add_profile_command(app);
   coinfer::cli::add_infer_command(app);
+  coinfer::cli::add_list_command(app);
+  coinfer::cli::add_costs_command(app);
+  std::vector<std::string> names;
+  for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+    std::fprintf(stderr, "coinfer: error: unknown command '%s'; known: %s\n", argv[1],
+                 fmt::format("{}", fmt::join(names, ", ")).c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // A usage error is an input error like any other: one line, exit 2.
+    std::fprintf(stderr, "coinfer: error: %s (see coinfer --help)\n", e.what());
+    return 2;
   } catch (const coinfer::Error& e) {
     std::cout.flush();
     std::fprintf(stderr, "coinfer: error: %s\n", e.what());

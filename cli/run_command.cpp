@@ -1,15 +1,15 @@
 // `coinfer run SCENARIO [--set key=value ...] [--out DIR] [--trace FILE] [--frames-csv] [--quiet]`.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
 
 #include <fmt/format.h>
 
+#include "cli/builtin_registries.hpp"
 #include "cli/commands.hpp"
-#include "partitioners/builtin.hpp"
-#include "schedulers/builtin.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/metrics/metrics.hpp"
@@ -70,6 +70,13 @@ void write_outputs(const ScenarioSpec& spec, const ScenarioRun& run, const std::
   if (!trace_path.empty()) write_file_atomic(trace_path, chrome_trace_json(run.simulation).dump() + "\n");
 }
 
+// `--trace out/t.json` with variants: one trace per variant, `out/t.<label>.json`.
+std::string variant_trace_file(const std::string& trace, const std::string& label) {
+  if (trace.empty()) return "";
+  const std::filesystem::path p(trace);
+  return (p.parent_path() / (p.stem().string() + "." + label + p.extension().string())).string();
+}
+
 // Per-stage computing / transmission time and bytes of every run (outputs.stages).
 std::string stage_table(const std::vector<std::pair<std::string, Json>>& rows) {
   std::vector<std::string> header{"stage"}, order;
@@ -94,22 +101,50 @@ std::string stage_table(const std::vector<std::pair<std::string, Json>>& rows) {
          t.str();
 }
 
+// Runs every variant in its own child process. Each writes into a staging folder; only when all
+// have succeeded do their folders replace `out_dir/<label>`, so a failing variant leaves no results
+// of earlier variants looking like a whole comparison.
 void run_compare(const ScenarioSpec& spec, const RunOptions& opts, const std::string& out_dir,
                  const PartitionerRegistry& partitioners, const SchedulerRegistry& schedulers) {
+  std::vector<ScenarioSpec> variants;
+  for (const auto& entry : spec.compare) {  // every variant's keys are checked before any runs
+    variants.push_back(compare_variant(spec, entry));
+    if (!opts.trace.empty()) variants.back().trace = true;
+  }
+  const auto staging = make_staging_dir(out_dir);
   std::string source;
   std::vector<std::pair<std::string, Json>> rows;
-  for (const auto& entry : spec.compare) {
-    const auto variant = compare_variant(spec, entry);
-    // SimGrid runs once per process: every variant gets its own child.
-    const auto text = run_in_child_process([&] {
-      const auto run = execute_scenario(variant, partitioners, schedulers);
-      write_outputs(variant, run, out_dir + "/" + entry.label, "", opts.frames_csv);
-      return Json{{"results", run.results}, {"source", source_of(run, variant)}}.dump();
-    });
+  std::vector<std::string> traces;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const auto& label = spec.compare[i].label;
+    const auto trace = variant_trace_file(opts.trace, label);
+    std::string text;
+    try {
+      // SimGrid runs once per process: every variant gets its own child.
+      text = run_in_child_process([&] {
+        const auto run = execute_scenario(variants[i], partitioners, schedulers);
+        write_outputs(variants[i], run, staging + "/" + label,
+                      trace.empty() ? "" : staging + "/" + label + "/trace.json", opts.frames_csv);
+        return Json{{"results", run.results}, {"source", source_of(run, variants[i])}}.dump();
+      });
+    } catch (const InputError& e) {
+      std::filesystem::remove_all(staging);
+      rethrow_for_variant(e, spec, label);
+    } catch (const Error& e) {
+      std::filesystem::remove_all(staging);
+      throw Error(fmt::format("{}: compare variant '{}': {}", spec.file, label, e.what()));
+    }
     const Json answer = Json::parse(text);
     source = answer["source"].get<std::string>();
-    rows.emplace_back(entry.label, answer["results"]);
+    rows.emplace_back(label, answer["results"]);
+    if (!trace.empty()) traces.push_back(trace);
   }
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const auto& label = spec.compare[i].label;
+    if (!opts.trace.empty()) move_file(staging + "/" + label + "/trace.json", traces[i]);
+    publish_dir(staging + "/" + label, out_dir + "/" + label);
+  }
+  std::filesystem::remove_all(staging);
   std::map<std::string, Json> by_label(rows.begin(), rows.end());
   std::string report_text;
   if (!spec.report.is_null()) {
@@ -132,6 +167,7 @@ void run_compare(const ScenarioSpec& spec, const RunOptions& opts, const std::st
   std::cout << report_text
             << fmt::format("results: {}/<run>/results.json{}\n", out_dir,
                            report_text.empty() ? "" : ", report.json");
+  for (const auto& t : traces) std::cout << "trace: " << t << "\n";
 }
 
 }  // namespace
@@ -141,26 +177,31 @@ void add_run_command(CLI::App& app) {
   auto* run = app.add_subcommand("run", "Simulate a scenario YAML and write results.json");
   run->add_option("scenario", opts->file, "Scenario YAML file")->required();
   run->add_option("--set", opts->overrides,
-                  "Override a scenario key: --set partitioner.name=local (repeatable)");
+                  "Override a scenario key: --set partitioner.name=local (repeatable; applies to every "
+                  "compare variant, after the variant's own set)");
   run->add_option("--out,-o", opts->out, "Output directory (default out/<scenario name>)");
-  run->add_option("--trace", opts->trace, "Write a Chrome trace JSON (Perfetto) to this file");
+  run->add_option("--trace", opts->trace,
+                  "Record and write a Chrome trace JSON (Perfetto) to this file; with compare variants, "
+                  "one per variant: FILE's name with .<label> before the extension");
   run->add_flag("--frames-csv", opts->frames_csv, "Also write frames.csv (one row per frame)");
   run->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
   run->callback([opts] {
     const ScenarioSpec spec = load_scenario(opts->file, opts->overrides);
-    PartitionerRegistry partitioners("partitioner");
-    register_builtin_partitioners(partitioners);
-    SchedulerRegistry schedulers("scheduler");
-    register_builtin_schedulers(schedulers);
+    const auto partitioners = builtin_partitioners();
+    const auto schedulers = builtin_schedulers();
     const auto out_dir = opts->out.empty() ? "out/" + spec.name : opts->out;
     if (!spec.compare.empty()) return run_compare(spec, *opts, out_dir, partitioners, schedulers);
-    const auto result = execute_scenario(spec, partitioners, schedulers);
-    write_outputs(spec, result, out_dir, opts->trace, opts->frames_csv);
+    ScenarioSpec single = spec;
+    if (!opts->trace.empty()) single.trace = true;  // `--trace FILE` records the trace it writes
+    const auto result = execute_scenario(single, partitioners, schedulers);
+    write_outputs(single, result, out_dir, opts->trace, opts->frames_csv);
     if (opts->quiet) return;
     const auto source = source_of(result, spec);
     auto table = summary_table(source);
     add_summary_row(table, spec.name, result.results, source);
     std::cout << table.str() << fmt::format("results: {}/results.json\n", out_dir);
+    if (single.trace)
+      std::cout << "trace: " << (opts->trace.empty() ? out_dir + "/trace.json" : opts->trace) << "\n";
   });
 }
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
 
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -13,9 +14,12 @@
 
 #include <fmt/format.h>
 
+#include "cli/builtin_registries.hpp"
+#include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "sim/core/error.hpp"
-#include "sim/scenario/results_csv.hpp"
+#include "sim/scenario/scenario.hpp"
+#include "sim/scenario/sweep_merge.hpp"
 #include "sim/scenario/sweep_runner.hpp"
 #include "sim/scenario/yaml_json.hpp"
 
@@ -64,6 +68,7 @@ RunOutcome launch_child_process(const SweepRun&, const std::string& run_dir) {
   }
 }
 
+// A bar on a terminal; in a log, a line at each tenth of the runs (and the last).
 void print_progress(const SweepProgress& p, bool tty) {
   const auto finished = p.skipped + p.done;
   if (tty) {
@@ -74,10 +79,35 @@ void print_progress(const SweepProgress& p, bool tty) {
                  std::string(static_cast<std::size_t>(width - filled), '.').c_str(), finished, p.total,
                  p.failed ? fmt::format(", {} failed", p.failed).c_str() : "");
     if (finished == p.total) std::fprintf(stderr, "\n");
-  } else if (p.done > 0) {
+    return;
+  }
+  const auto tenth = [&](std::size_t k) { return p.total ? 10 * k / p.total : 10; };
+  if (p.done > 0 && (finished == p.total || tenth(finished) != tenth(finished - 1)))
     std::fprintf(stderr, "sweep: %zu/%zu runs%s\n", finished, p.total,
                  p.failed ? fmt::format(", {} failed", p.failed).c_str() : "");
-  }
+}
+
+// Checks a point as `coinfer run` would before simulating: the scenario's keys, the named
+// partitioner and scheduler with their parameters, the model and the platform (each loaded once).
+PointCheck point_checker(const SweepSpec& spec) {
+  struct State {
+    PartitionerRegistry partitioners = builtin_partitioners();
+    SchedulerRegistry schedulers = builtin_schedulers();
+    std::set<std::string> checked_inputs;
+  };
+  auto state = std::make_shared<State>();
+  return [state, file = spec.file](const SweepRun& run) {
+    const ScenarioSpec scenario = parse_scenario(run.scenario, file);
+    const Json inputs{{"model", scenario.model},
+                      {"platform", run.scenario.value("platform", Json())},
+                      {"source", scenario.source}};
+    if (state->checked_inputs.insert(inputs.dump()).second) (void)load_scenario_inputs(scenario);
+    check_scenario_components(scenario, state->partitioners, state->schedulers);
+  };
+}
+
+std::string dry_run_line(const SweepRun& run) {
+  return fmt::format("{:>6}  {}  {}\n", run.index, run.point_hash, describe_run(run));
 }
 
 }  // namespace
@@ -88,20 +118,38 @@ void add_sweep_commands(CLI::App& app) {
     std::string out = "out";
     int jobs = 1;
     std::string shard;
+    bool dry_run = false;
   };
   auto opts = std::make_shared<Options>();
   auto* sweep = app.add_subcommand("sweep", "Run every point of a sweep YAML, one child process per run");
   sweep->add_option("sweep", opts->file, "Sweep YAML file")->required();
-  sweep->add_option("--jobs,-j", opts->jobs, "Runs in parallel")->check(CLI::PositiveNumber);
-  sweep->add_option("--out,-o", opts->out, "Output directory (results.csv, runs/<i>/)");
-  sweep->add_option("--shard", opts->shard, "Run only shard i of N (1-based), e.g. 2/8");
+  sweep->add_option("--jobs,-j", opts->jobs, "Runs in parallel (>= 1)")->check(at_least_one());
+  sweep->add_option("--out,-o", opts->out, "Output directory (results.csv, results.sweep.json, runs/<i>/)");
+  sweep->add_option("--shard", opts->shard,
+                    "Run only shard i of N, 1-based (1/4 ... 4/4): runs i-1, i-1+N, ...");
+  sweep->add_flag("--dry-run", opts->dry_run, "List and check every point; run and write nothing");
   sweep->callback([opts] {
+    if (std::filesystem::is_directory(opts->file))
+      throw InputError(opts->file, "", "is a directory, expected a sweep YAML file");
     const SweepSpec spec = parse_sweep(read_yaml_file(opts->file), opts->file);
+    if (spec.dropped_report)
+      std::fprintf(
+          stderr,
+          "sweep: note: the base's report: block is not drawn in a sweep (run the scenario for it)\n");
+    const auto check = point_checker(spec);
+    if (opts->dry_run) {
+      std::cout << fmt::format("{:>6}  {:<16}  {}\n", "run", "point_hash", "point");
+      const auto hashes =
+          check_sweep(spec, check, [](const SweepRun& run) { std::cout << dry_run_line(run); });
+      std::cout << fmt::format("{}: {} runs, every point valid; nothing was run\n", spec.name, hashes.size());
+      return;
+    }
     SweepOptions options{.out_dir = opts->out, .jobs = opts->jobs};
     if (!opts->shard.empty()) std::tie(options.shard, options.shard_count) = parse_shard(opts->shard);
     const bool tty = ::isatty(2);
-    const auto summary = run_sweep(spec, options, launch_child_process,
-                                   [tty](const SweepProgress& p) { print_progress(p, tty); });
+    const auto summary = run_sweep(
+        spec, options, launch_child_process, [tty](const SweepProgress& p) { print_progress(p, tty); },
+        check);
     for (const auto& f : summary.failures) std::fprintf(stderr, "sweep: %s\n", f.c_str());
     std::cout << fmt::format("{}: {} runs ({} already done, {} failed) -> {}\n", spec.name,
                              summary.progress.total, summary.progress.skipped, summary.progress.failed,
@@ -111,14 +159,24 @@ void add_sweep_commands(CLI::App& app) {
                               summary.progress.failed, summary.progress.total));
   });
 
-  auto inputs = std::make_shared<std::vector<std::string>>();
-  auto out = std::make_shared<std::string>();
+  struct MergeOptions {
+    std::vector<std::string> inputs;
+    std::string out;
+    bool allow_partial = false;
+  };
+  auto merge_opts = std::make_shared<MergeOptions>();
   auto* merge = app.add_subcommand("merge", "Join shard results CSVs into one, sorted by run");
-  merge->add_option("inputs", *inputs, "Shard CSV files")->required();
-  merge->add_option("--out,-o", *out, "Merged CSV file")->required();
-  merge->callback([inputs, out] {
-    const auto rows = merge_results(*inputs, *out);
-    std::cout << fmt::format("{} rows -> {}\n", rows, *out);
+  merge->add_option("inputs", merge_opts->inputs, "Shard CSV files")->required();
+  merge->add_option("--out,-o", merge_opts->out, "Merged CSV file")->required();
+  merge->add_flag("--allow-partial", merge_opts->allow_partial,
+                  "Write the merge even when runs of the sweep are missing (they are listed)");
+  merge->callback([merge_opts] {
+    const auto m = merge_results(merge_opts->inputs, merge_opts->out, merge_opts->allow_partial);
+    std::cout << fmt::format("{} rows -> {}\n", m.rows, merge_opts->out);
+    if (!m.missing_known)
+      std::fprintf(stderr, "merge: an input has no sweep manifest: missing runs unknown\n");
+    if (!m.missing.empty())
+      std::fprintf(stderr, "merge: %zu runs missing (--allow-partial)\n", m.missing.size());
   });
 }
 

@@ -1,7 +1,11 @@
 #include "sim/core/atomic_file.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <vector>
 
 #include <unistd.h>
 
@@ -27,6 +31,42 @@ void write_file_atomic(const std::string& path, const std::string& text) {
     std::filesystem::remove(tmp);
     throw Error("cannot write " + path + ": " + ec.message());
   }
+}
+
+std::string make_staging_dir(const std::string& parent) {
+  std::error_code ec;
+  std::filesystem::create_directories(parent, ec);
+  if (ec) throw Error("cannot create the folder " + parent + ": " + ec.message());
+  std::string pattern = (std::filesystem::path(parent) / ".staging-XXXXXX").string();
+  std::vector<char> buffer(pattern.begin(), pattern.end());
+  buffer.push_back('\0');
+  if (::mkdtemp(buffer.data()) == nullptr)
+    throw Error("cannot create a staging folder in " + parent + ": " + std::strerror(errno));
+  return std::string(buffer.data());
+}
+
+void publish_dir(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  const std::filesystem::path target(to);
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+  std::filesystem::remove_all(target, ec);
+  std::filesystem::rename(from, target, ec);
+  if (ec) throw Error("cannot move " + from + " to " + to + ": " + ec.message());
+}
+
+void move_file(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  std::filesystem::rename(from, to, ec);
+  if (!ec) return;
+  write_file_atomic(to, read_whole_file(from));
+  std::filesystem::remove(from, ec);
+}
+
+std::string read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace coinfer

@@ -9,3 +9,21 @@ namespace coinfer {
 void write_file_atomic(const std::string& path, const std::string& text);
 
 }  // namespace coinfer
+
+namespace coinfer {
+
+/// A fresh, empty folder `parent/.staging-XXXXXX` (parent created as needed), where a command
+/// assembles outputs before `publish_dir` moves them into place. Throws `Error` on failure.
+std::string make_staging_dir(const std::string& parent);
+
+/// Replaces the folder (or file) `to` with `from` (removing what `to` held), creating `to`'s
+/// parent. Used to publish a staged result only once all of it is written.
+void publish_dir(const std::string& from, const std::string& to);
+
+/// Moves a file, also across file systems (copy to `to` atomically, then remove `from`).
+void move_file(const std::string& from, const std::string& to);
+
+/// The whole content of a file, bytes as they are (empty when it cannot be read).
+std::string read_whole_file(const std::string& path);
+
+}  // namespace coinfer

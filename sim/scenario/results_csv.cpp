@@ -4,14 +4,15 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <sstream>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/scenario/key_path.hpp"
 
@@ -45,27 +46,69 @@ std::string csv_line(const std::vector<std::string>& cells) {
   return line + "\n";
 }
 
-std::vector<std::string> csv_split(const std::string& line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
+std::vector<CsvRecord> parse_csv(const std::string& text, const std::string& file,
+                                 std::size_t* complete_bytes) {
+  std::vector<CsvRecord> records;
+  CsvRecord current;
+  std::string cell;
+  bool quoted = false, in_record = false, had_quote = false;
+  std::size_t line = 1, record_line = 1, complete = 0;
+  auto end_record = [&](std::size_t next) {
+    complete = next;
+    in_record = false;
+    if (current.cells.empty() && cell.empty() && !had_quote) return;  // a blank line
+    current.cells.push_back(std::move(cell));
+    cell.clear();
+    current.line = record_line;
+    records.push_back(std::move(current));
+    current = {};
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!in_record) {
+      in_record = true;
+      had_quote = false;
+      record_line = line;
+    }
     if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
-        cells.back() += '"', ++i;
-      else if (c == '"')
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        cell += '"';
+        ++i;
+      } else if (c == '"') {
         quoted = false;
-      else
-        cells.back() += c;
+      } else {
+        if (c == '\n') ++line;
+        cell += c;
+      }
     } else if (c == '"') {
-      quoted = true;
+      quoted = had_quote = true;
     } else if (c == ',') {
-      cells.emplace_back();
-    } else if (c != '\n' && c != '\r') {
-      cells.back() += c;
+      current.cells.push_back(std::move(cell));
+      cell.clear();
+    } else if (c == '\n') {
+      ++line;
+      end_record(i + 1);
+    } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+      // CRLF: the LF ends the record
+    } else {
+      cell += c;
     }
   }
-  return cells;
+  if (in_record) {  // the text does not end with a newline
+    if (complete_bytes) {
+      *complete_bytes = complete;
+      return records;
+    }
+    if (quoted) throw InputError(file, fmt::format("line {}", record_line), "unterminated quoted cell");
+    end_record(text.size());
+  }
+  if (complete_bytes) *complete_bytes = complete;
+  return records;
+}
+
+std::vector<std::string> csv_split(const std::string& text) {
+  const auto records = parse_csv(text, "");
+  return records.empty() ? std::vector<std::string>{""} : records.front().cells;
 }
 
 std::string cell_of(const Json& value) {
@@ -90,67 +133,72 @@ std::string metric_cell(const Json& results, const std::string& column) {
   return "";
 }
 
-namespace {
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+std::size_t csv_run_index(const CsvRecord& record, const std::string& file) {
+  const std::string& cell = record.cells.at(0);
+  if (cell.empty() || cell.size() > 12 || cell.find_first_not_of("0123456789") != std::string::npos)
+    throw InputError(file, fmt::format("line {}", record.line),
+                     fmt::format("expected a run index in the first column, got '{}'", cell));
+  return static_cast<std::size_t>(std::stoull(cell));
 }
-
-std::size_t run_index_of(const std::vector<std::string>& cells, const std::string& path,
-                         std::size_t line_no) {
-  try {
-    return static_cast<std::size_t>(std::stoull(cells.at(0)));
-  } catch (const std::exception&) {
-    throw InputError(path, fmt::format("line {}", line_no), "expected a run index in the first column");
-  }
-}
-
-}  // namespace
 
 ResultsCsv::ResultsCsv(std::string path, std::vector<std::string> header)
     : path_(std::move(path)), header_(std::move(header)) {
   const auto expected_header = csv_line(header_);
-  if (std::filesystem::exists(path_)) {
-    std::string text = read_all(path_);
-    // Cut a partial last row left by a writer that was killed mid-write.
-    const auto last_newline = text.rfind('\n');
-    const auto keep = last_newline == std::string::npos ? 0 : last_newline + 1;
-    if (keep != text.size()) {
-      std::filesystem::resize_file(path_, keep);
-      text.resize(keep);
-    }
-    std::istringstream lines(text);
-    std::string line;
-    std::size_t line_no = 0;
-    while (std::getline(lines, line)) {
-      ++line_no;
-      if (line_no == 1) {
-        if (line + "\n" != expected_header)
-          throw InputError(path_, "line 1",
-                           "existing results file has a different header; use another --out directory");
-        continue;
-      }
-      if (!line.empty()) done_.insert(run_index_of(csv_split(line), path_, line_no));
-    }
-  }
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0)
     throw InputError(path_, "", fmt::format("cannot open for appending: {}", std::strerror(errno)));
-  if (::lseek(fd_, 0, SEEK_END) == 0) {
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd_);
+    fd_ = -1;
+    throw InputError(path_, "",
+                     "another coinfer sweep is writing this file; wait for it or use another --out");
+  }
+  std::string text = read_whole_file(path_);
+  std::size_t keep = 0;
+  const auto records = parse_csv(text, path_, &keep);
+  if (keep != text.size()) {  // cut a partial last row left by a writer killed mid-write
+    if (::ftruncate(fd_, static_cast<off_t>(keep)) != 0)
+      throw Error(fmt::format("{}: cannot cut a partial last row: {}", path_, std::strerror(errno)));
+  }
+  if (records.empty()) {
     if (::write(fd_, expected_header.data(), expected_header.size()) !=
         static_cast<ssize_t>(expected_header.size()))
       throw Error(fmt::format("{}: cannot write header", path_));
+    return;
+  }
+  if (records.front().cells != header_)
+    throw InputError(path_, "line 1",
+                     "existing results file has a different header; use another --out directory");
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    const auto& rec = records[r];
+    const auto where = fmt::format("line {}", rec.line);
+    if (rec.cells.size() != header_.size())
+      throw InputError(path_, where,
+                       fmt::format("expected {} cells, got {}", header_.size(), rec.cells.size()));
+    const auto run = csv_run_index(rec, path_);
+    const auto [it, fresh] = rows_.emplace(run, rec);
+    if (!fresh && it->second.cells != rec.cells)
+      throw InputError(path_, where,
+                       fmt::format("run {} appears twice with different cells (lines {} and {})", run,
+                                   it->second.line, rec.line));
+    done_.insert(run);
   }
 }
 
+void ResultsCsv::rewrite_sorted() {
+  std::string text = csv_line(header_);
+  for (const auto& [run, record] : rows_) text += csv_line(record.cells);
+  write_file_atomic(path_, text);
+  ::close(fd_);
+  fd_ = -1;
+}
+
 ResultsCsv::~ResultsCsv() {
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ >= 0) ::close(fd_);  // closing releases the lock
 }
 
 void ResultsCsv::append(std::size_t run, const std::vector<std::string>& cells) {
+  if (fd_ < 0) throw Error(fmt::format("{}: appending after the file was closed", path_));
   std::vector<std::string> row{std::to_string(run)};
   row.insert(row.end(), cells.begin(), cells.end());
   row.resize(header_.size());
@@ -159,38 +207,7 @@ void ResultsCsv::append(std::size_t run, const std::vector<std::string>& cells) 
     throw Error(fmt::format("{}: cannot append row: {}", path_, std::strerror(errno)));
   ::fsync(fd_);
   done_.insert(run);
-}
-
-std::size_t merge_results(const std::vector<std::string>& inputs, const std::string& out_path) {
-  if (inputs.empty()) throw InputError("", "merge", "expected at least one results file");
-  std::string header;
-  std::map<std::size_t, std::string> rows;
-  for (const auto& in : inputs) {
-    if (!std::filesystem::exists(in)) throw InputError(in, "", "cannot open file");
-    std::istringstream lines(read_all(in));
-    std::string line;
-    std::size_t line_no = 0;
-    while (std::getline(lines, line)) {
-      ++line_no;
-      if (line_no == 1) {
-        if (header.empty())
-          header = line;
-        else if (line != header)
-          throw InputError(in, "line 1", "header differs from " + inputs.front());
-        continue;
-      }
-      if (!line.empty()) rows.emplace(run_index_of(csv_split(line), in, line_no), line);
-    }
-  }
-  const auto tmp = out_path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(out_path, "", "cannot write file");
-    out << header << "\n";
-    for (const auto& [run, line] : rows) out << line << "\n";
-  }
-  std::filesystem::rename(tmp, out_path);  // whole or nothing
-  return rows.size();
+  rows_[run] = CsvRecord{0, row};
 }
 
 }  // namespace coinfer

@@ -15,6 +15,8 @@
 #include "sim/replay/simulate.hpp"
 #include "sim/report/reference_report.hpp"
 #include "sim/scenario/key_path.hpp"
+#include "sim/scenario/scenario_doc.hpp"
+#include "sim/scenario/scenario_paths.hpp"
 #include "sim/scenario/yaml_json.hpp"
 #include "sim/workload/workload.hpp"
 
@@ -30,6 +32,16 @@ std::string resolve(const std::string& base_dir, const std::string& path) {
   return (std::filesystem::path(base_dir) / path).lexically_normal().string();
 }
 
+// A path-valued key must name an existing file: `s.yaml: model: file 'x.json' not found (...)`.
+void require_file(const std::string& written, const std::string& resolved, const std::string& path,
+                  const std::string& what) {
+  if (std::filesystem::is_regular_file(resolved)) return;
+  const auto where = resolved == written ? "" : fmt::format(" (looked for '{}')", resolved);
+  if (std::filesystem::is_directory(resolved))
+    throw InputError("", path, fmt::format("'{}' is a directory, expected {}{}", written, what, where));
+  throw InputError("", path, fmt::format("file '{}' not found{}", written, where));
+}
+
 // `partitioner: {name: x, ...params}` (or just `partitioner: x`).
 std::pair<std::string, Json> named_component(const Json& doc, const char* key, const char* fallback) {
   const Json* v = json_find(doc, key, "");
@@ -43,24 +55,6 @@ std::pair<std::string, Json> named_component(const Json& doc, const char* key, c
   const auto name = json_string(*v, "name", key);
   params.erase("name");
   return {name, params};
-}
-
-std::vector<CompareEntry> parse_compare(const Json& doc) {
-  std::vector<CompareEntry> out;
-  const Json* c = json_find(doc, "compare", "");
-  if (!c) return out;
-  if (!c->is_array()) throw InputError("", "compare", "expected a list of {label, set}");
-  for (std::size_t i = 0; i < c->size(); ++i) {
-    const auto path = index_path("compare", i);
-    json_reject_unknown_keys((*c)[i], path, {"label", "set"});
-    CompareEntry e{json_string((*c)[i], "label", path), Json::object()};
-    if (const Json* set = json_find((*c)[i], "set", path)) {
-      if (!set->is_object()) throw InputError("", join_path(path, "set"), "expected a mapping of key paths");
-      e.set = *set;
-    }
-    out.push_back(std::move(e));
-  }
-  return out;
 }
 
 HostProfile host_profile_for(const ScenarioSpec& spec, const Graph& graph) {
@@ -82,10 +76,19 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
     s.name = json_string_or(doc, "name", "", std::filesystem::path(file).stem().string());
     const auto model = json_string(doc, "model", "");
     s.model = is_zoo_model(model) ? model : resolve(base_dir, model);
+    if (!is_zoo_model(model)) {
+      if (!model.ends_with(".json") && model.find('/') == std::string::npos &&
+          !std::filesystem::exists(s.model))
+        throw InputError(
+            "", "model",
+            fmt::format("'{}' is neither a zoo model (`coinfer models` lists them) nor a model file", model));
+      require_file(model, s.model, "model", "a model JSON file");
+    }
     const Json& platform = json_at(doc, "platform", "");
-    if (platform.is_string())
+    if (platform.is_string()) {
       s.platform_file = resolve(base_dir, platform.get<std::string>());
-    else if (platform.is_object())
+      require_file(platform.get<std::string>(), s.platform_file, "platform", "a platform YAML file");
+    } else if (platform.is_object())
       s.platform_inline = platform;
     else
       throw InputError("", "platform", "expected a platform file or an inline mapping");
@@ -99,8 +102,9 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
     std::tie(s.partitioner, s.partitioner_params) = named_component(doc, "partitioner", nullptr);
     std::tie(s.scheduler, s.scheduler_params) = named_component(doc, "scheduler", "none");
     for (Json* params : {&s.partitioner_params, &s.scheduler_params})
-      if (params->contains("file") && (*params)["file"].is_string())
-        (*params)["file"] = resolve(base_dir, (*params)["file"].get<std::string>());
+      for (auto& [key, value] : params->items())
+        if ((key == "file" || key.ends_with("_file")) && value.is_string())
+          value = resolve(base_dir, value.get<std::string>());
     if (const Json* w = json_find(doc, "workload", "")) {
       workload_from_json(*w, "workload");  // validate now, so errors come before any work
       s.workload = *w;
@@ -125,36 +129,67 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
   }
 }
 
-ScenarioSpec compare_variant(const ScenarioSpec& spec, const CompareEntry& entry) {
-  Json doc = spec.doc;
-  doc.erase("compare");
-  doc.erase("report");
-  try {
-    for (const auto& [key, value] : entry.set.items()) set_at_path(doc, key, value);
-  } catch (const InputError& e) {
-    throw InputError(spec.file, fmt::format("compare[{}].set", entry.label), e.what());
-  }
-  auto variant = parse_scenario(doc, spec.file);
-  variant.name = spec.name + "/" + entry.label;
-  return variant;
-}
+namespace {
 
-ScenarioSpec load_scenario(const std::string& file, const std::vector<std::string>& overrides) {
-  Json doc = read_yaml_file(file);
+void apply_overrides(Json& doc, const std::vector<std::string>& overrides, const std::string& file) {
   for (const auto& o : overrides) {
     try {
       apply_override(doc, o);
     } catch (const InputError& e) {
-      throw InputError(file, "--set " + e.path(), e.message());
+      // `--set KEY=VALUE`'s errors name the option and the key: `s.yaml: --set seed: ...`.
+      const auto key = o.substr(0, o.find('='));
+      if (e.file().starts_with("--set"))  // the value is not YAML: `--set workload: line 1, column 9`
+        throw InputError(file, e.path().empty() ? e.file() : e.file() + ": " + e.path(), e.message());
+      const auto path =
+          e.path().starts_with("--set") || e.path().empty() ? "--set " + key : "--set " + e.path();
+      throw InputError(file, path, e.message());
     }
   }
-  return parse_scenario(doc, file);
 }
 
-ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegistry& partitioners) {
+}  // namespace
+
+[[noreturn]] void rethrow_for_variant(const InputError& e, const ScenarioSpec& spec,
+                                      const std::string& label) {
+  const auto where = fmt::format("compare variant '{}'", label);
+  throw InputError(e.file().empty() ? spec.file : e.file(),
+                   e.path().empty() ? where : where + ": " + e.path(), e.message());
+}
+
+ScenarioSpec compare_variant(const ScenarioSpec& spec, const CompareEntry& entry) {
   try {
-    auto partitioner = partitioners.create(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
-    ScenarioPlan out;
+    Json doc = compare_variant_doc(spec.doc, entry);
+    expand_scenario_shorthands(doc);
+    // `--set` applies to every variant, after the variant's own `set` (README, "Scenarios").
+    std::vector<std::string> to_variant;
+    for (const auto& o : spec.overrides)
+      if (!o.starts_with("compare") && !o.starts_with("report")) to_variant.push_back(o);
+    apply_overrides(doc, to_variant, spec.file);
+    auto variant = parse_scenario(doc, spec.file);
+    variant.name = spec.name + "/" + entry.label;
+    variant.overrides = spec.overrides;
+    return variant;
+  } catch (const InputError& e) {
+    rethrow_for_variant(e, spec, entry.label);
+  }
+}
+
+ScenarioSpec load_scenario(const std::string& file, const std::vector<std::string>& overrides) {
+  if (std::filesystem::is_directory(file))
+    throw InputError(file, "", "is a directory, expected a scenario YAML file");
+  Json doc = read_yaml_file(file);
+  if (!doc.is_object())
+    throw InputError(file, "", "expected a scenario mapping (name, model, platform, ...)");
+  expand_scenario_shorthands(doc);
+  apply_overrides(doc, overrides, file);
+  auto spec = parse_scenario(doc, file);
+  spec.overrides = overrides;
+  return spec;
+}
+
+ScenarioInputs load_scenario_inputs(const ScenarioSpec& spec) {
+  try {
+    ScenarioInputs out;
     try {
       out.graph = load_model(spec.model);
     } catch (const InputError& e) {
@@ -169,6 +204,49 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
     if (!out.platform.device_index_or_null(out.source))
       throw InputError("", "source",
                        fmt::format("unknown device '{}' in platform '{}'", out.source, out.platform.name));
+    return out;
+  } catch (const InputError& e) {
+    throw e.file().empty() ? e.with_file(spec.file) : e;
+  }
+}
+
+Json resolved_scenario(const ScenarioSpec& spec, const std::string& source,
+                       const PartitionerRegistry& partitioners, const SchedulerRegistry& schedulers) {
+  Json doc = spec.doc;
+  doc.erase("compare");
+  doc.erase("report");
+  rebase_scenario_paths(doc, std::filesystem::path(spec.file).parent_path(), "");
+  doc["name"] = spec.name;
+  doc["source"] = source;
+  doc["seed"] = spec.seed;
+  doc["host_profile"] = spec.profile_basis == "estimate"
+                            ? Json{{"basis", "estimate"}}
+                            : Json{{"basis", spec.profile_basis}, {"repeats", spec.profile_repeats}};
+  doc["workload"] = workload_to_json(workload_from_json(spec.workload, "workload"));
+  doc["partitioner"] =
+      partitioners.resolved_params(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
+  doc["partitioner"]["name"] = spec.partitioner;
+  doc["scheduler"] = schedulers.resolved_params(spec.scheduler, spec.scheduler_params, "", "scheduler.name");
+  doc["scheduler"]["name"] = spec.scheduler;
+  doc["outputs"] = Json{{"frames_csv", spec.frames_csv}, {"trace", spec.trace}, {"stages", spec.stages}};
+  return doc;
+}
+
+void check_scenario_components(const ScenarioSpec& spec, const PartitionerRegistry& partitioners,
+                               const SchedulerRegistry& schedulers) {
+  try {
+    partitioners.create(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
+    schedulers.create(spec.scheduler, spec.scheduler_params, "", "scheduler.name");
+  } catch (const InputError& e) {
+    throw e.file().empty() ? e.with_file(spec.file) : e;
+  }
+}
+
+ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegistry& partitioners) {
+  try {
+    auto partitioner = partitioners.create(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
+    ScenarioInputs inputs = load_scenario_inputs(spec);
+    ScenarioPlan out{std::move(inputs.graph), std::move(inputs.platform), std::move(inputs.source), {}};
     const CostModel cost(out.graph, host_profile_for(spec, out.graph));
     out.plan = partitioner->partition(PartitionContext{out.graph, out.platform, cost, out.source});
     return out;
@@ -200,6 +278,7 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     run.results["partitioner"] = spec.partitioner;
     run.results["scheduler"] = spec.scheduler;
     run.results["host_profile"] = spec.profile_basis;
+    run.results["resolved_scenario"] = resolved_scenario(spec, source, partitioners, schedulers);
     if (spec.stages) run.results.update(stage_metrics(run.plan, run.simulation, graph, source));
     return run;
   } catch (const InputError& e) {

@@ -23,24 +23,21 @@
 #include "sim/core/json_access.hpp"
 #include "sim/plan/plan.hpp"
 #include "sim/replay/simulation_result.hpp"
+#include "sim/scenario/compare.hpp"
 #include "sim/scenario/partitioner.hpp"
 #include "sim/scenario/scheduler_registry.hpp"
 
 namespace coinfer {
 
-struct CompareEntry {
-  std::string label;
-  Json set = Json::object();  ///< key path -> value, applied to the scenario
-};
-
 struct ScenarioSpec {
   std::string name;
-  std::string file;           ///< the YAML it came from (errors name it)
-  Json doc;                   ///< the document, overrides applied
-  std::string model;          ///< zoo name, or a model file resolved against the scenario's folder
-  std::string platform_file;  ///< resolved path, or empty when inline
-  Json platform_inline;       ///< inline platform mapping
-  std::string source;         ///< empty: the platform's first device
+  std::string file;                    ///< the YAML it came from (errors name it)
+  Json doc;                            ///< the document, overrides applied
+  std::vector<std::string> overrides;  ///< `--set key=value` (also applied to every compare variant)
+  std::string model;                   ///< zoo name, or a model file resolved against the scenario's folder
+  std::string platform_file;           ///< resolved path, or empty when inline
+  Json platform_inline;                ///< inline platform mapping
+  std::string source;                  ///< empty: the platform's first device
   std::string profile_basis = "measured";  ///< "measured" (real kernels) or "estimate"
   int profile_repeats = 5;
   std::string partitioner;
@@ -64,8 +61,37 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file);
 /// Example: `load_scenario("s.yaml", {"partitioner.name=local"})`.
 ScenarioSpec load_scenario(const std::string& file, const std::vector<std::string>& overrides);
 
-/// The spec of one `compare` entry: the document with its `set` applied and `compare` removed.
+/// The spec of one `compare` entry: the document with `compare` removed, the entry's `set`
+/// applied, then the spec's `--set` overrides again (so `--set` reaches every variant).
+/// Errors name the variant: `s.yaml: compare variant 'lte': partitioner.name: ...`.
 ScenarioSpec compare_variant(const ScenarioSpec& spec, const CompareEntry& entry);
+
+/// Throws the same `InputError` with the variant named in front of its key path.
+[[noreturn]] void rethrow_for_variant(const InputError& e, const ScenarioSpec& spec,
+                                      const std::string& label);
+
+/// The scenario's model and platform, loaded and checked, and its source device.
+struct ScenarioInputs {
+  Graph graph;
+  Platform platform;
+  std::string source;
+};
+
+/// Loads the model and the platform and checks the source device; errors name the scenario's key
+/// (`s.yaml: model: ...`) or the file at fault. No profiling, no simulation.
+ScenarioInputs load_scenario_inputs(const ScenarioSpec& spec);
+
+/// The scenario exactly as it ran: the document with every path absolute, the source device,
+/// host profile, workload and seed spelt out, and the partitioner's and scheduler's parameters
+/// with their defaults filled (`coinfer list` documents them). results.json keeps it as
+/// `resolved_scenario`, so a result file says what produced it.
+Json resolved_scenario(const ScenarioSpec& spec, const std::string& source,
+                       const PartitionerRegistry& partitioners, const SchedulerRegistry& schedulers);
+
+/// Creates the scenario's partitioner and scheduler from their registries, so an unknown name or
+/// a bad parameter fails before any work (`s.yaml: partitioner.workers: ...`).
+void check_scenario_components(const ScenarioSpec& spec, const PartitionerRegistry& partitioners,
+                               const SchedulerRegistry& schedulers);
 
 /// What a partitioner produced for a scenario, before any simulation.
 struct ScenarioPlan {

@@ -1,12 +1,16 @@
 #include "sim/scenario/sweep.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/scenario/compare.hpp"
 #include "sim/scenario/key_path.hpp"
+#include "sim/scenario/scenario_doc.hpp"
+#include "sim/scenario/scenario_paths.hpp"
 #include "sim/scenario/yaml_json.hpp"
 
 namespace coinfer {
@@ -103,15 +107,29 @@ std::vector<Json> axis_points(const Json& axis, const std::string& path) {
 
 }  // namespace
 
+std::string SweepSpec::dir() const {
+  const auto parent = std::filesystem::path(file).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
 SweepSpec parse_sweep(const Json& doc, const std::string& file) {
   try {
     json_reject_unknown_keys(doc, "", {"name", "base", "scenario", "axes"});
     SweepSpec spec;
+    spec.file = file;
     spec.name = json_string_or(doc, "name", "", std::filesystem::path(file).stem().string());
     if (const Json* base = json_find(doc, "base", "")) {
       if (!base->is_string()) throw InputError("", "base", "expected a scenario file path");
-      const auto dir = std::filesystem::path(file).parent_path();
-      spec.base = read_yaml_file((dir / base->get<std::string>()).string());
+      const auto base_file = std::filesystem::path(spec.dir()) / base->get<std::string>();
+      if (!std::filesystem::is_regular_file(base_file))
+        throw InputError("", "base",
+                         fmt::format("scenario file '{}' not found (looked for '{}')",
+                                     base->get<std::string>(), base_file.string()));
+      spec.base = read_yaml_file(base_file.string());
+      if (!spec.base.is_object()) throw InputError(base_file.string(), "", "expected a scenario mapping");
+      // The base's paths are relative to its own folder: make them relative to the sweep's.
+      rebase_scenario_paths(spec.base, base_file.parent_path(), spec.dir());
+      if (!spec.base.contains("name")) spec.base["name"] = base_file.stem().string();
     }
     if (const Json* inline_scenario = json_find(doc, "scenario", "")) {
       if (!inline_scenario->is_object()) throw InputError("", "scenario", "expected a mapping");
@@ -119,9 +137,15 @@ SweepSpec parse_sweep(const Json& doc, const std::string& file) {
       spec.base.merge_patch(*inline_scenario);
     }
     if (spec.base.is_null()) throw InputError("", "base", "expected 'base' (a scenario file) or 'scenario'");
+    expand_scenario_shorthands(spec.base);
+    if (!spec.base.contains("name")) spec.base["name"] = spec.name;
+    spec.variants = parse_compare(spec.base);
+    spec.dropped_report = spec.base.contains("report");
+    spec.base.erase("compare");
+    spec.base.erase("report");
     const Json& axes = json_at(doc, "axes", "");
     if (!axes.is_array()) throw InputError("", "axes", "expected a list of axes");
-    std::size_t runs = 1;
+    std::size_t runs = std::max<std::size_t>(spec.variants.size(), 1);
     for (std::size_t i = 0; i < axes.size(); ++i) {
       spec.points.push_back(axis_points(axes[i], index_path("axes", i)));
       runs *= spec.points.back().size();
@@ -134,7 +158,7 @@ SweepSpec parse_sweep(const Json& doc, const std::string& file) {
 }
 
 std::size_t sweep_size(const SweepSpec& spec) {
-  std::size_t n = 1;
+  std::size_t n = std::max<std::size_t>(spec.variants.size(), 1);
   for (const auto& axis : spec.points) n *= axis.size();
   return n;
 }
@@ -143,7 +167,19 @@ SweepRun sweep_run(const SweepSpec& spec, std::size_t index) {
   SweepRun run;
   run.index = index;
   run.scenario = spec.base;
-  // Row-major: decode the index from the last axis (fastest) to the first.
+  // Row-major: decode the index from the fastest axis (the variant, if any) to the first.
+  if (!spec.variants.empty()) {
+    const auto& variant = spec.variants[index % spec.variants.size()];
+    index /= spec.variants.size();
+    run.variant = variant.label;
+    try {
+      run.scenario = compare_variant_doc(spec.base, variant);
+      expand_scenario_shorthands(run.scenario);
+    } catch (const InputError& e) {
+      throw e.with_file(spec.file);
+    }
+    run.scenario["name"] = spec.base["name"].get<std::string>() + "/" + variant.label;
+  }
   std::vector<std::size_t> coord(spec.points.size());
   for (std::size_t a = spec.points.size(); a-- > 0;) {
     coord[a] = index % spec.points[a].size();
@@ -151,9 +187,14 @@ SweepRun sweep_run(const SweepSpec& spec, std::size_t index) {
   }
   for (std::size_t a = 0; a < spec.points.size(); ++a)
     for (const auto& [key, value] : spec.points[a][coord[a]].items()) {
-      set_at_path(run.scenario, key, value);
+      try {
+        set_at_path(run.scenario, key, value);
+      } catch (const InputError& e) {
+        throw InputError(spec.file, fmt::format("axes[{}] ({})", a, key), e.message());
+      }
       run.assignments[key] = value;
     }
+  run.point_hash = json_hash(run.scenario);
   return run;
 }
 
@@ -163,6 +204,24 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& spec) {
   runs.reserve(n);
   for (std::size_t i = 0; i < n; ++i) runs.push_back(sweep_run(spec, i));
   return runs;
+}
+
+std::uint64_t fnv1a64(std::string_view text, std::uint64_t h) {
+  for (const char c : text) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;  // the 64-bit FNV prime
+  }
+  return h;
+}
+
+std::string json_hash(const Json& doc) { return fmt::format("{:016x}", fnv1a64(doc.dump())); }
+
+std::string describe_run(const SweepRun& run) {
+  std::vector<std::string> parts;
+  if (!run.variant.empty()) parts.push_back("variant=" + run.variant);
+  for (const auto& [key, value] : run.assignments.items())
+    parts.push_back(key + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+  return parts.empty() ? "the base scenario" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 }  // namespace coinfer

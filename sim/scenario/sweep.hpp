@@ -13,25 +13,44 @@
 ///           - {key: partitioner.workers, values: [4, 4]}
 ///       - seeds: [1, 2, 3]                            # or {from: 1, count: 5}; sets `seed`
 ///
-/// Runs are numbered in row-major order: the last axis varies fastest.
+/// Runs are numbered in row-major order: the last axis varies fastest. A base with `compare`
+/// variants adds one more, fastest axis, `variant`: each run is one variant of one point (the
+/// variant's `set` first, then the axis values), so every run is one process and one row.
+///
+/// Paths: the base's relative paths are rebased onto the sweep file's folder when it is loaded,
+/// so every path in a run's scenario (base, inline `scenario:`, axis values) is relative to the
+/// sweep file's folder, whichever file wrote it.
+///
+/// Identity: a run's `point_hash` is a hash of its whole scenario document (as resolved against
+/// the sweep's folder), so a results row is tied to exactly the point that produced it.
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/json_access.hpp"
+#include "sim/scenario/compare.hpp"
 
 namespace coinfer {
 
 struct SweepRun {
   std::size_t index = 0;
+  std::string variant;                ///< the compare label, empty without variants
   Json assignments = Json::object();  ///< key path -> value (keys sorted)
-  Json scenario;                      ///< the base with the assignments applied
+  Json scenario;                      ///< the base with the variant and the assignments applied
+  std::string point_hash;             ///< 16 hex digits identifying `scenario`
 };
 
 struct SweepSpec {
   std::string name;
-  Json base;  ///< the base scenario (already loaded)
+  std::string file;  ///< the sweep file (errors name it; relative paths resolve from its folder)
+  Json base;         ///< the base scenario (loaded, paths rebased, `compare` and `report` removed)
   /// Per axis, the list of points; a point assigns one or more keys (zip axes assign several).
   std::vector<std::vector<Json>> points;
+  std::vector<CompareEntry> variants;  ///< the base's `compare` entries (the fastest axis)
+  bool dropped_report = false;         ///< the base had a `report:` block, which a sweep does not draw
+  /// The folder relative paths in a run's scenario are relative to.
+  std::string dir() const;
 };
 
 /// Parses a sweep document (`file` names it in errors and resolves `base`).
@@ -44,5 +63,15 @@ std::size_t sweep_size(const SweepSpec& spec);
 SweepRun sweep_run(const SweepSpec& spec, std::size_t index);
 /// Every run, in order.
 std::vector<SweepRun> expand_sweep(const SweepSpec& spec);
+
+/// FNV-1a 64 of `text`, continuing from `h` (start: the offset basis).
+std::uint64_t fnv1a64(std::string_view text, std::uint64_t h = 14695981039346656037ull);
+
+/// The hash `point_hash` uses: FNV-1a 64 over the compact JSON text (object keys sorted), as 16
+/// lowercase hex digits. Stable across machines and runs.
+std::string json_hash(const Json& doc);
+
+/// `partitioner.name=local, seed=3` (and `variant=wifi` first when there is one), for messages.
+std::string describe_run(const SweepRun& run);
 
 }  // namespace coinfer

@@ -1,7 +1,13 @@
 #pragma once
 /// Runs a sweep: every run of the (optionally sharded) expansion through a launcher, `jobs` at a
 /// time, appending each finished run's row to the results CSV as soon as it completes.
-/// Rows already in the CSV are skipped, so a killed sweep resumes where it stopped.
+///
+/// Before any run starts, every point of the sweep is expanded and checked (`PointCheck`), so a
+/// typo in an axis fails once. Rows already in the CSV are skipped only when their `point_hash`
+/// is the hash of this sweep's point with the same run number: a killed sweep resumes where it
+/// stopped, a sweep extended in a way that keeps the old run numbers runs only the new points,
+/// and a sweep whose points changed under old rows is refused (nothing is silently reused).
+/// A manifest next to the CSV (sweep_manifest.hpp) records which sweep the rows belong to.
 ///
 ///     auto summary = run_sweep(spec, {.out_dir = "out", .jobs = 2}, launch_child_process, on_progress);
 #include <functional>
@@ -25,8 +31,13 @@ struct RunOutcome {
   std::string error;  ///< one line when not ok
 };
 
-/// Runs one scenario (written to `run_dir`/scenario.json) and returns its results.
+/// Runs one scenario (written to `run_dir`/scenario.json, paths absolute) and returns its results.
 using RunLauncher = std::function<RunOutcome(const SweepRun& run, const std::string& run_dir)>;
+
+/// Checks one point before anything runs; throws `InputError` when the point's scenario is
+/// invalid (unknown partitioner, bad key, missing file...). The scenario's paths are relative to
+/// the sweep file's folder, so check it as if it were written in the sweep file.
+using PointCheck = std::function<void(const SweepRun& run)>;
 
 struct SweepProgress {
   std::size_t total = 0;    ///< runs in this shard
@@ -45,10 +56,16 @@ struct SweepSummary {
 /// `--shard 2/4` -> {1, 4} (the user writes 1-based shard numbers); throws InputError.
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text);
 
-/// The CSV header: run, axis keys (axis order), metric columns.
+/// The CSV header: run, variant (with variants), axis keys (axis order), metric columns, point_hash.
 std::vector<std::string> sweep_csv_header(const SweepSpec& spec);
 
+/// Expands every run in order, checks it with `check` (when set) and calls `each` (when set);
+/// returns the point hashes. The first invalid point throws
+/// `InputError(sweep file, "run 3 (partitioner.name=nosuch)", ...)`.
+std::vector<std::string> check_sweep(const SweepSpec& spec, const PointCheck& check,
+                                     const std::function<void(const SweepRun&)>& each = {});
+
 SweepSummary run_sweep(const SweepSpec& spec, const SweepOptions& options, const RunLauncher& launch,
-                       const ProgressFn& progress = {});
+                       const ProgressFn& progress = {}, const PointCheck& check = {});
 
 }  // namespace coinfer

@@ -109,7 +109,7 @@ TEST_CASE("a missing platform file is reported") {
   const auto s = write_text("nop.yaml", "model: lenet5\nplatform: nowhere.yaml\npartitioner: local\n");
   const auto r = run_cli("run " + s.string());
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Contains("nowhere.yaml") && Contains("cannot open"));
+  CHECK_THAT(r.err, Contains("nop.yaml: platform: file 'nowhere.yaml' not found"));
 }
 
 TEST_CASE("malformed scenario YAML is reported with its line") {

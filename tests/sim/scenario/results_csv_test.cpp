@@ -6,26 +6,11 @@
 
 #include "sim/core/error.hpp"
 #include "sim/scenario/results_csv.hpp"
+#include "tests/sim/scenario/scenario_test_support.hpp"
 
 using namespace coinfer;
+using namespace coinfer::testing;
 using Catch::Matchers::Contains;
-
-namespace {
-
-std::string fresh_path(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("coinfer_csv_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  auto p = dir / name;
-  std::filesystem::remove(p);
-  return p.string();
-}
-
-std::string slurp(const std::string& p) {
-  std::ifstream in(p);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-}  // namespace
 
 TEST_CASE("cells with commas or quotes are quoted and split back") {
   const std::vector<std::string> cells{"a", "b,c", "say \"hi\"", ""};
@@ -66,17 +51,47 @@ TEST_CASE("reopening with a different header is refused") {
   CHECK_THROWS_WITH(ResultsCsv(p, {"run", "y"}), Contains("different header"));
 }
 
-TEST_CASE("merging shards sorts rows by run and keeps duplicates once") {
-  const auto a = fresh_path("a.csv"), b = fresh_path("b.csv"), out = fresh_path("merged.csv");
-  std::ofstream(a) << "run,x\n0,a\n2,c\n";
-  std::ofstream(b) << "run,x\n1,b\n2,c\n";
-  CHECK(merge_results({a, b}, out) == 3);
-  CHECK(slurp(out) == "run,x\n0,a\n1,b\n2,c\n");
+TEST_CASE("a cell with a newline round-trips through the file") {
+  const auto p = fresh_path("newline.csv");
+  {
+    ResultsCsv csv(p, {"run", "description"});
+    csv.append(0, {"two\nlines, and \"quotes\""});
+  }
+  ResultsCsv again(p, {"run", "description"});
+  REQUIRE(again.rows().count(0));
+  CHECK(again.rows().at(0).cells[1] == "two\nlines, and \"quotes\"");
 }
 
-TEST_CASE("merging files with different headers is refused") {
-  const auto a = fresh_path("ha.csv"), b = fresh_path("hb.csv");
-  std::ofstream(a) << "run,x\n";
-  std::ofstream(b) << "run,y\n";
-  CHECK_THROWS_WITH(merge_results({a, b}, fresh_path("m.csv")), Contains("header differs"));
+TEST_CASE("a partial last row inside a quoted cell is cut off on reopening") {
+  const auto p = fresh_path("partial_quoted.csv");
+  std::ofstream(p) << "run,x\n0,\"a\nb\"\n1,\"c\nd";  // killed inside run 1's quoted cell
+  ResultsCsv csv(p, {"run", "x"});
+  CHECK(csv.done() == std::set<std::size_t>{0});
+  CHECK(slurp(p) == "run,x\n0,\"a\nb\"\n");
+}
+
+TEST_CASE("a row with the wrong number of cells is reported with its line") {
+  const auto p = fresh_path("cells.csv");
+  std::ofstream(p) << "run,x\n0,1\n1,2,3\n";
+  CHECK_THROWS_WITH(ResultsCsv(p, {"run", "x"}), Contains("line 3") && Contains("expected 2 cells, got 3"));
+}
+
+TEST_CASE("the same run twice with different cells is refused") {
+  const auto p = fresh_path("twice.csv");
+  std::ofstream(p) << "run,x\n0,1\n0,2\n";
+  CHECK_THROWS_WITH(ResultsCsv(p, {"run", "x"}), Contains("run 0 appears twice"));
+}
+
+TEST_CASE("a results file open in one writer is refused to a second") {
+  const auto p = fresh_path("locked.csv");
+  ResultsCsv first(p, {"run", "x"});
+  CHECK_THROWS_WITH(ResultsCsv(p, {"run", "x"}), Contains("another coinfer sweep"));
+}
+
+TEST_CASE("CRLF line ends and a last line without a newline parse") {
+  const auto records = parse_csv("run,x\r\n0,\"a,b\"\r\n1,c", "f.csv");
+  REQUIRE(records.size() == 3);
+  CHECK(records[1].cells == std::vector<std::string>{"0", "a,b"});
+  CHECK(records[2].line == 3);
+  CHECK_THROWS_WITH(parse_csv("run\n\"open", "f.csv"), Contains("f.csv: line 2: unterminated"));
 }

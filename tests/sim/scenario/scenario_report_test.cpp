@@ -10,8 +10,9 @@ using Catch::Matchers::Contains;
 namespace {
 
 Json scenario_with(Json report) {
-  Json doc = Json::parse(R"({"name": "s", "model": "lenet", "platform": "p.yaml", "partitioner": "local",
+  Json doc = Json::parse(R"({"name": "s", "model": "lenet5", "partitioner": "local",
       "outputs": {"stages": true}, "compare": [{"label": "a", "set": {}}]})");
+  doc["platform"] = std::string(COINFER_SOURCE_DIR) + "/platforms/edge_wifi_lte.yaml";
   if (!report.is_null()) doc["report"] = std::move(report);
   return doc;
 }

@@ -1,6 +1,11 @@
 // Sweep expansion: cartesian product of list, range, zip and seed axes, in row-major order.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
 #include "sim/core/error.hpp"
 #include "sim/scenario/sweep.hpp"
 #include "sim/scenario/yaml_json.hpp"
@@ -89,4 +94,58 @@ TEST_CASE("a sweep without a base scenario is rejected") {
 
 TEST_CASE("a sweep with no axes is a single run of the base") {
   CHECK(sweep_size(spec_of("scenario: {seed: 1}\naxes: []\n")) == 1);
+}
+
+TEST_CASE("a base's relative paths are rebased onto the sweep file's folder") {
+  // base.yaml in dir/sub names ../p.yaml (= dir/p.yaml); the sweep in dir must read it as p.yaml.
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("coinfer_sweep_paths_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "sub");
+  std::ofstream(dir / "sub/base.yaml")
+      << "model: m.json\nplatform: ../p.yaml\npartitioner: {name: plan, file: x.json}\n";
+  const auto sweep_file = (dir / "sw.yaml").string();
+  const auto spec = parse_sweep(yaml_to_json("base: sub/base.yaml\naxes: []\n", sweep_file), sweep_file);
+  CHECK(spec.base["platform"] == "p.yaml");
+  CHECK(spec.base["model"] == "sub/m.json");
+  CHECK(spec.base["partitioner"]["file"] == "sub/x.json");
+  CHECK(spec.base["name"] == "base");  // a base without a name keeps its file's
+}
+
+TEST_CASE("compare variants of the base become the fastest axis") {
+  const auto spec = spec_of(R"(
+scenario:
+  name: q
+  partitioner: {name: local}
+  compare:
+    - {label: here, set: {partitioner: {name: local}}}
+    - {label: there, set: {partitioner: {name: remote}}}
+axes:
+  - {key: seed, values: [1, 2]}
+)");
+  const auto runs = expand_sweep(spec);
+  REQUIRE(runs.size() == 4);
+  CHECK(runs[0].variant == "here");
+  CHECK(runs[1].variant == "there");
+  CHECK(runs[1].scenario["partitioner"]["name"] == "remote");
+  CHECK(runs[1].scenario["seed"] == 1);
+  CHECK(runs[2].scenario["seed"] == 2);
+  CHECK(runs[3].scenario["name"] == "q/there");
+  CHECK_FALSE(runs[3].scenario.contains("compare"));
+}
+
+TEST_CASE("a point hash identifies the whole resolved scenario") {
+  const auto a = expand_sweep(spec_of("scenario: {seed: 0, x: 1}\naxes:\n  - {key: seed, values: [1, 2]}\n"));
+  const auto b = expand_sweep(spec_of("scenario: {seed: 0, x: 2}\naxes:\n  - {key: seed, values: [1, 2]}\n"));
+  CHECK(a[0].point_hash.size() == 16);
+  CHECK(a[0].point_hash != a[1].point_hash);  // another seed
+  CHECK(a[0].point_hash != b[0].point_hash);  // same seed, another base
+  CHECK(a[0].point_hash ==
+        expand_sweep(spec_of("scenario: {x: 1, seed: 0}\naxes:\n  - {key: seed, values: [1, 2]}\n"))[0]
+            .point_hash);
+}
+
+TEST_CASE("describe_run names the variant and the assignments") {
+  const auto runs = expand_sweep(spec_of(
+      "scenario: {compare: [{label: v, set: {}}]}\naxes:\n  - {key: partitioner.name, values: [local]}\n"));
+  CHECK(describe_run(runs[0]) == "variant=v, partitioner.name=local");
 }

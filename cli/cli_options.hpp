@@ -1,0 +1,24 @@
+#pragma once
+/// Option checks shared by the subcommands; their messages read like every other input error
+/// (`coinfer: error: --jobs: expected an integer >= 1, got '0'`, exit 2).
+#include <charconv>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace coinfer::cli {
+
+/// An integer >= 1 (at most 1 << 20, more than any machine runs at once).
+inline CLI::Validator at_least_one() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        long long v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc() || end != text.data() + text.size() || v < 1 || v > (1 << 20))
+          return "expected an integer >= 1 (at most 1048576), got '" + text + "'";
+        return "";
+      },
+      "INT>=1");
+}
+
+}  // namespace coinfer::cli
