@@ -10,6 +10,7 @@
 
 #include "cli/builtin_registries.hpp"
 #include "cli/commands.hpp"
+#include "cli/run_outputs.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/metrics/metrics.hpp"
@@ -17,7 +18,6 @@
 #include "sim/report/reference_report.hpp"
 #include "sim/report/table.hpp"
 #include "sim/scenario/scenario.hpp"
-#include "sim/trace/chrome_trace.hpp"
 
 namespace coinfer::cli {
 namespace {
@@ -60,14 +60,6 @@ TextTable summary_table(const std::string& source) {
 std::string source_of(const ScenarioRun& run, const ScenarioSpec& spec) {
   if (!spec.source.empty()) return spec.source;
   return run.simulation.devices.empty() ? "" : run.simulation.devices.front().device;
-}
-
-void write_outputs(const ScenarioSpec& spec, const ScenarioRun& run, const std::string& dir,
-                   const std::string& trace_file, bool frames) {
-  write_file_atomic(dir + "/results.json", run.results.dump(2) + "\n");
-  if (frames || spec.frames_csv) write_file_atomic(dir + "/frames.csv", frames_csv(run.simulation));
-  const auto trace_path = !trace_file.empty() ? trace_file : spec.trace ? dir + "/trace.json" : "";
-  if (!trace_path.empty()) write_file_atomic(trace_path, chrome_trace_json(run.simulation).dump() + "\n");
 }
 
 // `--trace out/t.json` with variants: one trace per variant, `out/t.<label>.json`.
@@ -123,8 +115,8 @@ void run_compare(const ScenarioSpec& spec, const RunOptions& opts, const std::st
       // SimGrid runs once per process: every variant gets its own child.
       text = run_in_child_process([&] {
         const auto run = execute_scenario(variants[i], partitioners, schedulers);
-        write_outputs(variants[i], run, staging + "/" + label,
-                      trace.empty() ? "" : staging + "/" + label + "/trace.json", opts.frames_csv);
+        write_run_outputs(variants[i], run, staging + "/" + label,
+                          trace.empty() ? "" : staging + "/" + label + "/trace.json", opts.frames_csv);
         return Json{{"results", run.results}, {"source", source_of(run, variants[i])}}.dump();
       });
     } catch (const InputError& e) {
@@ -194,7 +186,7 @@ void add_run_command(CLI::App& app) {
     ScenarioSpec single = spec;
     if (!opts->trace.empty()) single.trace = true;  // `--trace FILE` records the trace it writes
     const auto result = execute_scenario(single, partitioners, schedulers);
-    write_outputs(single, result, out_dir, opts->trace, opts->frames_csv);
+    write_run_outputs(single, result, out_dir, opts->trace, opts->frames_csv);
     if (opts->quiet) return;
     const auto source = source_of(result, spec);
     auto table = summary_table(source);

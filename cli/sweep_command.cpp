@@ -17,7 +17,9 @@
 #include "cli/builtin_registries.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/run_outputs.hpp"
 #include "sim/core/error.hpp"
+#include "sim/replay/simulate.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/sweep_merge.hpp"
 #include "sim/scenario/sweep_runner.hpp"
@@ -37,7 +39,9 @@ std::string last_line(const std::string& path) {
 }
 
 // fork + exec `coinfer run <run_dir>/scenario.json --out <run_dir>`; stdout/stderr go to files there.
-RunOutcome launch_child_process(const SweepRun&, const std::string& run_dir) {
+// (`--launch exec`: every run pays a process start, mostly the dynamic loader's; kept as the
+// reference the fork launcher is checked and benchmarked against.)
+RunOutcome launch_exec(const SweepRun&, const std::string& run_dir) {
   const auto exe = self_executable();
   const auto scenario = run_dir + "/scenario.json";
   const auto log = run_dir + "/log.txt";
@@ -66,6 +70,32 @@ RunOutcome launch_child_process(const SweepRun&, const std::string& run_dir) {
   } catch (const Error& e) {
     return {false, {}, e.what()};
   }
+}
+
+// fork without exec: the child inherits this process's loaded libraries, registries and parsed
+// sweep, and runs exactly what `coinfer run <run_dir>/scenario.json --out <run_dir> --quiet` runs
+// (one simulation per child, as SimGrid requires), writing the same files.
+RunLauncher fork_launcher() {
+  auto partitioners = std::make_shared<PartitionerRegistry>(builtin_partitioners());
+  auto schedulers = std::make_shared<SchedulerRegistry>(builtin_schedulers());
+  return [partitioners, schedulers](const SweepRun&, const std::string& run_dir) -> RunOutcome {
+    try {
+      run_in_child_process([&] {
+        const int fd = ::open((run_dir + "/log.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0) {  // what the simulation prints goes where the exec'd child's output went
+          ::dup2(fd, 1);
+          ::dup2(fd, 2);
+          ::close(fd);
+        }
+        const ScenarioSpec spec = load_scenario(run_dir + "/scenario.json", {});
+        write_run_outputs(spec, execute_scenario(spec, *partitioners, *schedulers), run_dir, "", false);
+        return std::string();
+      });
+      return {true, read_json_file(run_dir + "/results.json"), ""};
+    } catch (const Error& e) {
+      return {false, {}, e.what()};
+    }
+  };
 }
 
 // A bar on a terminal; in a log, a line at each tenth of the runs (and the last).
@@ -119,6 +149,7 @@ void add_sweep_commands(CLI::App& app) {
     int jobs = 1;
     std::string shard;
     bool dry_run = false;
+    std::string launch = "fork";
   };
   auto opts = std::make_shared<Options>();
   auto* sweep = app.add_subcommand("sweep", "Run every point of a sweep YAML, one child process per run");
@@ -128,6 +159,11 @@ void add_sweep_commands(CLI::App& app) {
   sweep->add_option("--shard", opts->shard,
                     "Run only shard i of N, 1-based (1/4 ... 4/4): runs i-1, i-1+N, ...");
   sweep->add_flag("--dry-run", opts->dry_run, "List and check every point; run and write nothing");
+  sweep
+      ->add_option("--launch", opts->launch,
+                   "How a run's process starts: fork (default: a copy of this process, no program load) "
+                   "or exec (a fresh `coinfer run`); the results are the same")
+      ->check(CLI::IsMember({"fork", "exec"}));
   sweep->callback([opts] {
     if (std::filesystem::is_directory(opts->file))
       throw InputError(opts->file, "", "is a directory, expected a sweep YAML file");
@@ -148,8 +184,8 @@ void add_sweep_commands(CLI::App& app) {
     if (!opts->shard.empty()) std::tie(options.shard, options.shard_count) = parse_shard(opts->shard);
     const bool tty = ::isatty(2);
     const auto summary = run_sweep(
-        spec, options, launch_child_process, [tty](const SweepProgress& p) { print_progress(p, tty); },
-        check);
+        spec, options, opts->launch == "exec" ? RunLauncher(launch_exec) : fork_launcher(),
+        [tty](const SweepProgress& p) { print_progress(p, tty); }, check);
     for (const auto& f : summary.failures) std::fprintf(stderr, "sweep: %s\n", f.c_str());
     std::cout << fmt::format("{}: {} runs ({} already done, {} failed) -> {}\n", spec.name,
                              summary.progress.total, summary.progress.skipped, summary.progress.failed,

@@ -145,3 +145,31 @@ TEST_CASE("merge refuses conflicting rows and lists missing runs") {
   CHECK(conflict.exit_code == 2);
   CHECK_THAT(conflict.err, Contains("run 0 conflicts with a/results.shard-1-of-2.csv line 2"));
 }
+
+TEST_CASE("forked runs write the same files as a fresh coinfer run per point") {
+  const auto dir = fresh("launch");
+  write_base(dir, "workload: {kind: stream, rate_fps: 5, frames: 4}\n");
+  std::ofstream(dir / "sw.yaml")
+      << "base: sub/base.yaml\naxes:\n  - {key: partitioner.name, values: [local, remote]}\n"
+         "  - seeds: [1, 2]\n";
+  REQUIRE(run_cli_in(dir, "sweep sw.yaml --launch exec --out exec").exit_code == 0);
+  REQUIRE(run_cli_in(dir, "sweep sw.yaml --launch fork --out fork").exit_code == 0);
+  CHECK(read_text(dir / "exec/results.csv") == read_text(dir / "fork/results.csv"));
+  for (int run = 0; run < 4; ++run) {
+    const auto rel = std::filesystem::path("runs") / std::to_string(run) / "results.json";
+    CHECK(read_text(dir / "exec" / rel) == read_text(dir / "fork" / rel));
+  }
+}
+
+TEST_CASE("a forked run that fails reports its error and leaves no row") {
+  const auto dir = fresh("launch_fail");
+  write_base(dir);
+  // `remote` over a network the platform lacks: only the partitioner, inside the run, finds out.
+  std::ofstream(dir / "sw.yaml")
+      << "base: sub/base.yaml\naxes:\n  - {key: partitioner, values: [{name: local}, "
+         "{name: remote, network: nope}]}\n";
+  const auto r = run_cli_in(dir, "sweep sw.yaml --out out");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("sweep: run 1: ") && Contains("nope"));
+  CHECK(lines_in(read_text(dir / "out/results.csv")) == 2);  // header + run 0
+}

@@ -1,0 +1,15 @@
+#pragma once
+/// The files one simulated scenario leaves in its output folder, written the same way by
+/// `coinfer run` and by a sweep's forked runs: results.json, frames.csv (when asked) and a trace.
+#include <string>
+
+#include "sim/scenario/scenario.hpp"
+
+namespace coinfer::cli {
+
+/// Writes `dir`/results.json, `dir`/frames.csv when `frames` or the scenario asks, and the trace
+/// (`trace_file`, or `dir`/trace.json when the scenario records one). Each file whole or not at all.
+void write_run_outputs(const ScenarioSpec& spec, const ScenarioRun& run, const std::string& dir,
+                       const std::string& trace_file, bool frames);
+
+}  // namespace coinfer::cli
