@@ -1,9 +1,11 @@
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "cli/builtin_registries.hpp"
 #include "cli/commands.hpp"
 #include "sim/core/error.hpp"
+#include "sim/scenario/scenario_paths.hpp"
 
 namespace coinfer::cli {
 
@@ -33,6 +35,12 @@ void add_solve_command(CLI::App& app) {
       problem = parse_json_text(text, "<stdin>");
     } else {
       problem = read_json_file(opts->problem_file);
+      // A problem's `file` / `*_file` keys name files relative to the problem file, as in scenarios.
+      const auto dir = std::filesystem::path(opts->problem_file).parent_path();
+      if (problem.is_object() && !dir.empty())
+        for (auto& [key, value] : problem.items())
+          if ((key == "file" || key.ends_with("_file")) && value.is_string())
+            value = rebase_path(value.get<std::string>(), dir, "");
     }
     Json solution;
     try {

@@ -210,15 +210,13 @@ FgcpSolution fgcp_partition(const FgcpProblem& p) {
   return s;
 }
 
-FgcpProblem parse_fgcp_problem(const Json& problem) {
+FgcpProblem parse_fgcp_problem(const Json& problem, const std::filesystem::path& base_dir) {
   json_reject_unknown_keys(
       problem, "",
-      {"rows", "cols", "entries", "row_cluster", "col_cluster", "seed", "worker_s_per_nonzero",
+      {"rows", "cols", "entries", "matrix_file", "row_cluster", "col_cluster", "seed", "worker_s_per_nonzero",
        "go_s_per_nonzero", "throughput_bps", "bytes_per_value", "comment"});
   FgcpProblem p;
-  json_int(problem, "rows", "", 1, kMaxDimension);
-  json_int(problem, "cols", "", 1, kMaxDimension);
-  p.pattern = parse_sparse_pattern(problem);
+  p.pattern = parse_sparse_pattern(problem, "", {base_dir, kMaxDimension});
   p.worker_s_per_nonzero =
       json_number_array(problem, "worker_s_per_nonzero", "", -1, 0.0, kMaxSecondsPerNonZero);
   const auto k = p.worker_s_per_nonzero.size();
@@ -278,8 +276,8 @@ Json fgcp_solution_to_json(const FgcpProblem& problem, const FgcpSolution& s) {
           {"transfer_bytes", s.final.transfer_bytes}};
 }
 
-Json solve_fgcp_json(const Json& problem) {
-  const auto p = parse_fgcp_problem(problem);
+Json solve_fgcp_json(const Json& problem, const std::filesystem::path& base_dir) {
+  const auto p = parse_fgcp_problem(problem, base_dir);
   return fgcp_solution_to_json(p, fgcp_partition(p));
 }
 

@@ -27,7 +27,7 @@
 /// Each accepted move satisfies ET_after <= ET_before, so FGCP never raises ET.
 ///
 /// Solve schema (`coinfer solve fgcp P.json`):
-///   problem  {"rows","cols","entries":[[i,j],..] (as for mscc),
+///   problem  {"rows","cols","entries":[[i,j],..] or "matrix_file" (as for mscc),
 ///             "worker_s_per_nonzero":[k numbers in [0, 3600]] (SpMV seconds per non-zero, one per
 ///             worker), "go_s_per_nonzero": number in [0, 3600], "throughput_bps": number in [1, 1e12],
 ///             rows and cols at most 2^24,
@@ -41,6 +41,7 @@
 ///             "initial_et_s":number, "final_et_s":number, "offloaded_units":int,
 ///             "offloaded_nonzeros":int, "initial_transfer_bytes":int, "transfer_bytes":int}
 #include <cstdint>
+#include <filesystem>
 #include <vector>
 
 #include "partitioners/modnn/sparse_weights.hpp"
@@ -90,8 +91,8 @@ FgcpCosts fgcp_costs(const FgcpProblem& problem, const std::vector<int>& assignm
 std::vector<int> fgcp_initial_assignment(const FgcpProblem& problem);
 
 /// Throws `InputError` naming the JSON path on a malformed problem (runs MSCC when the clusters
-/// are not given).
-FgcpProblem parse_fgcp_problem(const Json& problem);
+/// are not given). A relative `matrix_file` is read from `base_dir` (empty: the working directory).
+FgcpProblem parse_fgcp_problem(const Json& problem, const std::filesystem::path& base_dir = {});
 
 /// The FGCP assignment. Throws `Error` when the problem's sizes disagree or a value is out of range.
 ///
@@ -101,6 +102,6 @@ FgcpSolution fgcp_partition(const FgcpProblem& problem);
 Json fgcp_solution_to_json(const FgcpProblem& problem, const FgcpSolution& solution);
 
 /// parse -> partition -> JSON; the `fgcp` solver.
-Json solve_fgcp_json(const Json& problem);
+Json solve_fgcp_json(const Json& problem, const std::filesystem::path& base_dir = {});
 
 }  // namespace coinfer::modnn

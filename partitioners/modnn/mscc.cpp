@@ -157,13 +157,12 @@ std::pair<std::int64_t, std::int64_t> count_inside_outside(const SparsePattern& 
   return {inside, std::int64_t(pattern.entries.size()) - inside};
 }
 
-MsccProblem parse_mscc_problem(const Json& problem) {
-  json_reject_unknown_keys(
-      problem, "", {"rows", "cols", "entries", "clusters", "seed", "restarts", "max_iterations", "comment"});
+MsccProblem parse_mscc_problem(const Json& problem, const std::filesystem::path& base_dir) {
+  json_reject_unknown_keys(problem, "",
+                           {"rows", "cols", "entries", "matrix_file", "clusters", "seed", "restarts",
+                            "max_iterations", "comment"});
   MsccProblem p;
-  json_int(problem, "rows", "", 1, kMaxDimension);
-  json_int(problem, "cols", "", 1, kMaxDimension);
-  p.pattern = parse_sparse_pattern(problem);
+  p.pattern = parse_sparse_pattern(problem, "", {base_dir, kMaxDimension});
   p.clusters = json_int(problem, "clusters", "", 1, std::min({p.pattern.rows, p.pattern.cols, kMaxClusters}));
   p.seed = static_cast<std::uint64_t>(json_int(problem, "seed", "", 0));
   p.restarts = json_int_or(problem, "restarts", "", 10, 1, 1000);
@@ -211,8 +210,8 @@ Json mscc_result_to_json(const MsccResult& result) {
           {"outside", result.outside}};
 }
 
-Json solve_mscc_json(const Json& problem) {
-  return mscc_result_to_json(mscc_cluster(parse_mscc_problem(problem)));
+Json solve_mscc_json(const Json& problem, const std::filesystem::path& base_dir) {
+  return mscc_result_to_json(mscc_cluster(parse_mscc_problem(problem, base_dir)));
 }
 
 }  // namespace coinfer::modnn

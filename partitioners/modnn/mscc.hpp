@@ -18,12 +18,15 @@
 /// neither count.
 ///
 /// Solve schema (`coinfer solve mscc P.json`, issue 5 item 9):
-///   problem  {"rows","cols": integers >= 1, "entries":[[i,j],..] (distinct, 0 <= i < rows,
-///             0 <= j < cols), "clusters": integer in [1, min(rows, cols, 1024)], "seed": integer >= 0;
+///   problem  {"rows","cols": integers in [1, 2^24], "entries":[[i,j],..] (distinct, 0 <= i < rows,
+///             0 <= j < cols) -- OR "matrix_file": a Matrix Market coordinate file (matrix_market.hpp;
+///             relative to the problem file; rows / cols then optional and must match its size line),
+///             "clusters": integer in [1, min(rows, cols, 1024)], "seed": integer >= 0;
 ///             optional "restarts" (k-means runs, default 10), "max_iterations" (per run, default 300),
 ///             "comment"}
 ///   solution {"row_cluster":[..rows], "col_cluster":[..cols], "inside":int, "outside":int}
 #include <cstdint>
+#include <filesystem>
 #include <utility>
 #include <vector>
 
@@ -52,8 +55,9 @@ std::pair<std::int64_t, std::int64_t> count_inside_outside(const SparsePattern& 
                                                            const std::vector<int>& row_cluster,
                                                            const std::vector<int>& col_cluster);
 
-/// Throws `InputError` naming the JSON path on a malformed problem (rows and cols at most 2^24).
-MsccProblem parse_mscc_problem(const Json& problem);
+/// Throws `InputError` naming the JSON path on a malformed problem (rows and cols at most 2^24). A
+/// relative `matrix_file` is read from `base_dir` (empty: the working directory).
+MsccProblem parse_mscc_problem(const Json& problem, const std::filesystem::path& base_dir = {});
 
 /// Co-clusters rows and columns. Deterministic for a given problem (seed included). Throws `Error`
 /// if clusters is outside [1, min(rows, cols)] or the eigensolver fails to converge.
@@ -64,6 +68,6 @@ MsccResult mscc_cluster(const MsccProblem& problem);
 Json mscc_result_to_json(const MsccResult& result);
 
 /// parse -> cluster -> JSON; the `mscc` solver.
-Json solve_mscc_json(const Json& problem);
+Json solve_mscc_json(const Json& problem, const std::filesystem::path& base_dir = {});
 
 }  // namespace coinfer::modnn

@@ -20,6 +20,8 @@ void register_modnn_solvers(SolverRegistry& registry) {
                "1-D split of an FC weight matrix along its longer side, MoDNN's baseline (Mao sec. 7.3)",
                problem_documented_in("partitioners/modnn/fc_1d.hpp"),
                solver_factory([](const Json& p) { return modnn::solve_fc_1d_json(p); }));
+  // mscc and fgcp read a problem's `matrix_file` (a Matrix Market file) relative to the working
+  // directory, so a caller that has the problem file rebases `*_file` keys onto its folder first.
   registry.add("mscc",
                "MoDNN modified spectral co-clustering of a sparse FC layer (Mao sec. 5.2; Dhillon 2001)",
                problem_documented_in("partitioners/modnn/mscc.hpp"),

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
 #include <fmt/format.h>
 
+#include "partitioners/modnn/matrix_market.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer::modnn {
@@ -41,6 +43,36 @@ std::vector<std::int64_t> random_permutation(std::int64_t n, std::mt19937_64& rn
 
 std::int64_t entry_index(const Json& v, const std::string& path, std::int64_t size) {
   return json_as_int(v, path, 0, size - 1);
+}
+
+/// The `matrix_file` branch of parse_sparse_pattern.
+SparsePattern pattern_from_file(const Json& problem, const std::string& path, const PatternSource& source) {
+  const auto key = join_path(path, "matrix_file");
+  if (json_find(problem, "entries", path))
+    throw InputError("", join_path(path, "entries"), "expected either entries or matrix_file, not both");
+  const auto name = json_string(problem, "matrix_file", path);
+  if (name.empty()) throw InputError("", key, "expected a file name");
+  // rows / cols are optional; when given they are checked first and must match the size line.
+  std::int64_t size[2] = {0, 0};
+  const char* names[2] = {"rows", "cols"};
+  for (int k = 0; k < 2; ++k)
+    if (json_find(problem, names[k], path))
+      size[k] = json_int(problem, names[k], path, 1, source.max_dimension);
+  std::filesystem::path file(name);
+  if (file.is_relative() && !source.base_dir.empty()) file = source.base_dir / file;
+  SparsePattern p;
+  try {
+    p = read_sparse_pattern_mtx(file.string(), source.max_dimension);
+  } catch (const InputError& e) {
+    throw InputError("", key, e.what());  // `matrix_file: fc6.mtx: line 7: ...`
+  }
+  const std::int64_t read[2] = {p.rows, p.cols};
+  for (int k = 0; k < 2; ++k)
+    if (size[k] != 0 && size[k] != read[k])
+      throw InputError("", join_path(path, names[k]),
+                       fmt::format("{} differs from the size line of {} ({} x {})", size[k], file.string(),
+                                   p.rows, p.cols));
+  return p;
 }
 
 }  // namespace
@@ -109,10 +141,12 @@ SparseWeights generate_sparse_weights(const SparseWeightsSpec& spec) {
   return sorted;
 }
 
-SparsePattern parse_sparse_pattern(const Json& problem, const std::string& path) {
+SparsePattern parse_sparse_pattern(const Json& problem, const std::string& path,
+                                   const PatternSource& source) {
+  if (json_find(problem, "matrix_file", path)) return pattern_from_file(problem, path, source);
   SparsePattern p;
-  p.rows = json_int(problem, "rows", path, 1, kMaxDimension);
-  p.cols = json_int(problem, "cols", path, 1, kMaxDimension);
+  p.rows = json_int(problem, "rows", path, 1, source.max_dimension);
+  p.cols = json_int(problem, "cols", path, 1, source.max_dimension);
   const Json& list = json_at(problem, "entries", path);
   const auto list_path = join_path(path, "entries");
   if (!list.is_array()) throw InputError("", list_path, "expected an array of [row, col] pairs");
@@ -138,6 +172,29 @@ SparsePattern parse_sparse_pattern(const Json& problem, const std::string& path)
       throw InputError("", index_path(list_path, idx[t]),
                        fmt::format("duplicate of {}", index_path("entries", idx[t - 1])));
   return p;
+}
+
+SparsePattern read_sparse_pattern_mtx(const std::string& file, std::int64_t max_dimension) {
+  auto m = read_matrix_market(file, {.max_dimension = max_dimension, .keep_values = false});
+  return {m.rows, m.cols, std::move(m.entries)};
+}
+
+SparseWeights read_sparse_weights_mtx(const std::string& file) {
+  auto m = read_matrix_market(
+      file, {.max_dimension = kMaxDimension, .max_abs_value = double(std::numeric_limits<float>::max())});
+  SparseWeights w;
+  w.pattern = {m.rows, m.cols, std::move(m.entries)};
+  if (m.values.empty()) {
+    w.values.assign(w.pattern.entries.size(), 1.0f);
+  } else {
+    w.values.reserve(m.values.size());
+    for (const double v : m.values) w.values.push_back(static_cast<float>(v));
+  }
+  return w;
+}
+
+std::string sparse_weights_mtx_text(const SparseWeights& weights, std::string_view comment) {
+  return matrix_market_text(weights.pattern, &weights.values, comment);
 }
 
 void check_pattern_bounds(const SparsePattern& pattern) {

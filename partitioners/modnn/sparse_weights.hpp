@@ -12,6 +12,8 @@
 /// deviation, so pruning keeps mostly in-block weights). Every result that depends on these
 /// weights must say so (issue 5 item 7).
 #include <cstdint>
+#include <filesystem>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/json_access.hpp"
@@ -61,11 +63,35 @@ struct SparseWeights {
 ///     auto w = generate_sparse_weights({.rows = 25088, .cols = 4096, .sparsity = 0.96, .seed = 1});
 SparseWeights generate_sparse_weights(const SparseWeightsSpec& spec);
 
-/// Reads `rows`, `cols` (integers >= 1, at most 2^31-1) and `entries` ([[row, col], ...]) from a
-/// problem object at `path`; throws `InputError` naming the JSON path for a malformed entry
-/// (`entries[3][1]: expected an integer in [0, 4095], got 5000`) or a duplicate
-/// (`entries[7]: duplicate of entries[2]`).
-SparsePattern parse_sparse_pattern(const Json& problem, const std::string& path = "");
+/// Where a problem's pattern may come from, and its size limit.
+struct PatternSource {
+  std::filesystem::path base_dir;           ///< a relative `matrix_file` is relative to it ("": cwd)
+  std::int64_t max_dimension = 2147483647;  ///< rows and cols in [1, max_dimension]
+};
+
+/// Reads a problem's sparse pattern at `path`: EITHER `entries` ([[row, col], ...], 0-based) with
+/// `rows` and `cols` (integers in [1, max_dimension]), OR `matrix_file`, a Matrix Market coordinate
+/// file (matrix_market.hpp; entries in file order), whose size line gives rows and cols (`rows` /
+/// `cols`, if also given, must agree). Throws `InputError` naming the JSON path for a malformed
+/// entry (`entries[3][1]: expected an integer in [0, 4095], got 5000`), a duplicate
+/// (`entries[7]: duplicate of entries[2]`) or a bad file (`matrix_file: fc6.mtx: line 7: row 5001
+/// outside [1, 4096]`).
+SparsePattern parse_sparse_pattern(const Json& problem, const std::string& path = "",
+                                   const PatternSource& source = {});
+
+/// The pattern of a Matrix Market file (values, if any, checked and dropped). Throws `InputError`
+/// (`fc6.mtx: line 7: ...`).
+SparsePattern read_sparse_pattern_mtx(const std::string& file, std::int64_t max_dimension = 2147483647);
+
+/// Sparse weights from a Matrix Market file: `real` / `integer` values as fp32 (a value beyond
+/// +-3.4e38 is out of range), `pattern` as 1; no planted blocks. Throws `InputError`.
+///
+///     auto w = read_sparse_weights_mtx("fc6.mtx");   // w.pattern, w.values
+SparseWeights read_sparse_weights_mtx(const std::string& file);
+
+/// The weights as a `real general` Matrix Market text (values read back bit for bit); write it
+/// with `write_file_atomic`.
+std::string sparse_weights_mtx_text(const SparseWeights& weights, std::string_view comment = {});
 
 /// Throws `Error` unless rows, cols >= 1 and every entry lies inside rows x cols (duplicates are not
 /// checked here; `parse_sparse_pattern` rejects them). The cores call it on their inputs.

@@ -10,10 +10,12 @@ namespace {
 
 /// Algorithm 1 restricted to `resolutions` (empty: all), with its backtracking (lines 13-19).
 OnlineSolution run_algorithm1(const Problem& problem, const std::vector<std::size_t>& order,
-                              std::vector<std::size_t> resolutions) {
+                              std::vector<std::size_t> resolutions, FrameWindow window) {
   detail::LabelDpOptions options;
   options.value = detail::LabelValue::kGain;
   options.resolutions = std::move(resolutions);
+  options.skip_dead_frames = window == FrameWindow::kDeadline;
+  options.prune_by_bound = window == FrameWindow::kDeadline;
   const auto dp = detail::run_label_dp(problem, order, options);
 
   OnlineSolution out;
@@ -33,6 +35,24 @@ OnlineSolution run_algorithm1(const Problem& problem, const std::vector<std::siz
   return out;
 }
 
+/// Input indices of the frames that can be offloaded on time at some resolution, by descending
+/// confidence (ties in input order): confidence_order without the expired frames.
+std::vector<std::size_t> live_confidence_order(const Problem& problem) {
+  const auto resolutions = [&] {
+    std::vector<std::size_t> all(problem.resolutions());
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    return all;
+  }();
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < problem.frames.size(); ++i)
+    if (detail::can_offload(problem, problem.frames[i], resolutions, problem.uplink_free_at_s))
+      order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return problem.frames[a].confidence > problem.frames[b].confidence;
+  });
+  return order;
+}
+
 }  // namespace
 
 std::vector<std::size_t> confidence_order(const Problem& problem) {
@@ -44,12 +64,15 @@ std::vector<std::size_t> confidence_order(const Problem& problem) {
   return order;
 }
 
-OnlineSolution solve_online(const Problem& problem, ResolutionPolicy policy) {
-  const auto order = confidence_order(problem);
-  if (policy == ResolutionPolicy::kPerFrame) return run_algorithm1(problem, order, {});
+OnlineSolution solve_online(const Problem& problem, ResolutionPolicy policy, FrameWindow window) {
+  // Bounded: the expired frames are left out before sorting (the DP would skip them anyway), and
+  // the DP drops the labels the gain bound rules out.
+  const auto order =
+      window == FrameWindow::kDeadline ? live_confidence_order(problem) : confidence_order(problem);
+  if (policy == ResolutionPolicy::kPerFrame) return run_algorithm1(problem, order, {}, window);
   OnlineSolution best;
   for (std::size_t r = 0; r < problem.resolutions(); ++r) {
-    auto candidate = run_algorithm1(problem, order, {r});
+    auto candidate = run_algorithm1(problem, order, {r}, window);
     candidate.peak_front = std::max(candidate.peak_front, best.peak_front);
     if (r == 0 || candidate.improvement > best.improvement) {
       best = std::move(candidate);

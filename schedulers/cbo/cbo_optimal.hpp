@@ -19,8 +19,9 @@
 ///   keeps one representative of equal labels.
 /// - The paper's edge cost c(V^npu_i, .) = A^npu lacks the minus sign of c(V^r_i, .) = -A^o_r; we
 ///   maximise accuracy directly.
-/// - A label's time is raised to the next frame's arrival before pruning (an uplink idle until
-///   then is as good as one free exactly then), which merges labels without changing any result.
+/// - A label's time is raised to the earliest arrival of the frames still to come that can still
+///   be offloaded on time (an uplink idle until then is as good as one free exactly then; after
+///   the last such frame, to +inf), which merges labels without changing the optimum.
 /// - Timing follows issue 6 (see cbo_problem.hpp), not the window of sec. IV-C.
 #include <cstddef>
 #include <vector>

@@ -1,7 +1,12 @@
 #include "schedulers/cbo/label_dp.hpp"
 
 #include <algorithm>
+#include <cassert>
+#include <cmath>
 #include <limits>
+#include <optional>
+
+#include "schedulers/cbo/gain_bound.hpp"
 
 namespace coinfer::cbo::detail {
 namespace {
@@ -31,7 +36,74 @@ std::size_t on_time_prefix(const Problem& problem, const Frame& frame, std::size
   return k;
 }
 
+/// Value of one feasible completion of (t, A) after position j: the remaining live frames in order,
+/// each offloaded at the resolution that maximises g - slope * w among those on time (the LP's
+/// choice at the bound's threshold slope), or kept when none is positive. Summed in the DP's order,
+/// so the DP's best value is at least this, bit for bit.
+double greedy_completion(const Problem& problem, const std::vector<std::size_t>& order,
+                         const std::vector<char>& live, const std::vector<std::size_t>& resolutions,
+                         std::size_t j, const Label& label, double slope) {
+  double t_s = label.t_s, value = label.value;
+  for (std::size_t k = j + 1; k < order.size(); ++k) {
+    if (!live[k]) continue;
+    const Frame& f = problem.frames[order[k]];
+    double best_score = 0, best_end_s = 0, best_gain = 0;
+    for (const std::size_t r : resolutions) {
+      const double gain = problem.server_accuracy[r] - f.local_accuracy;
+      const double end_s = upload_end_s(problem, f, r, t_s);
+      const double score = gain - slope * (end_s - t_s);
+      if (gain > 0 && score > best_score && on_time(problem, f, end_s)) {
+        best_score = score;
+        best_end_s = end_s;
+        best_gain = gain;
+      }
+    }
+    if (best_score > 0) {
+      value += best_gain;
+      t_s = best_end_s;
+    }
+  }
+  return value;
+}
+
+/// Drops the labels of `front` (after position j) that cannot reach `best`, the value of a
+/// schedule known to be feasible (raised here by a greedy completion of the most promising label).
+///
+/// Why the decisions do not change. Let B be the best value of the whole run (B >= best). A
+/// dropped label has A + U < best - eps <= B - eps, and eps covers the rounding of the sums, so none
+/// of its completions reaches B: the best path is never dropped. Nor does any label that stays
+/// change its fate: a label dominated by a dropped one (t' >= t, A' <= A) has A' + U(t') <=
+/// A + U(t) (U is non-increasing in t) and is dropped too, and what a dropped label's descendants
+/// would have dominated can no more reach B than they could, so no surviving label ever ties with
+/// or dominates a label on the best path. The best path is walked exactly as without the bound.
+void prune_hopeless(const Problem& problem, const std::vector<std::size_t>& order,
+                    const std::vector<char>& live, const std::vector<std::size_t>& resolutions,
+                    GainBound& bound, std::size_t j, std::vector<Label>& front, double& best) {
+  bound.advance_past(j);
+  best = std::max(best, front.back().value);  // values increase along a front; keep the rest local
+  std::vector<double> reach(front.size());
+  std::size_t promising = 0;
+  for (std::size_t k = 0; k < front.size(); ++k) {
+    reach[k] = front[k].value + bound.at(front[k].t_s);
+    if (reach[k] > reach[promising]) promising = k;
+  }
+  best = std::max(best, greedy_completion(problem, order, live, resolutions, j, front[promising],
+                                          bound.threshold_slope(front[promising].t_s)));
+  const double eps = 1e-9 * (1.0 + std::fabs(best) + bound.largest());
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < front.size(); ++k)
+    if (!(reach[k] < best - eps)) front[kept++] = front[k];
+  front.resize(kept);
+}
+
 }  // namespace
+
+bool can_offload(const Problem& problem, const Frame& frame, const std::vector<std::size_t>& resolutions,
+                 double uplink_free_s) {
+  for (const std::size_t r : resolutions)
+    if (on_time(problem, frame, upload_end_s(problem, frame, r, uplink_free_s))) return true;
+  return false;
+}
 
 void extend_all(const Problem& problem, const Frame& frame, const std::vector<Label>& front,
                 const FrontStep& step, std::vector<Label>& out) {
@@ -119,28 +191,47 @@ void next_front(const Problem& problem, const Frame& frame, const std::vector<La
 
 LabelDpResult run_label_dp(const Problem& problem, const std::vector<std::size_t>& order,
                            const LabelDpOptions& options) {
+  assert(!options.skip_dead_frames || options.value == LabelValue::kGain);
   const auto resolutions = options.resolutions.empty() ? all_resolutions(problem) : options.resolutions;
+  std::vector<char> live(order.size());
+  for (std::size_t j = 0; j < order.size(); ++j)
+    live[j] = can_offload(problem, problem.frames[order[j]], resolutions, problem.uplink_free_at_s);
+  // earliest_after[j] = min arrival over the live frames of order[j + 1 ..], +inf when none: with
+  // nothing left to upload, t no longer matters and every label's t becomes +inf (the front keeps
+  // its most valuable label). +inf rather than "no clamp" keeps the clamp of the first live frame
+  // no smaller than that of the expired frames before it, which skip_dead_frames relies on.
+  std::vector<double> earliest_after(order.size());
+  double earliest_s = std::numeric_limits<double>::infinity();
+  for (std::size_t j = order.size(); j-- > 0;) {
+    earliest_after[j] = earliest_s;
+    if (live[j]) earliest_s = std::min(earliest_s, problem.frames[order[j]].arrival_s);
+  }
+
   LabelDpResult out;
-  out.fronts.reserve(order.size() + 1);
   out.fronts.push_back({Label{problem.uplink_free_at_s, 0.0, -1, kLocal}});  // l_0 = {(0, 0)}
   FrontStep step;
   step.value = options.value;
   step.resolutions = &resolutions;
-  // earliest_after[j] = min arrival over order[j + 1 ..] (-inf past the last frame).
-  std::vector<double> earliest_after(order.size(), -std::numeric_limits<double>::infinity());
-  for (std::size_t j = order.size(); j-- > 1;) {
-    const double a_s = problem.frames[order[j]].arrival_s;
-    earliest_after[j - 1] = j == order.size() - 1 ? a_s : std::min(a_s, earliest_after[j]);
-  }
+  assert(!options.prune_by_bound || options.value == LabelValue::kGain);
+  std::optional<GainBound> bound;  // built when a front first gets large enough to prune
+  double known_best = 0;           // value of a feasible schedule (offloading nothing: 0)
   std::vector<Label> candidates;
   for (std::size_t j = 0; j < order.size(); ++j) {
+    if (options.skip_dead_frames && !live[j]) continue;
     step.clamp_s =
         options.clamp_to_remaining_arrivals ? earliest_after[j] : -std::numeric_limits<double>::infinity();
     // Algorithm 1 lines 4-12: extend every pair, then drop the dominated ones.
     next_front(problem, problem.frames[order[j]], out.fronts.back(), step, candidates);
+    if (options.prune_by_bound && candidates.size() >= options.prune_from_labels) {
+      if (!bound) bound.emplace(problem, order, live, resolutions);
+      const auto before = candidates.size();
+      prune_hopeless(problem, order, live, resolutions, *bound, j, candidates, known_best);
+      out.pruned_labels += before - candidates.size();
+    }
     out.peak_front = std::max(out.peak_front, candidates.size());
     out.total_labels += candidates.size();
     out.fronts.push_back(candidates);
+    out.processed.push_back(order[j]);
   }
 
   // The front's values strictly increase, so its last label has the largest value
@@ -148,9 +239,9 @@ LabelDpResult run_label_dp(const Problem& problem, const std::vector<std::size_t
   out.decisions.assign(problem.frames.size(), kLocal);
   std::int32_t index = static_cast<std::int32_t>(out.fronts.back().size()) - 1;
   out.best_value = out.fronts.back()[static_cast<std::size_t>(index)].value;
-  for (std::size_t j = order.size(); j > 0; --j) {
+  for (std::size_t j = out.processed.size(); j > 0; --j) {
     const Label& label = out.fronts[j][static_cast<std::size_t>(index)];
-    out.decisions[order[j - 1]] = label.decision;
+    out.decisions[out.processed[j - 1]] = label.decision;
     index = label.parent;
   }
   return out;

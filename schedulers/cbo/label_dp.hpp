@@ -37,20 +37,47 @@ struct LabelDpOptions {
   LabelValue value = LabelValue::kAccuracy;
   /// Resolutions a frame may be offloaded at (empty: all).
   std::vector<std::size_t> resolutions;
-  /// Replace t by max(t, earliest arrival among the frames still to come) before pruning. Exact
-  /// in any processing order: a later upload starts at max(t, its arrival), and its arrival is at
-  /// least that earliest one, so no start time changes; labels that differ only in how long the
-  /// uplink stays idle collapse into one.
+  /// Replace t by max(t, earliest arrival among the LIVE frames still to come; +inf after the last
+  /// live frame, when t no longer matters) before pruning.
+  /// Exact in any processing order: a later upload starts at max(t, its arrival), and its arrival
+  /// is at least that earliest one, so no start time changes; labels that differ only in how long
+  /// the uplink stays idle collapse into one. A frame is live when some allowed resolution is on
+  /// time from t = uplink_free_at, the earliest t of any label (ends only grow with t); a dead
+  /// frame is never uploaded, so its arrival never enters a max().
   bool clamp_to_remaining_arrivals = true;
+  /// Skip the dead frames (kGain only). A dead frame offers no on-time upload, so it maps each
+  /// label (t, A) to (max(t, clamp), A + 0); with the clamp above, t already is at least the clamp
+  /// (the previous clamp covered the same live frames), so the front passes through unchanged, label
+  /// for label. Skipping them therefore leaves every front after a live frame, and the decisions,
+  /// exactly as they are without skipping; the work then depends only on the live frames, not on
+  /// how many expired frames the order holds (the bounded cbo-online, issue "Performance" item 5).
+  bool skip_dead_frames = false;
+  /// Drop the labels that cannot reach the best value (kGain only): (t, A) after position j goes
+  /// when A + U_j(t) < L - eps, U_j the bound of gain_bound.hpp over the frames after j and L the
+  /// value of a schedule known to be feasible (the largest value seen in a front, since keeping
+  /// every later frame local adds 0, or a greedy completion of the most promising label). The
+  /// decisions are unchanged (the argument is at prune_hopeless in label_dp.cpp).
+  bool prune_by_bound = false;
+  /// ... on fronts of at least this many labels (smaller ones are cheaper to keep than to bound).
+  std::size_t prune_from_labels = 64;
 };
 
+/// True iff `frame` can be uploaded on time at one of `resolutions` when the uplink is free from
+/// `uplink_free_s`: the frame is live for a DP whose labels all have t >= uplink_free_s.
+bool can_offload(const Problem& problem, const Frame& frame, const std::vector<std::size_t>& resolutions,
+                 double uplink_free_s);
+
 struct LabelDpResult {
-  /// fronts[0] = {(uplink_free_at, 0)}; fronts[j + 1] after order[j].
+  /// fronts[0] = {(uplink_free_at, 0)}; fronts[j + 1] after processed[j].
   std::vector<std::vector<Label>> fronts;
+  /// The input frames the DP stepped through, in order: `order`, less the dead frames when they are
+  /// skipped.
+  std::vector<std::size_t> processed;
   std::vector<int> decisions;  ///< per input frame, along the best label's path
   double best_value = 0;       ///< value of the best label of the last front
   std::size_t peak_front = 0;  ///< largest front size (for benchmarks)
   std::size_t total_labels = 0;
+  std::size_t pruned_labels = 0;  ///< labels dropped by prune_by_bound
 };
 
 /// How one frame extends a front.

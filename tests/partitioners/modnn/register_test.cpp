@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "partitioners/modnn/mscc.hpp"
 #include "sim/core/json_access.hpp"
 
 using namespace coinfer;
@@ -41,4 +42,14 @@ TEST_CASE("modnn: the example problem files solve to their documented answers", 
   const auto rows = mscc.at("row_cluster").get<std::vector<int>>();
   CHECK(rows == std::vector<int>{rows[0], rows[0], rows[0], rows[0], rows[4], rows[4], rows[4], rows[4]});
   CHECK(rows[0] != rows[4]);
+}
+
+TEST_CASE("modnn: the Matrix Market example solves like the inline one", "[modnn][solve][mtx]") {
+  // scenarios/solve/mscc_mtx_example.json names mscc_example.mtx (relative to the problem file),
+  // the pattern of mscc_example.json: the same clusters, 22 inside, 2 outside.
+  const std::string dir = COINFER_SOURCE_DIR "/scenarios/solve";
+  const auto from_file = modnn::solve_mscc_json(read_json_file(dir + "/mscc_mtx_example.json"), dir);
+  const auto from_entries = modnn::solve_mscc_json(read_json_file(dir + "/mscc_example.json"));
+  CHECK(from_file == from_entries);
+  CHECK(from_file.at("outside") == 2);
 }

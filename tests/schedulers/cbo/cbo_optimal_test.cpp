@@ -36,7 +36,7 @@ TEST_CASE("cbo-optimal: drops to a lower resolution to meet the deadline", "[cbo
   j["server_accuracy"] = {0.75, 1.0};
   j["server_time"] = 0.25;
   j["latency"] = 0.25;
-  j["frames"] = {frame(0, 0.1, 0.25, {0.5, 2})};
+  j["frames"] = Json::array({frame(0, 0.1, 0.25, {0.5, 2})});  // not {x}: clang reads that as a copy of x
   auto s = cbo::solve_optimal(cbo::parse_problem(j));
   CHECK(s.decisions == std::vector<int>{0});
   CHECK(s.accuracy == 0.75);
