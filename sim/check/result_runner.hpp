@@ -1,0 +1,24 @@
+#pragma once
+/// Runs a result check's scenario (`coinfer run FILE --out TMP --quiet --set ...`) or sweep
+/// (`coinfer sweep FILE --out TMP --jobs N`) by executing this same binary (SimGrid runs one
+/// simulation per process) in a temporary folder, and reads back what it wrote.
+///
+///     const RunResults r = run_result_check(*check.result(), self_executable(), tmp.path());
+#include <string>
+
+#include "sim/check/result_compare.hpp"
+#include "sim/check/suite.hpp"
+
+namespace coinfer::check {
+
+/// The results by compare label (or "" for a single run) in the scenario's compare order, or by
+/// sweep run. A run the binary refuses as bad input (exit 2) throws `InputError("", "", its
+/// message)`; any other failure throws `Error`.
+RunResults run_result_check(const ResultCheck& check, const std::string& coinfer_exe,
+                            const std::string& scratch);
+
+/// A sweep's results.csv as flat documents by run: numbers where a cell is one, null for empty
+/// cells, strings otherwise.
+RunResults sweep_results(const std::string& csv_path);
+
+}  // namespace coinfer::check

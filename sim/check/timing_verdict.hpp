@@ -1,0 +1,24 @@
+#pragma once
+/// The verdict of a timing check: a regression needs both a practically significant move of the
+/// median (beyond the threshold, default 10%, as asv's `continuous -f 1.1`) and a statistically
+/// significant one (one-sided Mann-Whitney U test against the baseline's samples, or a sign test
+/// against a stated bound, p < alpha), so that a noisy machine does not raise false alarms.
+///
+///     const CheckRow row = judge_timing("labels-vs-ilp", "a/b", now, &baseline_samples, timing);
+#include <string>
+#include <vector>
+
+#include "sim/check/check_report.hpp"
+#include "sim/check/suite.hpp"
+
+namespace coinfer::check {
+
+/// `baseline` null: a `new` row, unless the check states a bound (then it is judged against it).
+/// With `better: lower`, worse means larger: regression when median(now) > median(base) *
+/// (1 + threshold) and U(now > base) has p < alpha; improved when median(now) * (1 + threshold) <
+/// median(base) and U(now < base) has p < alpha; otherwise ok. `better: higher` mirrors it.
+/// A bound: regression when the median is beyond it and the sign test says the samples are.
+CheckRow judge_timing(const std::string& check, const std::string& metric, const std::vector<double>& now,
+                      const std::vector<double>* baseline, const TimingCheck& timing);
+
+}  // namespace coinfer::check

@@ -1,0 +1,93 @@
+// Timing verdicts: a regression needs the median beyond the threshold AND a significant test.
+#include <catch2/catch.hpp>
+
+#include "sim/check/timing_verdict.hpp"
+
+using namespace coinfer::check;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// Nine ratios around 1.0 (spread +-4%), as a quiet machine gives them.
+const std::vector<double> kBase{0.96, 0.97, 0.98, 0.99, 1.00, 1.01, 1.02, 1.03, 1.04};
+
+std::vector<double> scaled(const std::vector<double>& v, double f) {
+  std::vector<double> out;
+  for (const double x : v) out.push_back(x * f);
+  return out;
+}
+
+TimingCheck timing(Better better = Better::Lower) {
+  TimingCheck t;
+  t.better = better;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("twenty percent slower on every repetition is a regression") {
+  // now = 1.2 x base: all 81 pairs favour now, exact p = 1/48620; median 1.2 > 1.0 x 1.1.
+  const auto row = judge_timing("c", "a/b", scaled(kBase, 1.2), &kBase, timing());
+  CHECK(row.verdict == Verdict::Regression);
+  CHECK(row.change == "+20.00%");
+  CHECK_THAT(row.detail, Contains("p=2.1e-05") && Contains("exact, 9 vs 9"));
+}
+
+TEST_CASE("a slower median that noise explains is not a regression") {
+  // Median 1.2 (beyond 10%), but four samples lie below every baseline sample and five above:
+  // U = 5 x 9 = 45 of 81, exact p = 0.365 > 0.05 (scipy: 0.3652), so a noisy machine raises no alarm.
+  const std::vector<double> noisy{0.5, 0.6, 0.7, 0.9, 1.2, 1.25, 1.3, 1.35, 1.4};
+  const auto row = judge_timing("c", "a/b", noisy, &kBase, timing());
+  CHECK(row.verdict == Verdict::Ok);
+  CHECK_THAT(row.detail, Contains("not significant"));
+}
+
+TEST_CASE("a significant shift within the threshold is not a regression") {
+  // Every sample 5% slower: significant (U = 71, exact p = 0.0028), but 5% < 10%.
+  const auto row = judge_timing("c", "a/b", scaled(kBase, 1.05), &kBase, timing());
+  CHECK(row.verdict == Verdict::Ok);
+  CHECK_THAT(row.detail, Contains("within 10%"));
+}
+
+TEST_CASE("identical timings are ok") {
+  CHECK(judge_timing("c", "a/b", kBase, &kBase, timing()).verdict == Verdict::Ok);
+}
+
+TEST_CASE("twenty percent faster is an improvement") {
+  CHECK(judge_timing("c", "a/b", scaled(kBase, 0.8), &kBase, timing()).verdict == Verdict::Improved);
+}
+
+TEST_CASE("with better higher a lower ratio is the regression") {
+  CHECK(judge_timing("c", "r", scaled(kBase, 0.8), &kBase, timing(Better::Higher)).verdict ==
+        Verdict::Regression);
+  CHECK(judge_timing("c", "r", scaled(kBase, 1.2), &kBase, timing(Better::Higher)).verdict ==
+        Verdict::Improved);
+}
+
+TEST_CASE("without baseline samples a timing is new") {
+  const auto row = judge_timing("c", "a/b", kBase, nullptr, timing());
+  CHECK(row.verdict == Verdict::New);
+  CHECK(row.now == "1");
+}
+
+TEST_CASE("a bound fails when the median is beyond it and the sign test agrees") {
+  auto t = timing();
+  t.bound = 1.43;
+  // All nine above 1.43: p = 1/512.
+  const auto row = judge_timing("c", "a/b", scaled(kBase, 1.6), nullptr, t);
+  CHECK(row.verdict == Verdict::Regression);
+  CHECK(row.baseline == "<= 1.43");
+  CHECK_THAT(row.detail, Contains("9/9 above"));
+  // Six of nine above (median above): p = (84 + 36 + 9 + 1) / 512 = 0.25, not significant.
+  const std::vector<double> mixed{1.0, 1.1, 1.2, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5};
+  CHECK(judge_timing("c", "a/b", mixed, nullptr, t).verdict == Verdict::Ok);
+  // Below the bound: ok.
+  CHECK(judge_timing("c", "a/b", kBase, nullptr, t).verdict == Verdict::Ok);
+}
+
+TEST_CASE("a minimum bound with better higher") {
+  auto t = timing(Better::Higher);
+  t.bound = 0.7;
+  CHECK(judge_timing("c", "r", scaled(kBase, 0.5), nullptr, t).verdict == Verdict::Regression);
+  CHECK(judge_timing("c", "r", kBase, nullptr, t).verdict == Verdict::Ok);
+}
