@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian package coinfer needs to build, test, benchmark and draw its notebooks.
+# Installs every Debian package coinfer needs to build, test, benchmark, sanitize, fuzz and draw
+# its notebooks.
 # Idempotent: packages already present are left alone. Works as root or through sudo.
 set -euo pipefail
 
@@ -10,6 +11,7 @@ packages=(
   libbenchmark-dev libopenblas-dev
   python3 python3-matplotlib python3-pandas python3-nbconvert python3-ipykernel python3-nbformat
   parallel slurmctld slurmd slurm-client munge
+  clang libclang-rt-14-dev
 )
 
 missing=()

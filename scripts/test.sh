@@ -1,11 +1,38 @@
 #!/usr/bin/env bash
 # Configures, builds (tests, benchmarks, CLI) and runs the whole test suite with CTest.
-# Usage: scripts/test.sh [ctest args...]     (e.g. scripts/test.sh -R graph)
+# Usage: scripts/test.sh [--sanitize] [ctest args...]     (e.g. scripts/test.sh -R graph)
+#
+# --sanitize: builds with clang, AddressSanitizer (leaks included) + UndefinedBehaviorSanitizer and
+# libFuzzer's instrumentation into build-sanitize/ (no benchmarks, -O1, assertions on; the fuzz/
+# targets are built too, so scripts/fuzz.sh reuses the build) and runs the whole suite there. Any
+# sanitizer report fails the test that caused it. Falls back to g++ (no fuzz targets) without clang.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build_dir="${COINFER_BUILD_DIR:-build}"
+
+sanitize=0
+if [ "${1:-}" = "--sanitize" ]; then
+  sanitize=1
+  shift
+fi
+
 werror=OFF
 if [ "${CI:-}" = "true" ]; then werror=ON; fi
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCOINFER_WERROR="$werror" >/dev/null
-cmake --build "$build_dir" -j "$(nproc)"
-ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" "$@"
+jobs="$(nproc)"
+
+if [ "$sanitize" -eq 0 ]; then
+  build_dir="${COINFER_BUILD_DIR:-build}"
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCOINFER_WERROR="$werror" >/dev/null
+  cmake --build "$build_dir" -j "$jobs"
+  ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" "$@"
+  exit 0
+fi
+
+source scripts/sanitize-env.sh
+build_dir="$sanitize_build_dir"
+configure_sanitized_build "$werror"
+start=$(date +%s)
+cmake --build "$build_dir" -j "$jobs"
+echo "test.sh: sanitized build took $(( $(date +%s) - start )) s"
+start=$(date +%s)
+ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" "$@"
+echo "test.sh: sanitized tests took $(( $(date +%s) - start )) s"

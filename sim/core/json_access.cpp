@@ -286,7 +286,9 @@ Json parse_json_text(const std::string& text, const std::string& file) {
 }
 
 Json read_json_file(const std::string& file) {
-  if (std::filesystem::is_directory(file)) throw InputError(file, "", "is a directory, expected a JSON file");
+  // The error_code overload: the other throws filesystem_error for a name too long ("cannot open" below).
+  if (std::error_code ec; std::filesystem::is_directory(file, ec))
+    throw InputError(file, "", "is a directory, expected a JSON file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(file, "", "cannot open file");
   std::ostringstream ss;

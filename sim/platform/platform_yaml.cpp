@@ -140,7 +140,7 @@ std::vector<std::pair<double, double>> trace_points(const Json& obj, const std::
   if (file != nullptr) {
     const auto name = json_string(obj, "file", path);
     trace_file = resolve(base_dir, name);
-    if (!fs::is_regular_file(trace_file))
+    if (std::error_code ec; !fs::is_regular_file(trace_file, ec))  // a name too long is not found either
       throw InputError("", join_path(path, "file"),
                        fmt::format("file '{}' not found (looked for '{}')", name, trace_file));
     out = parse_bandwidth_trace(read_text_file(trace_file), trace_file);
@@ -292,7 +292,8 @@ Device parse_device(const Json& obj, const std::string& path, const std::string&
   d.role = json_string_or(obj, "role", path, "device");
   const auto calibration = json_string(obj, "calibration", path);
   d.calibration_file = resolve(base_dir, calibration);
-  if (!fs::is_regular_file(d.calibration_file))
+  if (std::error_code ec;
+      !fs::is_regular_file(d.calibration_file, ec))  // a name too long is not found either
     throw InputError("", join_path(path, "calibration"),
                      fmt::format("file '{}' not found (looked for '{}')", calibration, d.calibration_file));
   d.calibration = load_calibration_file(d.calibration_file);  // errors name the calibration file

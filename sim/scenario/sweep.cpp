@@ -121,7 +121,7 @@ SweepSpec parse_sweep(const Json& doc, const std::string& file) {
     if (const Json* base = json_find(doc, "base", "")) {
       if (!base->is_string()) throw InputError("", "base", "expected a scenario file path");
       const auto base_file = std::filesystem::path(spec.dir()) / base->get<std::string>();
-      if (!std::filesystem::is_regular_file(base_file))
+      if (std::error_code ec; !std::filesystem::is_regular_file(base_file, ec))
         throw InputError("", "base",
                          fmt::format("scenario file '{}' not found (looked for '{}')",
                                      base->get<std::string>(), base_file.string()));

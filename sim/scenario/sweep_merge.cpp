@@ -63,9 +63,10 @@ MergeSummary merge_results(const std::vector<std::string>& inputs, const std::st
   std::vector<std::string> header;
   std::map<std::size_t, Placed> rows;
   for (const auto& in : inputs) {
-    if (std::filesystem::is_directory(in))
+    std::error_code ec;  // the overloads that throw would throw filesystem_error for a name too long
+    if (std::filesystem::is_directory(in, ec))
       throw InputError(in, "", "is a directory, expected a results CSV file");
-    if (!std::filesystem::exists(in)) throw InputError(in, "", "cannot open file");
+    if (!std::filesystem::exists(in, ec)) throw InputError(in, "", "cannot open file");
     const auto records = parse_csv(read_whole_file(in), in);
     if (records.empty()) throw InputError(in, "", "empty file, expected a header line");
     if (header.empty())

@@ -46,6 +46,48 @@ Json plain_scalar(const std::string& s, const std::string& file, const std::stri
   return s;
 }
 
+// Offset of the first byte that is not part of well-formed UTF-8 (RFC 3629: no overlong forms,
+// no surrogates, nothing above U+10FFFF), or npos. JSON text can only hold UTF-8, so a YAML string
+// that is not must be refused here: nlohmann::json's dump() would throw type_error 316 when a
+// results file or point hash serialises it.
+std::size_t invalid_utf8_at(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    std::size_t len = 1;
+    unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte (RFC 3629, section 4)
+    if (b >= 0xC2 && b <= 0xDF) {
+      len = 2;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      len = 3;
+      if (b == 0xE0) lo = 0xA0;  // overlong
+      if (b == 0xED) hi = 0x9F;  // UTF-16 surrogates
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      len = 4;
+      if (b == 0xF0) lo = 0x90;  // overlong
+      if (b == 0xF4) hi = 0x8F;  // above U+10FFFF
+    } else if (b >= 0x80) {
+      return i;  // a continuation byte, or C0, C1, F5..FF
+    }
+    if (i + len > s.size()) return i;
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto c = static_cast<unsigned char>(s[i + k]);
+      if (k == 1 ? (c < lo || c > hi) : (c < 0x80 || c > 0xBF)) return i;
+    }
+    i += len;
+  }
+  return std::string::npos;
+}
+
+const std::string& checked_utf8(const std::string& s, const std::string& file, const std::string& path) {
+  const auto at = invalid_utf8_at(s);
+  if (at != std::string::npos)
+    throw InputError(file, path,
+                     fmt::format("not valid UTF-8 text (byte 0x{:02X} at offset {})",
+                                 static_cast<unsigned char>(s[at]), at));
+  return s;
+}
+
 std::string too_deep() {
   return fmt::format("nested too deeply (more than {} levels of sequences and mappings)", kMaxJsonDepth);
 }
@@ -67,6 +109,7 @@ Json convert(const YAML::Node& node, const std::string& file, const std::string&
     case YAML::NodeType::Undefined:
       return nullptr;
     case YAML::NodeType::Scalar:
+      checked_utf8(node.Scalar(), file, path);
       return node.Tag() == "!" ? Json(node.Scalar()) : plain_scalar(node.Scalar(), file, path);
     case YAML::NodeType::Sequence: {
       if (depth >= kMaxJsonDepth) throw InputError(file, "", too_deep());  // the path would be 256 deep
@@ -79,7 +122,8 @@ Json convert(const YAML::Node& node, const std::string& file, const std::string&
       if (depth >= kMaxJsonDepth) throw InputError(file, "", too_deep());
       Json out = Json::object();
       for (const auto& kv : node) {
-        const auto key = kv.first.Scalar();
+        const auto key =
+            checked_utf8(kv.first.Scalar(), file, fmt::format("line {}", kv.first.Mark().line + 1));
         if (out.contains(key))
           throw InputError(file, fmt::format("line {}", kv.first.Mark().line + 1),
                            fmt::format("duplicate key '{}'", key));
@@ -107,7 +151,9 @@ Json yaml_to_json(const std::string& text, const std::string& file) {
 }
 
 Json read_yaml_file(const std::string& file) {
-  if (std::filesystem::is_directory(file)) throw InputError(file, "", "is a directory, expected a YAML file");
+  // The error_code overload: the other throws filesystem_error for a name too long ("cannot open" below).
+  if (std::error_code ec; std::filesystem::is_directory(file, ec))
+    throw InputError(file, "", "is a directory, expected a YAML file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(file, "", "cannot open file");
   std::ostringstream ss;

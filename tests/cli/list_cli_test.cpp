@@ -86,7 +86,8 @@ TEST_CASE("list partitioners prints every registered partitioner, once, as --jso
 TEST_CASE("list partitioners prints every parameter with its type, default and meaning") {
   const auto r = run_cli("list partitioners");
   REQUIRE(r.exit_code == 0);
-  for (const auto& c : list_json("partitioners")["partitioners"])
+  const json listing = list_json("partitioners");  // a range-for over list_json(..)[..] would dangle
+  for (const auto& c : listing["partitioners"])
     for (const auto& p : c.at("params")) {
       INFO(c.at("name") << "." << p.at("name"));
       CHECK_THAT(r.out, Contains("  " + p.at("name").get<std::string>() + " "));

@@ -86,3 +86,20 @@ TEST_CASE("nesting up to kMaxJsonDepth levels converts") {
   const std::string text = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
   CHECK_NOTHROW(yaml_to_json(text, "ok.yaml"));
 }
+
+TEST_CASE("a string that is not UTF-8 is an input error at its key path (not a failing dump)") {
+  // Found by fuzz/scenario_yaml_fuzz: yaml-cpp passes bytes through, and nlohmann::json's dump()
+  // (results.json, point hashes) threw type_error 316 on them: `coinfer run` exited 3.
+  CHECK_THROWS_WITH(yaml_to_json("name: ab\xff\n", "s.yaml"),
+                    Contains("s.yaml: name: not valid UTF-8 text (byte 0xFF at offset 2)"));
+  CHECK_THROWS_WITH(yaml_to_json("a: [ok, \"\xc0\xaf\"]\n", "s.yaml"),
+                    Contains("a[1]: not valid UTF-8"));  // overlong
+  CHECK_THROWS_WITH(yaml_to_json("a: \xed\xa0\x80\n", "s.yaml"),
+                    Contains("a: not valid UTF-8"));  // a surrogate
+  CHECK_THROWS_WITH(yaml_to_json("\xf4\x90\x80\x80: 1\n", "s.yaml"),
+                    Contains("line 1: not valid UTF-8"));                                      // > U+10FFFF
+  CHECK_THROWS_WITH(yaml_to_json("a: \xe2\x82\n", "s.yaml"), Contains("a: not valid UTF-8"));  // cut short
+  // Well-formed text of every length passes, and dumps.
+  const Json j = yaml_to_json("a: \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x9a\x80\"\n", "s.yaml");
+  CHECK(j.dump() == "{\"a\":\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x9a\x80\"}");
+}
