@@ -165,7 +165,7 @@ void add_sweep_commands(CLI::App& app) {
                    "or exec (a fresh `coinfer run`); the results are the same")
       ->check(CLI::IsMember({"fork", "exec"}));
   sweep->callback([opts] {
-    if (std::filesystem::is_directory(opts->file))
+    if (std::error_code ec; std::filesystem::is_directory(opts->file, ec))
       throw InputError(opts->file, "", "is a directory, expected a sweep YAML file");
     const SweepSpec spec = parse_sweep(read_yaml_file(opts->file), opts->file);
     if (spec.dropped_report)

@@ -61,7 +61,7 @@ std::string baseline_text(const BaselineFile& b) {
 }
 
 BaselineFile read_baseline(const std::string& path, const std::string& check) {
-  if (!std::filesystem::is_regular_file(path))
+  if (std::error_code ec; !std::filesystem::is_regular_file(path, ec))
     throw InputError(path, "", "baseline not found; record it with coinfer check --update");
   const Json doc = read_json_file(path);
   try {

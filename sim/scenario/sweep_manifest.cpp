@@ -29,7 +29,7 @@ void write_manifest(const std::string& csv_path, const SweepManifest& m) {
 
 std::optional<SweepManifest> read_manifest(const std::string& csv_path) {
   const auto path = manifest_path_for(csv_path);
-  if (!std::filesystem::exists(path)) return std::nullopt;
+  if (std::error_code ec; !std::filesystem::exists(path, ec)) return std::nullopt;
   const Json j = read_json_file(path);
   try {
     json_reject_unknown_keys(
