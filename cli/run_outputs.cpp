@@ -1,17 +1,45 @@
 #include "cli/run_outputs.hpp"
 
+#include <fmt/format.h>
+
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
 #include "sim/metrics/metrics.hpp"
-#include "sim/trace/chrome_trace.hpp"
+#include "sim/trace/staged_file.hpp"
 
 namespace coinfer::cli {
+namespace {
+
+// frames.csv row by row through a 1 MiB buffer: memory stays flat however many frames ran.
+void write_frames_csv(const std::string& path, const SimulationResult& result) {
+  constexpr std::size_t kFlushBytes = 1 << 20;
+  StagedFile file(path);
+  fmt::memory_buffer buffer;
+  buffer.append(kFramesCsvHeader.data(), kFramesCsvHeader.data() + kFramesCsvHeader.size());
+  for (std::size_t k = 0; k < result.frames.size(); ++k) {
+    append_frames_csv_row(buffer, k, result.frames[k]);
+    if (buffer.size() < kFlushBytes) continue;
+    file.append({buffer.data(), buffer.size()});
+    buffer.clear();
+  }
+  file.append({buffer.data(), buffer.size()});
+  file.publish(path);
+}
+
+}  // namespace
 
 void write_run_outputs(const ScenarioSpec& spec, const ScenarioRun& run, const std::string& dir,
                        const std::string& trace_file, bool frames) {
   write_file_atomic(dir + "/results.json", run.results.dump(2) + "\n");
-  if (frames || spec.frames_csv) write_file_atomic(dir + "/frames.csv", frames_csv(run.simulation));
+  if (frames || spec.frames_csv) write_frames_csv(dir + "/frames.csv", run.simulation);
   const auto trace_path = !trace_file.empty() ? trace_file : spec.trace ? dir + "/trace.json" : "";
-  if (!trace_path.empty()) write_file_atomic(trace_path, chrome_trace_json(run.simulation).dump() + "\n");
+  if (trace_path.empty()) return;
+  if (!run.simulation.trace_writer)
+    throw Error(
+        fmt::format("no trace was streamed for {} (execute_scenario records one when the scenario's "
+                    "outputs.trace is set)",
+                    trace_path));
+  run.simulation.trace_writer->publish(trace_path);
 }
 
 }  // namespace coinfer::cli

@@ -79,7 +79,7 @@ wait
 failed=0
 for name in "${targets[@]}"; do
   dir="$runs_dir/$name"
-  rc="$(cat "$dir/rc")"
+  rc="$(cat "$dir/rc" 2>/dev/null || echo "no exit status")"
   runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log.txt" | tail -1)"
   speed="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$dir/log.txt" | tail -1)"
   cov="$(grep -oE 'cov: [0-9]+' "$dir/log.txt" | tail -1 || true)"

@@ -2,47 +2,52 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
-#include <fmt/format.h>
+#include <fmt/compile.h>
 
 namespace coinfer {
 namespace {
 
 Json number_or_null(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
 
-Json latency_summary_ms(const std::vector<double>& latencies_ms) {
-  if (latencies_ms.empty())
-    return Json{{"mean", nullptr}, {"p50", nullptr}, {"p95", nullptr}, {"max", nullptr}};
-  double sum = 0;
-  for (double x : latencies_ms) sum += x;
-  return Json{{"mean", sum / static_cast<double>(latencies_ms.size())},
-              {"p50", percentile_nearest_rank(latencies_ms, 50)},
-              {"p95", percentile_nearest_rank(latencies_ms, 95)},
-              {"max", *std::max_element(latencies_ms.begin(), latencies_ms.end())}};
+// Every completed frame's latency in ms, in frame order.
+template <class Visit>
+void for_each_latency_ms(const std::vector<FrameRecord>& frames, Visit&& visit) {
+  for (const auto& f : frames)
+    if (f.completed()) visit(f.latency_s() * 1e3);
 }
 
-std::string number_cell(double x) { return std::isfinite(x) ? fmt::format("{}", x) : ""; }
+// Mean (summed in frame order), nearest-rank p50 / p95, max of the completed frames' latencies.
+Json latency_summary_ms(const std::vector<FrameRecord>& frames) {
+  std::size_t n = 0;
+  double sum = 0, max = -std::numeric_limits<double>::infinity();
+  for_each_latency_ms(frames, [&](double x) {
+    ++n;
+    sum += x;
+    max = std::max(max, x);
+  });
+  if (n == 0) return Json{{"mean", nullptr}, {"p50", nullptr}, {"p95", nullptr}, {"max", nullptr}};
+  const auto [p50, p95] = kth_smallest([&](auto&& visit) { for_each_latency_ms(frames, visit); },
+                                       std::array{nearest_rank(n, 50), nearest_rank(n, 95)});
+  return Json{{"mean", sum / static_cast<double>(n)}, {"p50", p50}, {"p95", p95}, {"max", max}};
+}
+
+void append_number_cell(fmt::memory_buffer& out, double x) {
+  if (std::isfinite(x)) fmt::format_to(fmt::appender(out), FMT_COMPILE("{}"), x);
+}
 
 }  // namespace
 
-double percentile_nearest_rank(std::vector<double> values, double p) {
-  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(values.begin(), values.end());
-  const auto n = static_cast<double>(values.size());
-  auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * n));
-  rank = std::clamp<std::size_t>(rank, 1, values.size());
-  return values[rank - 1];
-}
-
 Json run_metrics(const std::string& scenario, const SimulationResult& result) {
-  std::vector<double> latencies_ms;
   double first_release = std::numeric_limits<double>::infinity(), last_end = 0;
-  std::size_t deadline_met = 0;
+  std::size_t completed = 0, dropped = 0, deadline_met = 0;
   for (const auto& f : result.frames) {
     first_release = std::min(first_release, f.release_s);
+    dropped += f.dropped() ? 1 : 0;
     if (!f.completed()) continue;
-    latencies_ms.push_back(f.latency_s() * 1e3);
+    ++completed;
     last_end = std::max(last_end, f.end_s);
     deadline_met += f.deadline_met ? 1 : 0;
   }
@@ -58,12 +63,11 @@ Json run_metrics(const std::string& scenario, const SimulationResult& result) {
       {"scenario", scenario},
       {"seed", result.seed},
       {"frames", result.frames.size()},
-      {"completed", result.completed_frames()},
-      {"dropped", result.dropped_frames()},
+      {"completed", completed},
+      {"dropped", dropped},
       {"deadline_met", deadline_met},
-      {"latency_ms", latency_summary_ms(latencies_ms)},
-      {"throughput_fps",
-       latencies_ms.empty() || !(span > 0) ? Json(nullptr) : Json(double(latencies_ms.size()) / span)},
+      {"latency_ms", latency_summary_ms(result.frames)},
+      {"throughput_fps", completed == 0 || !(span > 0) ? Json(nullptr) : Json(double(completed) / span)},
       {"energy_j", energy},
       {"bytes", bytes},
       {"busy_s", busy},
@@ -77,14 +81,25 @@ Json run_metrics(const std::string& scenario, const SimulationResult& result) {
       {"warnings", result.warnings}};
 }
 
+void append_frames_csv_row(fmt::memory_buffer& out, std::size_t index, const FrameRecord& f) {
+  fmt::format_to(fmt::appender(out), FMT_COMPILE("{},{},"), index, f.variant);
+  append_number_cell(out, f.release_s);
+  out.push_back(',');
+  append_number_cell(out, f.start_s);
+  out.push_back(',');
+  append_number_cell(out, f.end_s);
+  out.push_back(',');
+  if (f.completed()) append_number_cell(out, f.latency_s() * 1e3);
+  const auto reason = drop_reason_name(f.drop_reason);
+  fmt::format_to(fmt::appender(out), FMT_COMPILE(",{},{},{}\n"), f.dropped() ? 1 : 0, reason,
+                 f.deadline_met ? 1 : 0);
+}
+
 std::string frames_csv(const SimulationResult& result) {
-  std::string out = "frame,variant,release_s,start_s,end_s,latency_ms,dropped,drop_reason,deadline_met\n";
-  for (const auto& f : result.frames)
-    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", f.index, f.variant, number_cell(f.release_s),
-                       number_cell(f.start_s), number_cell(f.end_s),
-                       f.completed() ? number_cell(f.latency_s() * 1e3) : "", f.dropped ? 1 : 0,
-                       f.drop_reason, f.deadline_met ? 1 : 0);
-  return out;
+  fmt::memory_buffer out;
+  out.append(kFramesCsvHeader.data(), kFramesCsvHeader.data() + kFramesCsvHeader.size());
+  for (std::size_t k = 0; k < result.frames.size(); ++k) append_frames_csv_row(out, k, result.frames[k]);
+  return fmt::to_string(out);
 }
 
 }  // namespace coinfer

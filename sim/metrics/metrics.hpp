@@ -8,23 +8,34 @@
 ///      "analytic_latency_ms",                          // critical path of plan variant 0
 ///      "deadline_met", "simulated_s", "wake_ups": {device: n}, "warnings": [..]}
 ///
-/// Percentiles are nearest-rank: p-th = the ceil(p/100 * n)-th smallest latency. Latency
-/// fields are null when no frame completed.
+/// Percentiles are nearest-rank: p-th = the ceil(p/100 * n)-th smallest latency (percentile.hpp:
+/// selected in place from the frame records, no copy of the latencies). Latency fields are null
+/// when no frame completed.
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "sim/core/json_access.hpp"
+#include "sim/metrics/percentile.hpp"
 #include "sim/replay/simulation_result.hpp"
 
 namespace coinfer {
 
-/// Nearest-rank percentile of `values` (need not be sorted); `p` in (0, 100]. NaN when empty.
-double percentile_nearest_rank(std::vector<double> values, double p);
-
 /// The results.json document of one run.
 Json run_metrics(const std::string& scenario, const SimulationResult& result);
 
-/// Per-frame CSV: frame,variant,release_s,start_s,end_s,latency_ms,dropped,drop_reason,deadline_met.
+/// The first line of frames.csv.
+inline constexpr std::string_view kFramesCsvHeader =
+    "frame,variant,release_s,start_s,end_s,latency_ms,dropped,drop_reason,deadline_met\n";
+
+/// Appends frame `index`'s frames.csv row (newline included) to `out`: times as the shortest
+/// decimal that reads back exactly, blank when absent (a dropped frame's start, end, latency).
+void append_frames_csv_row(fmt::memory_buffer& out, std::size_t index, const FrameRecord& frame);
+
+/// Per-frame CSV, header and one row per frame, as one string (small runs; files of large runs
+/// are written row by row: cli/run_outputs.cpp).
 std::string frames_csv(const SimulationResult& result);
 
 }  // namespace coinfer

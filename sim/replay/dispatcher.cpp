@@ -42,24 +42,15 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   }
   index_channels();
   radio_warned_.assign(n_dev, std::vector<bool>(n_net, false));
-  radio_track_.assign(n_net * n_dev, std::numeric_limits<std::size_t>::max());
 
   frame_count_ = in_.workload->frame_count();
-  frames_.resize(frame_count_);
   out_.frames.resize(frame_count_);
-  for (std::size_t k = 0; k < frame_count_; ++k) {
-    out_.frames[k].index = k;
-    out_.frames[k].release_s = in_.workload->release_s(k);
-  }
+  for (std::size_t k = 0; k < frame_count_; ++k) out_.frames[k].release_s = in_.workload->release_s(k);
   out_.devices.resize(n_dev);
   for (std::size_t d = 0; d < n_dev; ++d) out_.devices[d].device = platform.devices[d].name;
   for (const auto& l : topo.links())
     out_.links.push_back({l.name, platform.networks[l.network].name, 0.0, 0, 0.0});
-  if (in_.options->record_trace) {
-    for (const auto& d : platform.devices) out_.trace_tracks.push_back(d.name);
-    first_link_track_ = out_.trace_tracks.size();
-    for (const auto& l : topo.links()) out_.trace_tracks.push_back(l.name);
-  }
+  init_trace();
 }
 
 double Dispatcher::now() const { return sg4::Engine::get_clock(); }
@@ -86,6 +77,7 @@ void Dispatcher::run() {
     add_timer(in_.workload->start_s + in_.scheduler->period_s(), TimerKind::SchedulerPeriod, 0);
   while (resolved_ < frame_count_) {
     const double t = now();
+    if (!varying_links_.empty()) sample_rates(t);
     if (!timers_.empty() && timers_.top().time_s <= t + kTimeEps) {
       if (!activities_.empty()) {
         const auto done = sg4::Activity::test_any(activities_);
@@ -179,7 +171,11 @@ void Dispatcher::on_timer(const Timer& timer) {
 // ---------------------------------------------------------------- compute tasks
 
 const CompiledTask& Dispatcher::task(const TaskRef& ref) const {
-  return (*in_.plans)[frames_[ref.frame]->variant].tasks[ref.task];
+  return (*in_.plans)[frame_state(ref.frame).variant].tasks[ref.task];
+}
+
+const Task& Dispatcher::task_spec(const TaskRef& ref) const {
+  return (*in_.plans)[frame_state(ref.frame).variant].plan->tasks[ref.task];
 }
 
 void Dispatcher::make_ready(const TaskRef& ref) {
@@ -194,16 +190,18 @@ void Dispatcher::make_ready(const TaskRef& ref) {
 
 void Dispatcher::try_start(std::size_t device) {
   DeviceState& d = devices_[device];
-  if (d.busy || d.ready.empty()) return;
-  d.running = d.ready.top();
-  d.ready.pop();
-  d.busy = true;
-  d.started_s = now();
-  auto exec = sg4::Exec::init()
-                  ->set_flops_amount(task(d.running).duration_s * kHostSpeedFlops)
-                  ->set_host(sg_.compute[device]);
-  exec->start();
-  add_activity(exec, {true, device});
+  if (!d.busy && !d.ready.empty()) {
+    d.running = d.ready.top();
+    d.ready.pop();
+    d.busy = true;
+    d.started_s = now();
+    auto exec = sg4::Exec::init()
+                    ->set_flops_amount(task(d.running).duration_s * kHostSpeedFlops)
+                    ->set_host(sg_.compute[device]);
+    exec->start();
+    add_activity(exec, {true, device});
+  }
+  sample_queue(device);
 }
 
 void Dispatcher::on_exec_done(std::size_t device) {
@@ -214,8 +212,8 @@ void Dispatcher::on_exec_done(std::size_t device) {
   out_.devices[device].busy_s += t - d.started_s;
   ++out_.devices[device].executions;
   ++out_.executions;
-  if (in_.options->record_trace) {
-    const Task& spec = (*in_.plans)[frames_[ref.frame]->variant].plan->tasks[ref.task];
+  if (tracing_) {
+    const Task& spec = task_spec(ref);
     trace(device, spec.id, "compute", d.started_s, t, ref.frame, spec.label);
   }
   complete_task(ref);
@@ -225,7 +223,7 @@ void Dispatcher::on_exec_done(std::size_t device) {
 // Successors first (so the same frame keeps a device before the next frame's first task),
 // then the first-stage gate, then the frame's end.
 void Dispatcher::complete_task(const TaskRef& ref) {
-  FrameState& f = *frames_[ref.frame];
+  FrameState& f = frame_state(ref.frame);
   const CompiledTask& t = task(ref);
   --f.tasks_left;
   for (auto s : t.succs)
@@ -278,7 +276,7 @@ void Dispatcher::begin_transfer(const TaskRef& ref) {
   x.ref = ref;
   x.route = t.route;
   x.route_index = static_cast<std::size_t>(t.route - in_.topology->routes().data());
-  x.channel = channel_of_[frames_[ref.frame]->variant][ref.task];
+  x.channel = channel_of_[frame_state(ref.frame).variant][ref.task];
   x.bytes = t.bytes;
   x.restart_pending = false;
 
@@ -305,6 +303,7 @@ bool Dispatcher::wait_for_radio(std::size_t slot) {
     r.wake_start_s = now();
     ++out_.devices[route.src].wake_ups;
     add_timer(now() + network.wake_up_s, TimerKind::RadioAwake, radio_index(net, route.src));
+    sample_radio(radio_index(net, route.src));
   }
   return true;
 }
@@ -339,12 +338,14 @@ void Dispatcher::start_channel_setup(std::size_t radio) {
   r.wake_start_s = now();
   ++out_.devices[radio % devices_.size()].wake_ups;
   add_timer(now() + in_.topology->platform().networks[net].wake_up_s, TimerKind::RadioAwake, radio);
+  sample_radio(radio);
 }
 
 void Dispatcher::on_radio_awake(std::size_t radio) {
   RadioState& r = radios_[radio];
   r.waking = false;
   r.last_active_s = now();
+  sample_radio(radio);
   if (!r.setups.empty()) {
     on_channel_set_up(radio);
     return;
@@ -367,18 +368,6 @@ void Dispatcher::on_channel_set_up(std::size_t radio) {
   c.waiting.clear();
   if (!r.setups.empty()) start_channel_setup(radio);
   for (auto slot : waiting) enter_network(slot);
-}
-
-void Dispatcher::trace_wake_up(std::size_t radio, std::size_t frame, const std::string& label) {
-  if (!in_.options->record_trace) return;
-  if (radio_track_[radio] == std::numeric_limits<std::size_t>::max()) {
-    const auto net = radio / devices_.size();
-    const auto device = radio % devices_.size();
-    radio_track_[radio] = out_.trace_tracks.size();
-    out_.trace_tracks.push_back(fmt::format("radio {}@{}", in_.topology->platform().devices[device].name,
-                                            in_.topology->platform().networks[net].name));
-  }
-  trace(radio_track_[radio], "wake-up", "wake-up", radios_[radio].wake_start_s, now(), frame, label);
 }
 
 void Dispatcher::enter_network(std::size_t slot) {
@@ -425,6 +414,7 @@ void Dispatcher::touch_radios(const Transfer& x, bool starting) {
       --r.active;
       r.last_active_s = now();
     }
+    sample_radio(radio_index(net, device));
   }
 }
 
@@ -478,8 +468,8 @@ void Dispatcher::on_comm_done(std::size_t slot) {
     LinkState& ls = links_[l];
     if (--ls.active == 0) out_.links[l].busy_s += t - ls.busy_since_s;
   }
-  if (in_.options->record_trace) {
-    const Task& spec = (*in_.plans)[frames_[x.ref.frame]->variant].plan->tasks[x.ref.task];
+  if (tracing_) {
+    const Task& spec = task_spec(x.ref);
     for (auto l : x.route->links)
       trace(first_link_track_ + l, spec.id, "transfer", x.comm_start_s, t, x.ref.frame, spec.label);
   }
@@ -564,50 +554,58 @@ SchedulerView Dispatcher::view(std::size_t frame) {
 void Dispatcher::release_frame(std::size_t k) {
   FrameRecord& rec = out_.frames[k];
   if (in_.workload->kind == WorkloadKind::Training) rec.release_s = now();
-  rec.variant = current_variant_;
+  rec.variant = static_cast<std::uint32_t>(current_variant_);
   if (in_.scheduler != nullptr) {
     const FrameDecision decision = in_.scheduler->on_frame(view(k));
     if (decision.variant) {
       if (*decision.variant >= in_.plans->size())
         throw Error(fmt::format("scheduler '{}' chose variant {} of {}", in_.scheduler->name(),
                                 *decision.variant, in_.plans->size()));
-      rec.variant = *decision.variant;
+      rec.variant = static_cast<std::uint32_t>(*decision.variant);
     }
     if (decision.drop) {
-      drop(k, "scheduler");
+      drop(k, DropReason::Scheduler);
       return;
     }
   }
   if (!gate_busy_ && waiting_.empty()) {
     admit(k);
   } else if (in_.workload->policy == DropPolicy::DropWhenBusy && in_.workload->kind == WorkloadKind::Stream) {
-    drop(k, "busy");
+    drop(k, DropReason::Busy);
   } else {
     waiting_.push_back(k);
+    sample_admission();
   }
 }
 
 void Dispatcher::admit(std::size_t k) {
   FrameRecord& rec = out_.frames[k];
   const CompiledPlan& plan = (*in_.plans)[rec.variant];
-  auto f = std::make_unique<FrameState>();
+  if (spare_states_.empty()) {
+    state_pool_.push_back(std::make_unique<FrameState>());
+    spare_states_.push_back(state_pool_.back().get());
+  }
+  FrameState* f = spare_states_.back();
+  spare_states_.pop_back();
   f->variant = rec.variant;
   f->tasks_left = plan.tasks.size();
   f->first_stage_left = plan.first_stage_size;
   f->pending.resize(plan.tasks.size());
   for (std::size_t i = 0; i < plan.tasks.size(); ++i)
     f->pending[i] = static_cast<std::uint32_t>(plan.tasks[i].deps.size());
-  frames_[k] = std::move(f);
+  // Frames are admitted in release order (the queue is FIFO), so live_ only grows at its back.
+  if (live_.empty()) live_base_ = k;
+  if (k < live_base_ + live_.size()) throw Error("replay: a frame was admitted out of release order");
+  live_.resize(k - live_base_ + 1, nullptr);
+  live_.back() = f;
   rec.start_s = now();
   gate_busy_ = true;
   ++in_flight_;
   for (auto e : plan.entries) make_ready({k, e});
 }
 
-void Dispatcher::drop(std::size_t k, const char* reason) {
-  FrameRecord& rec = out_.frames[k];
-  rec.dropped = true;
-  rec.drop_reason = reason;
+void Dispatcher::drop(std::size_t k, DropReason reason) {
+  out_.frames[k].drop_reason = reason;
   frame_resolved(k);
 }
 
@@ -618,17 +616,24 @@ void Dispatcher::on_first_stage_done() {
     const auto k = waiting_.front();
     waiting_.pop_front();
     if (now() > out_.frames[k].release_s + in_.workload->deadline_s)
-      drop(k, "late");
+      drop(k, DropReason::Late);
     else
       admit(k);
   }
+  sample_admission();
 }
 
 void Dispatcher::finish_frame(std::size_t k) {
   FrameRecord& rec = out_.frames[k];
   rec.end_s = now();
   rec.deadline_met = rec.latency_s() <= in_.workload->deadline_s + kTimeEps;
-  frames_[k].reset();
+  // The frame's state goes back to the pool; the window of live frames drops its finished front.
+  spare_states_.push_back(live_[k - live_base_]);
+  live_[k - live_base_] = nullptr;
+  while (!live_.empty() && live_.front() == nullptr) {
+    live_.pop_front();
+    ++live_base_;
+  }
   --in_flight_;
   frame_resolved(k);
   if (in_.workload->kind == WorkloadKind::Training && k + 1 < frame_count_) release_frame(k + 1);
@@ -639,11 +644,6 @@ void Dispatcher::frame_resolved(std::size_t k) {
   if (in_.scheduler != nullptr) in_.scheduler->on_frame_end(out_.frames[k], view(k + 1));
 }
 
-void Dispatcher::trace(std::size_t track, const std::string& name, const char* category, double start_s,
-                       double end_s, std::size_t frame, const std::string& label) {
-  out_.trace.push_back({track, name, category, start_s, end_s, frame, label});
-}
-
 void Dispatcher::finish(double end_s) {
   out_.end_s = end_s;
   const Platform& platform = in_.topology->platform();
@@ -652,6 +652,7 @@ void Dispatcher::finish(double end_s) {
     s.compute_energy_j = compute_energy_j(platform.devices[d].calibration.power, s.busy_s, end_s);
     s.energy_j = s.compute_energy_j + s.radio_energy_j;
   }
+  finish_trace(end_s);
 }
 
 }  // namespace coinfer::replay

@@ -9,12 +9,18 @@
 /// (`Activity::wait_any_for` only takes activities). A single actor waiting on every
 /// execution and communication in flight, with a timer heap for the rest, keeps the same
 /// semantics exactly, needs no extra messages and runs at bare-SimGrid speed.
+///
+/// Per frame it keeps only the frame's 32-byte record: the state of a frame in flight (pending
+/// dependencies) lives in a pooled FrameState from admission to completion, so memory grows with
+/// the frames in flight, not with the run. Tracing (dispatcher_trace.cpp) streams slices and
+/// counters into SimOptions::trace_writer and keeps frame 0's slices when asked.
 #include <cstdint>
 #include <deque>
 #include <exception>
 #include <limits>
 #include <memory>
 #include <queue>
+#include <string_view>
 #include <vector>
 
 #include "sim/plan/compiled_plan.hpp"
@@ -38,7 +44,7 @@ class Dispatcher {
   /// The actor body. Never throws into SimGrid: an exception is kept for `rethrow_if_failed`.
   void operator()();
   void rethrow_if_failed() const;
-  /// Fills the per-device energies and totals once the engine has stopped.
+  /// Fills the per-device energies and totals once the engine has stopped; finishes the trace.
   void finish(double end_s);
 
  private:
@@ -47,6 +53,7 @@ class Dispatcher {
     std::size_t task = 0;
     auto operator<=>(const TaskRef&) const = default;
   };
+  /// A frame between admission and completion (pooled: reused by later frames).
   struct FrameState {
     std::size_t variant = 0;
     std::vector<std::uint32_t> pending;  ///< unfinished dependencies per task
@@ -93,6 +100,18 @@ class Dispatcher {
     double busy_since_s = 0.0;
     double armed_change_s = std::numeric_limits<double>::infinity();
   };
+  /// A link's rate counter: the series segment last sampled and when the next one starts.
+  struct RateTrace {
+    std::size_t segment = 0;
+    double next_s = std::numeric_limits<double>::infinity();
+    double rate_bps = 0.0;
+  };
+  /// A radio's state counter (0 asleep, 1 waking, 2 on) and when it falls asleep if left idle.
+  struct RadioTrace {
+    std::size_t counter = std::numeric_limits<std::size_t>::max();  ///< max: not traced
+    int state = -1;
+    double sleep_at_s = std::numeric_limits<double>::infinity();
+  };
   enum class TimerKind { Release, RadioAwake, BandwidthChange, LatencyEnd, SchedulerPeriod };
   struct Timer {
     double time_s = 0.0;
@@ -115,7 +134,9 @@ class Dispatcher {
   void add_timer(double time_s, TimerKind kind, std::size_t ref, std::uint64_t generation = 0);
   void on_timer(const Timer& timer);
   // tasks
+  FrameState& frame_state(std::size_t k) const { return *live_[k - live_base_]; }
   const CompiledTask& task(const TaskRef& ref) const;
+  const Task& task_spec(const TaskRef& ref) const;
   void make_ready(const TaskRef& ref);
   void complete_task(const TaskRef& ref);
   void try_start(std::size_t device);
@@ -130,6 +151,7 @@ class Dispatcher {
   void on_radio_awake(std::size_t radio);
   void on_channel_set_up(std::size_t radio);
   void trace_wake_up(std::size_t radio, std::size_t frame, const std::string& label);
+  std::size_t radio_track(std::size_t radio);
   void enter_network(std::size_t slot);
   void start_comm(std::size_t slot);
   void on_comm_done(std::size_t slot);
@@ -142,14 +164,23 @@ class Dispatcher {
   // frames
   void release_frame(std::size_t k);
   void admit(std::size_t k);
-  void drop(std::size_t k, const char* reason);
+  void drop(std::size_t k, DropReason reason);
   void on_first_stage_done();
   void finish_frame(std::size_t k);
   void frame_resolved(std::size_t k);
   SchedulerView view(std::size_t frame);
-  void trace(std::size_t track, const std::string& name, const char* category, double start_s, double end_s,
-             std::size_t frame, const std::string& label);
   double now() const;
+  // tracing (dispatcher_trace.cpp)
+  void init_trace();
+  void add_track(TraceGroup group, const std::string& name);
+  void trace(std::size_t track, std::string_view name, const char* category, double start_s, double end_s,
+             std::size_t frame, std::string_view label);
+  void sample_rates(double t);
+  void sample_queue(std::size_t device);
+  void sample_admission();
+  void sample_radio(std::size_t radio);
+  void sample_radio_at(std::size_t radio, double t);
+  void finish_trace(double end_s);
 
   ReplayInput in_;
   const SimGridPlatform& sg_;
@@ -161,7 +192,11 @@ class Dispatcher {
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_seq_ = 0;
 
-  std::vector<std::unique_ptr<FrameState>> frames_;
+  /// Frames live_base_, live_base_ + 1, ... in flight; null once done (or never admitted).
+  std::deque<FrameState*> live_;
+  std::size_t live_base_ = 0;
+  std::vector<std::unique_ptr<FrameState>> state_pool_;
+  std::vector<FrameState*> spare_states_;
   std::vector<DeviceState> devices_;
   std::vector<RadioState> radios_;
   std::vector<ChannelState> channels_;
@@ -182,8 +217,18 @@ class Dispatcher {
   std::deque<std::size_t> waiting_;
   std::vector<std::string> link_names_;
   std::vector<std::vector<bool>> radio_warned_;
+
+  TraceWriter* writer_ = nullptr;  ///< SimOptions::trace_writer
+  bool tracing_ = false;           ///< a writer, or frame 0's events recorded
   std::size_t first_link_track_ = 0;
   std::vector<std::size_t> radio_track_;
+  std::vector<std::size_t> varying_links_;
+  std::vector<RateTrace> rate_trace_;       ///< per link (counter id = link index)
+  std::size_t first_queue_counter_ = 0;     ///< + device index
+  std::vector<std::size_t> queue_sampled_;  ///< per device: the last queue length sampled
+  std::size_t admission_counter_ = 0;
+  std::size_t admission_sampled_ = 0;
+  std::vector<RadioTrace> radio_trace_;  ///< per radio
 };
 
 }  // namespace coinfer::replay

@@ -19,20 +19,28 @@
 ///     r.frames[3].end_s;  r.devices[0].energy_j;
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/plan/plan.hpp"
 #include "sim/platform/platform.hpp"
 #include "sim/replay/simulation_result.hpp"
+#include "sim/trace/trace_writer.hpp"
 #include "sim/workload/scheduler.hpp"
 #include "sim/workload/workload.hpp"
 
 namespace coinfer {
 
 struct SimOptions {
-  std::uint64_t seed = 0;     ///< seeds every random bandwidth draw
-  bool record_trace = false;  ///< fill SimulationResult::trace
+  std::uint64_t seed = 0;  ///< seeds every random bandwidth draw
+  /// Keep frame 0's trace events in SimulationResult::trace (stage_metrics reads them): memory
+  /// bounded by the plan, not by the run.
+  bool record_trace = false;
+  /// Streams every event and counter of the run into this writer as it happens (null: none);
+  /// simulate() finishes it when the run succeeded and hands it back in SimulationResult.
+  /// With simulate_in_child, give a writer with a path: it is finished (published) in the child.
+  std::shared_ptr<TraceWriter> trace_writer;
   /// Radios start asleep (a phone idle before the request): the first transfer of each radio
   /// pays its wake-up. True: they start awake at t = 0 (and sleep after the timeout).
   bool radios_start_awake = false;

@@ -12,28 +12,33 @@ double time_from(const Json& j) {
   return j.is_null() ? std::numeric_limits<double>::quiet_NaN() : j.get<double>();
 }
 
-Json frame_json(const FrameRecord& f) {
-  Json j = {{"index", f.index},
+Json frame_json(std::size_t index, const FrameRecord& f) {
+  Json j = {{"index", index},
             {"variant", f.variant},
             {"release_s", f.release_s},
             {"start_s", time_json(f.start_s)},
             {"end_s", time_json(f.end_s)},
-            {"dropped", f.dropped},
+            {"dropped", f.dropped()},
             {"deadline_met", f.deadline_met}};
-  if (!f.drop_reason.empty()) j["drop_reason"] = f.drop_reason;
+  if (f.dropped()) j["drop_reason"] = std::string(drop_reason_name(f.drop_reason));
   return j;
+}
+
+DropReason drop_reason_from(const Json& j) {
+  const auto name = j.value("drop_reason", "");
+  for (auto r : {DropReason::Busy, DropReason::Late, DropReason::Scheduler})
+    if (name == drop_reason_name(r)) return r;
+  return DropReason::None;
 }
 
 FrameRecord frame_from(const Json& j) {
   FrameRecord f;
-  f.index = j.at("index").get<std::size_t>();
-  f.variant = j.at("variant").get<std::size_t>();
+  f.variant = j.at("variant").get<std::uint32_t>();
   f.release_s = j.at("release_s").get<double>();
   f.start_s = time_from(j.at("start_s"));
   f.end_s = time_from(j.at("end_s"));
-  f.dropped = j.at("dropped").get<bool>();
+  f.drop_reason = drop_reason_from(j);
   f.deadline_met = j.at("deadline_met").get<bool>();
-  f.drop_reason = j.value("drop_reason", "");
   return f;
 }
 
@@ -47,13 +52,13 @@ std::size_t SimulationResult::completed_frames() const {
 
 std::size_t SimulationResult::dropped_frames() const {
   std::size_t n = 0;
-  for (const auto& f : frames) n += f.dropped ? 1 : 0;
+  for (const auto& f : frames) n += f.dropped() ? 1 : 0;
   return n;
 }
 
 Json simulation_result_to_json(const SimulationResult& r) {
   Json frames = Json::array();
-  for (const auto& f : r.frames) frames.push_back(frame_json(f));
+  for (std::size_t k = 0; k < r.frames.size(); ++k) frames.push_back(frame_json(k, r.frames[k]));
   Json devices = Json::array();
   for (const auto& d : r.devices)
     devices.push_back({{"device", d.device},

@@ -1,13 +1,15 @@
 #pragma once
-/// What one simulation produced: per-frame records, per-device time and energy, per-link
-/// traffic, optional trace events. Plain data; `simulation_result_to_json` gives a canonical
-/// JSON (the same seed gives the same bytes).
+/// What one simulation produced: per-frame records (32 bytes each), per-device time and energy,
+/// per-link traffic, frame 0's trace events when asked, and the streamed trace's writer. Plain
+/// data; `simulation_result_to_json` gives a canonical JSON (the same seed gives the same bytes).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/core/json_access.hpp"
+#include "sim/trace/trace_writer.hpp"
 #include "sim/workload/frame_record.hpp"
 
 namespace coinfer {
@@ -32,7 +34,7 @@ struct LinkStats {
   double busy_s = 0.0;  ///< time with at least one transfer on the link (latency included)
 };
 
-/// One slice of the timeline (Chrome trace "X" event).
+/// One slice of frame 0's timeline, kept in memory (SimOptions::record_trace) for stage metrics.
 struct TraceEvent {
   std::size_t track = 0;  ///< index into SimulationResult::trace_tracks
   std::string name;       ///< the task id ("wake-up" for radio wake-ups)
@@ -54,7 +56,10 @@ struct SimulationResult {
   std::vector<double> analytic_latency_s;  ///< critical path of each plan variant
   std::vector<std::string> warnings;       ///< e.g. a device without a radio power model
   std::vector<std::string> trace_tracks;   ///< devices, then links, then radios (when traced)
-  std::vector<TraceEvent> trace;           ///< empty unless SimOptions::record_trace
+  std::vector<TraceEvent> trace;           ///< frame 0's events, when SimOptions::record_trace
+  /// SimOptions::trace_writer, finished (null without one). Its file, when the writer was made
+  /// without a path, waits for `trace_writer->publish(path)`. Not part of the JSON form.
+  std::shared_ptr<TraceWriter> trace_writer;
 
   std::size_t completed_frames() const;
   std::size_t dropped_frames() const;

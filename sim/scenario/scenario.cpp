@@ -18,6 +18,7 @@
 #include "sim/scenario/scenario_doc.hpp"
 #include "sim/scenario/scenario_paths.hpp"
 #include "sim/scenario/yaml_json.hpp"
+#include "sim/trace/chrome_trace_writer.hpp"
 #include "sim/workload/workload.hpp"
 
 namespace coinfer {
@@ -32,12 +33,10 @@ std::string resolve(const std::string& base_dir, const std::string& path) {
   return (std::filesystem::path(base_dir) / path).lexically_normal().string();
 }
 
-// A path-valued key must name an existing file: `s.yaml: model: file 'x.json'
-// not found (...)`.
+// A path-valued key must name an existing file: `s.yaml: model: file 'x.json' not found (...)`.
 void require_file(const std::string& written, const std::string& resolved, const std::string& path,
                   const std::string& what) {
   std::error_code ec;  // the overloads that throw would throw filesystem_error
-                       // for a name too long
   if (std::filesystem::is_regular_file(resolved, ec)) return;
   const auto where = resolved == written ? "" : fmt::format(" (looked for '{}')", resolved);
   if (std::filesystem::is_directory(resolved, ec))
@@ -83,10 +82,9 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
       std::error_code ec;  // exists() without it throws filesystem_error for a name too long
       if (!model.ends_with(".json") && model.find('/') == std::string::npos &&
           !std::filesystem::exists(s.model, ec))
-        throw InputError("", "model",
-                         fmt::format("'{}' is neither a zoo model (`coinfer "
-                                     "models` lists them) nor a model file",
-                                     model));
+        throw InputError(
+            "", "model",
+            fmt::format("'{}' is neither a zoo model (`coinfer models` lists them) nor a model file", model));
       require_file(model, s.model, "model", "a model JSON file");
     }
     const Json& platform = json_at(doc, "platform", "");
@@ -141,11 +139,9 @@ void apply_overrides(Json& doc, const std::vector<std::string>& overrides, const
     try {
       apply_override(doc, o);
     } catch (const InputError& e) {
-      // `--set KEY=VALUE`'s errors name the option and the key: `s.yaml: --set
-      // seed: ...`.
+      // `--set KEY=VALUE`'s errors name the option and the key: `s.yaml: --set seed: ...`.
       const auto key = o.substr(0, o.find('='));
-      if (e.file().starts_with("--set"))  // the value is not YAML: `--set
-                                          // workload: line 1, column 9`
+      if (e.file().starts_with("--set"))  // the value is not YAML: `--set workload: line 1, column 9`
         throw InputError(file, e.path().empty() ? e.file() : e.file() + ": " + e.path(), e.message());
       const auto path =
           e.path().starts_with("--set") || e.path().empty() ? "--set " + key : "--set " + e.path();
@@ -167,8 +163,7 @@ ScenarioSpec compare_variant(const ScenarioSpec& spec, const CompareEntry& entry
   try {
     Json doc = compare_variant_doc(spec.doc, entry);
     expand_scenario_shorthands(doc);
-    // `--set` applies to every variant, after the variant's own `set` (README,
-    // "Scenarios").
+    // `--set` applies to every variant, after the variant's own `set` (README, "Scenarios").
     std::vector<std::string> to_variant;
     for (const auto& o : spec.overrides)
       if (!o.starts_with("compare") && !o.starts_with("report")) to_variant.push_back(o);
@@ -266,8 +261,8 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
 ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry& partitioners,
                              const SchedulerRegistry& schedulers) {
   try {
-    // Resolve names first: a typo must fail before seconds of profiling
-    // (partition_scenario creates the partitioner before it profiles).
+    // Resolve names first: a typo must fail before seconds of profiling (partition_scenario
+    // creates the partitioner before it profiles).
     auto scheduler = schedulers.create(spec.scheduler, spec.scheduler_params, "", "scheduler.name");
     const ScenarioPlan planned = partition_scenario(spec, partitioners);
     const Graph& graph = planned.graph;
@@ -277,7 +272,9 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     run.plan = planned.plan;
     SimOptions options;
     options.seed = spec.seed;
-    options.record_trace = spec.trace || spec.stages;
+    options.record_trace = spec.stages;  // frame 0's events, for stage_metrics
+    // The trace streams to an unnamed file during the run; write_run_outputs publishes it.
+    if (spec.trace) options.trace_writer = std::make_shared<ChromeTraceWriter>();
     run.simulation = simulate(platform, {run.plan}, workload_from_json(spec.workload, "workload"), options,
                               scheduler.get());
     run.results = run_metrics(spec.name, run.simulation);
