@@ -10,23 +10,10 @@
 # `-- --sshlogin 8/node1,8/node2,: --workdir $PWD` (`:` is this machine). Without a shared file
 # system add `--return` for each shard's two files (see README, "Sweeps on many machines").
 set -euo pipefail
-if [ $# -lt 3 ]; then
-  echo "usage: $0 SWEEP.yaml OUT_DIR N [COINFER] [-- parallel options]" >&2
-  exit 2
-fi
 here="$(cd "$(dirname "$0")" && pwd)"
-sweep="$(realpath "$1")"
-out="$(realpath -m "$2")"
-n="$3"
-shift 3
-coinfer="$(command -v coinfer || echo "$here/../build/coinfer")"
-if [ $# -gt 0 ] && [ "$1" != "--" ]; then coinfer="$1"; shift; fi
-if [ $# -gt 0 ] && [ "$1" = "--" ]; then shift; fi
-coinfer="$(realpath "$coinfer")"
+source "$here/sweep-args.sh"
+parse_sweep_args parallel "$@"
 command -v parallel >/dev/null || { echo "parallel-sweep: GNU parallel not found (Debian: parallel)" >&2; exit 2; }
-mkdir -p "$out"
 # --halt now,fail=1: one failing shard stops the others; the shards already written stay resumable.
-parallel --will-cite --halt now,fail=1 "$@" "$coinfer" sweep "$sweep" --shard "{}/$n" --out "$out" ::: $(seq 1 "$n")
-shards=()
-for i in $(seq 1 "$n"); do shards+=("$out/results.shard-$i-of-$n.csv"); done
+parallel --will-cite --halt now,fail=1 "${extra[@]}" "$coinfer" sweep "$sweep" --shard "{}/$n" --out "$out" ::: $(seq 1 "$n")
 "$coinfer" merge "${shards[@]}" -o "$out/results.csv"
