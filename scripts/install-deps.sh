@@ -11,7 +11,7 @@ packages=(
   libbenchmark-dev libopenblas-dev
   python3 python3-matplotlib python3-pandas python3-nbconvert python3-ipykernel python3-nbformat
   parallel slurmctld slurmd slurm-client munge
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev lld llvm-14
 )
 
 missing=()
