@@ -149,16 +149,18 @@ void fill_crossings(const Graph& g, const Links& links, const RadioPowerModel* r
   p.weight_download_energy_j.assign(p.layers, 0.0);
 }
 
-/// Longest the mobile's radio can stay idle inside one inference: at most every group of a
-/// schedule, each no longer than the longest group starting at the same layer.
+/// Longest the mobile's radio can stay idle inside one inference: at most the sum of a
+/// schedule's group times, whose maximum over all groupings is a longest path over the layer
+/// boundaries (edge i -> i+1+k weighs the slower side of group [i+1 .. i+1+k]).
 double idle_gap_bound_s(const Problem& p) {
-  double sum = 0.0;
-  for (int i = 0; i < p.layers; ++i) {
-    const auto& m = p.mobile_time_s[i];
-    const auto& c = p.cloud_time_s[i];
-    sum += std::max(*std::max_element(m.begin(), m.end()), *std::max_element(c.begin(), c.end()));
-  }
-  return sum;
+  std::vector<double> longest(p.layers + 1, 0.0);  // [j]: over groupings of layers 1..j
+  for (int i = 0; i < p.layers; ++i)
+    for (std::size_t k = 0; k < p.mobile_time_s[i].size(); ++k) {
+      const double t = std::max(p.mobile_time_s[i][k], p.cloud_time_s[i][k]);
+      double& to = longest[i + 1 + static_cast<int>(k)];
+      to = std::max(to, longest[i] + t);
+    }
+  return longest.back();
 }
 
 void check_wake_up(const Links& links, const std::string& cloud, ScenarioProblem& sp) {

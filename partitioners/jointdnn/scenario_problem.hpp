@@ -77,7 +77,4 @@ Solution solve_scenario_problem(const ScenarioProblem& sp, SolverChoice solver);
 Plan plan_of_schedule(const PartitionContext& context, const ScenarioProblem& sp, const Solution& solution,
                       const std::string& name);
 
-/// Registers `jointdnn` and `neurosurgeon` as scenario partitioners.
-void register_jointdnn_partitioners(PartitionerRegistry& registry);
-
 }  // namespace coinfer::jointdnn
