@@ -20,6 +20,7 @@ void register_partitioner_solvers(SolverRegistry& registry) {
 void register_builtin_partitioners(PartitionerRegistry& registry) {
   register_baseline_partitioners(registry);
   register_modnn_partitioners(registry);
+  register_jointdnn_partitioners(registry);
 }
 
 }  // namespace coinfer

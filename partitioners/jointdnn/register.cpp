@@ -5,7 +5,9 @@
 #include "partitioners/jointdnn/labels.hpp"
 #include "partitioners/jointdnn/larac.hpp"
 #include "partitioners/jointdnn/neurosurgeon.hpp"
+#include "partitioners/jointdnn/scenario_problem.hpp"
 #include "partitioners/jointdnn/shortest_path.hpp"
+#include "sim/core/error.hpp"
 
 namespace coinfer {
 namespace {
@@ -22,7 +24,74 @@ SolverRegistry::Factory jointdnn_solver(Solve solve) {
 // Every JointDNN solver reads the same problem JSON.
 ParamSchema jointdnn_schema() { return problem_documented_in("partitioners/jointdnn/jointdnn_problem.hpp"); }
 
+// Parameters shared by the scenario partitioners; `with_solver` adds `solver` (jointdnn only).
+ParamSchema scenario_schema(bool with_solver) {
+  std::vector<ParamSpec> specs = {
+      ParamSpec::string("mobile", "the mobile device (unset: the scenario's source, which it must be)"),
+      ParamSpec::string("cloud",
+                        "the cloud device (unset: the first server or desktop other than the mobile)"),
+      ParamSpec::string("network", "the network joining them (unset: the first one joining both)"),
+      ParamSpec::enumeration("objective", {"latency", "energy"},
+                             "what to minimise: latency, or the mobile's active energy (busy + radio)")
+          .with_default("latency"),
+      ParamSpec::number("max_latency_s", "QoS maximum on the latency of one inference (eq. 20)").at_least(0),
+      ParamSpec::number("max_energy_j", "battery maximum on the mobile's energy per inference (eq. 18)")
+          .at_least(0),
+      ParamSpec::number("max_cloud_time_s", "maximum cloud compute time per inference (eq. 19)").at_least(0),
+      ParamSpec::enumeration("compression", {"none", "png"},
+                             "activation compression on the wire (png: not yet supported)")
+          .with_default("none"),
+  };
+  if (with_solver)
+    specs.push_back(ParamSpec::enumeration("solver", {"auto", "shortest-path", "labels", "ilp"},
+                                           "auto: shortest path without maxima, labels with them")
+                        .with_default("auto"));
+  return ParamSchema(specs);
+}
+
+jointdnn::ScenarioSetup scenario_setup(const Json& params) {
+  jointdnn::ScenarioSetup s;
+  s.mobile = json_string_or(params, "mobile", "partitioner", "");
+  s.cloud = json_string_or(params, "cloud", "partitioner", "");
+  s.network = json_string_or(params, "network", "partitioner", "");
+  s.objective = json_string_or(params, "objective", "partitioner", "latency") == "energy"
+                    ? jointdnn::Objective::energy
+                    : jointdnn::Objective::latency;
+  s.max_latency_s = json_optional_number(params, "max_latency_s", "partitioner", 0.0);
+  s.max_energy_j = json_optional_number(params, "max_energy_j", "partitioner", 0.0);
+  s.max_cloud_time_s = json_optional_number(params, "max_cloud_time_s", "partitioner", 0.0);
+  const auto solver = json_string_or(params, "solver", "partitioner", "auto");
+  s.solver = solver == "shortest-path" ? jointdnn::SolverChoice::shortest_path
+             : solver == "labels"      ? jointdnn::SolverChoice::labels
+             : solver == "ilp"         ? jointdnn::SolverChoice::ilp
+                                       : jointdnn::SolverChoice::automatic;
+  if (json_string_or(params, "compression", "partitioner", "none") != "none")
+    throw InputError("", "partitioner.compression",
+                     "'png' is not yet supported (issue 10, item 2); use 'none'");
+  return s;
+}
+
+PartitionerRegistry::Factory scenario_partitioner(const char* name, bool single_split) {
+  return [name, single_split](const Json& params) {
+    auto setup = scenario_setup(params);
+    if (single_split) setup.solver = jointdnn::SolverChoice::neurosurgeon;
+    return make_partitioner([name, setup](const PartitionContext& ctx) {
+      const auto sp = jointdnn::build_scenario_problem(ctx, setup);
+      return jointdnn::plan_of_schedule(ctx, sp, jointdnn::solve_scenario_problem(sp, setup.solver), name);
+    });
+  };
+}
+
 }  // namespace
+
+void register_jointdnn_partitioners(PartitionerRegistry& registry) {
+  registry.add(
+      "jointdnn",
+      "JointDNN mobile/cloud layer scheduling for latency or energy, with maxima (Eshratifar sec. 2.3-2.4)",
+      scenario_schema(true), scenario_partitioner("jointdnn", false));
+  registry.add("neurosurgeon", "best single mobile/cloud split point (the JointDNN baseline)",
+               scenario_schema(false), scenario_partitioner("neurosurgeon", true));
+}
 
 void register_jointdnn_solvers(SolverRegistry& registry) {
   registry.add("jointdnn",

@@ -1,0 +1,383 @@
+#include "partitioners/jointdnn/scenario_problem.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "partitioners/jointdnn/ilp.hpp"
+#include "partitioners/jointdnn/labels.hpp"
+#include "partitioners/jointdnn/neurosurgeon.hpp"
+#include "partitioners/jointdnn/shortest_path.hpp"
+#include "sim/core/error.hpp"
+#include "sim/cost/cost_model.hpp"
+#include "sim/replay/energy.hpp"
+
+namespace coinfer::jointdnn {
+namespace {
+
+InputError param_error(const char* key, std::string message) {
+  return InputError("", join_path("partitioner", key), std::move(message));
+}
+
+std::string device_list(const Platform& platform) {
+  std::vector<std::string> names;
+  for (const auto& d : platform.devices) names.push_back(d.name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+const Device& checked_device(const Platform& platform, const std::string& name, const char* key) {
+  const auto i = platform.device_index_or_null(name);
+  if (!i)
+    throw param_error(key,
+                      fmt::format("unknown device '{}'; platform devices: {}", name, device_list(platform)));
+  return platform.devices[*i];
+}
+
+std::string default_cloud(const PartitionContext& ctx, const std::string& mobile) {
+  for (const auto& d : ctx.platform.devices) {
+    const auto k = d.calibration.kind;
+    if (d.name != mobile &&
+        (k == DeviceKind::GpuServer || k == DeviceKind::CpuServer || k == DeviceKind::Desktop))
+      return d.name;
+  }
+  throw param_error("cloud", "no server or desktop in the platform; name one with partitioner.cloud");
+}
+
+/// The two directions of the chosen network: [0] mobile -> cloud, [1] cloud -> mobile.
+struct Links {
+  const Network* network = nullptr;
+  std::array<LinkSpec, 2> dir;
+};
+
+Links network_links(const Platform& platform, const std::string& name, const std::string& mobile,
+                    const std::string& cloud) {
+  const auto n = platform.network_index_or_null(name);
+  if (!n) {
+    std::vector<std::string> names;
+    for (const auto& net : platform.networks) names.push_back(net.name);
+    throw param_error(
+        "network", fmt::format("unknown network '{}'; platform networks: {}", name, fmt::join(names, ", ")));
+  }
+  const Network& net = platform.networks[*n];
+  const bool has_mobile = std::find(net.members.begin(), net.members.end(), mobile) != net.members.end();
+  const bool has_cloud = std::find(net.members.begin(), net.members.end(), cloud) != net.members.end();
+  Links links{&net, {}};
+  if (net.is_access() && has_mobile && net.base == cloud) {
+    links.dir = {net.uplink, net.downlink};
+  } else if (!net.is_access() && has_mobile && has_cloud) {
+    links.dir = {net.link, net.link};  // one shared cell or wired ports
+  } else {
+    throw param_error("network",
+                      fmt::format("network '{}' does not join mobile '{}' and cloud '{}' (the mobile must "
+                                  "be a member and the cloud its base, or both members of a cell "
+                                  "or wired network without a base)",
+                                  name, mobile, cloud));
+  }
+  for (const auto& l : links.dir)
+    if (!(l.rate_bps > 0.0)) throw param_error("network", fmt::format("network '{}' has no rate", name));
+  return links;
+}
+
+/// Layers in topological order; problem layer k is topological position k (0 = the input).
+void map_layers(const Graph& g, ScenarioProblem& sp) {
+  const auto& order = g.topological_order();
+  const auto inputs = g.input_layers();
+  const auto outputs = g.output_layers();
+  const auto fail = [&](const std::string& why) {
+    return InputError(
+        "", "model",
+        fmt::format("model '{}': {}; the JointDNN problem cannot cost it exactly", g.name(), why));
+  };
+  if (inputs.size() != 1 || order.front() != inputs.front())
+    throw fail(fmt::format("{} input layers (one is needed, first in topological order)", inputs.size()));
+  if (order.size() < 2) throw fail("no layer after the input");
+  if (outputs.size() != 1 || outputs.front() != order.back())
+    throw fail(fmt::format("{} output layers (one is needed)", outputs.size()));
+  std::vector<std::size_t> rank(g.size());
+  for (std::size_t k = 0; k < order.size(); ++k) rank[order[k]] = k;
+  sp.position.resize(order.size());
+  sp.producers.assign(order.size(), {});
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    sp.position[k] = k;
+    for (auto c : g.consumers(order[k])) sp.producers[rank[c]].push_back(k);
+  }
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    auto& p = sp.producers[k];
+    std::sort(p.begin(), p.end());
+    // The problem charges the crossing of layer k-1's output whenever k runs elsewhere.
+    if (!std::binary_search(p.begin(), p.end(), k - 1))
+      throw fail(fmt::format("layer '{}' does not read the layer before it in topological order ('{}')",
+                             g.layer(order[k]).name, g.layer(order[k - 1]).name));
+    for (auto from : p)
+      if (from != k - 1) sp.problem.skips.push_back({static_cast<int>(from), static_cast<int>(k)});
+  }
+}
+
+void fill_groups(const CostModel& cost, const DeviceCalibration& mobile, const DeviceCalibration& cloud,
+                 Problem& p) {
+  const int n = p.layers;
+  p.mobile_time_s.assign(n, {});
+  p.cloud_time_s.assign(n, {});
+  p.mobile_energy_j.assign(n, {});
+  for (int i = 0; i < n; ++i) {
+    for (int last = i + 1; last <= n; ++last) {
+      const double tm = cost.range_time_s(i + 1, last, mobile);
+      p.mobile_time_s[i].push_back(tm);
+      p.mobile_energy_j[i].push_back(mobile.power.busy_w * tm);
+      p.cloud_time_s[i].push_back(cost.range_time_s(i + 1, last, cloud));
+    }
+  }
+}
+
+void fill_crossings(const Graph& g, const Links& links, const RadioPowerModel* radio, Problem& p) {
+  const auto& order = g.topological_order();
+  for (int j = 0; j <= p.layers; ++j) {
+    const double bytes = static_cast<double>(g.layer(order[j]).output_bytes);
+    const double up_s = transfer_time_s(bytes, links.dir[0].rate_bps, links.dir[0].latency_s);
+    const double down_s = transfer_time_s(bytes, links.dir[1].rate_bps, links.dir[1].latency_s);
+    p.upload_time_s.push_back(up_s);
+    p.download_time_s.push_back(down_s);
+    // As the replay charges it: eq. 21 at the transfer's mean throughput over its whole duration.
+    p.upload_energy_j.push_back(
+        radio ? radio_energy_j(radio->uplink_alpha_mw_per_mbps, radio->uplink_beta_mw, bytes, up_s) : 0.0);
+    p.download_energy_j.push_back(
+        radio ? radio_energy_j(radio->downlink_alpha_mw_per_mbps, radio->downlink_beta_mw, bytes, down_s)
+              : 0.0);
+  }
+  p.weight_download_time_s.assign(p.layers, 0.0);
+  p.weight_download_energy_j.assign(p.layers, 0.0);
+}
+
+/// Longest the mobile's radio can stay idle inside one inference: at most the sum of a
+/// schedule's group times, whose maximum over all groupings is a longest path over the layer
+/// boundaries (edge i -> i+1+k weighs the slower side of group [i+1 .. i+1+k]).
+double idle_gap_bound_s(const Problem& p) {
+  std::vector<double> longest(p.layers + 1, 0.0);  // [j]: over groupings of layers 1..j
+  for (int i = 0; i < p.layers; ++i)
+    for (std::size_t k = 0; k < p.mobile_time_s[i].size(); ++k) {
+      const double t = std::max(p.mobile_time_s[i][k], p.cloud_time_s[i][k]);
+      double& to = longest[i + 1 + static_cast<int>(k)];
+      to = std::max(to, longest[i] + t);
+    }
+  return longest.back();
+}
+
+void check_wake_up(const Links& links, const std::string& cloud, ScenarioProblem& sp) {
+  const Network& net = *links.network;
+  if (!net.is_wireless() || !(net.wake_up_s > 0.0)) return;
+  const bool cloud_radio = std::find(net.members.begin(), net.members.end(), cloud) != net.members.end();
+  if (cloud_radio && net.wake_up_per == WakeUpPer::Radio)
+    throw param_error("network",
+                      fmt::format("network '{}': the cloud '{}' has a radio that pays its own wake-up "
+                                  "before downloads; the JointDNN crossings cannot be costed exactly "
+                                  "(make the cloud the network's base)",
+                                  net.name, cloud));
+  const double gap_s = idle_gap_bound_s(sp.problem);
+  if (gap_s > net.power_save_timeout_s)
+    throw param_error("network",
+                      fmt::format("network '{}': the mobile's radio may sleep between crossings (a "
+                                  "schedule can leave it idle up to {:.6g} s, power_save_timeout_s is "
+                                  "{:.6g} s), so wake-ups would depend on the schedule's timing; the "
+                                  "JointDNN crossings cannot be costed exactly",
+                                  net.name, gap_s, net.power_save_timeout_s));
+  sp.wake_up_s = net.wake_up_s;
+}
+
+bool uses_cloud(const Solution& s) {
+  return std::any_of(s.groups.begin(), s.groups.end(), [](const Group& g) { return g.on == Side::cloud; });
+}
+
+Solution run_core(const Problem& p, SolverChoice solver) {
+  switch (solver) {
+    case SolverChoice::automatic:
+      return p.has_limits() ? solve_labels(p) : solve_shortest_path(p);
+    case SolverChoice::shortest_path:
+      return solve_shortest_path(p);
+    case SolverChoice::labels:
+      return solve_labels(p);
+    case SolverChoice::ilp:
+      return solve_ilp(p);
+    case SolverChoice::neurosurgeon:
+      return solve_neurosurgeon(p);
+  }
+  return {};
+}
+
+/// Exact optimum with one wake-up W per cloud-using schedule: the best cloud-using schedule is
+/// the best schedule of the problem with max_latency tightened by W (plus W), unless that
+/// problem's best schedule stays on the mobile, which is then optimal as it is.
+Solution solve_with_wake_up(const ScenarioProblem& sp, SolverChoice solver) {
+  const Problem& p = sp.problem;
+  const double w = sp.wake_up_s;
+  if (w <= 0.0) return run_core(p, solver);
+  Solution mobile_only = make_solution(p, {{1, p.layers, Side::mobile}});
+  Problem tight = p;
+  if (tight.max_latency_s) {
+    if (*tight.max_latency_s < w) return mobile_only;
+    *tight.max_latency_s -= w;
+  }
+  Solution best = run_core(tight, solver);
+  if (!best.feasible) return mobile_only;
+  if (!uses_cloud(best)) return make_solution(p, best.groups);
+  best.cost.latency_s += w;
+  if (mobile_only.feasible && objective_value(p, mobile_only.cost) <= objective_value(p, best.cost))
+    return mobile_only;
+  return best;
+}
+
+Solution solve_guarded(const ScenarioProblem& sp, SolverChoice solver) {
+  try {
+    return solve_with_wake_up(sp, solver);
+  } catch (const InputError& e) {
+    // e.g. too many overlapping skips for the JointDNN graph (`skips`): only the ILP has no limit.
+    throw InputError("", "partitioner.solver", fmt::format("{}: {}", e.path(), e.message()));
+  }
+}
+
+std::string infeasible_message(const ScenarioProblem& sp, SolverChoice solver) {
+  const SolverChoice free_solver = solver == SolverChoice::neurosurgeon ? solver : SolverChoice::automatic;
+  ScenarioProblem open = sp;
+  open.problem.max_latency_s.reset();
+  open.problem.max_energy_j.reset();
+  open.problem.max_cloud_time_s.reset();
+  open.problem.objective = Objective::latency;
+  const double best_latency_s = solve_guarded(open, free_solver).cost.latency_s;
+  open.problem.objective = Objective::energy;
+  const double best_energy_j = solve_guarded(open, free_solver).cost.energy_j;
+  const Problem& p = sp.problem;
+  if (p.max_latency_s && !within_limit(best_latency_s, *p.max_latency_s))
+    return fmt::format("max_latency_s: no schedule meets {:.6g} s; the best latency is {:.6g} s",
+                       *p.max_latency_s, best_latency_s);
+  if (p.max_energy_j && !within_limit(best_energy_j, *p.max_energy_j))
+    return fmt::format("max_energy_j: no schedule meets {:.6g} J; the best mobile energy is {:.6g} J",
+                       *p.max_energy_j, best_energy_j);
+  return fmt::format(
+      "the maxima cannot be met together (alone, the best latency is {:.6g} s, the best mobile "
+      "energy {:.6g} J, the least cloud time 0 s)",
+      best_latency_s, best_energy_j);
+}
+
+}  // namespace
+
+ScenarioProblem build_scenario_problem(const PartitionContext& ctx, const ScenarioSetup& setup) {
+  ScenarioProblem sp;
+  sp.mobile = setup.mobile.empty() ? ctx.source : setup.mobile;
+  const Device& mobile = checked_device(ctx.platform, sp.mobile, "mobile");
+  if (sp.mobile != ctx.source)
+    throw param_error("mobile",
+                      fmt::format("'{}' is not the scenario's source '{}' (the input starts and the "
+                                  "output ends on the mobile)",
+                                  sp.mobile, ctx.source));
+  sp.cloud = setup.cloud.empty() ? default_cloud(ctx, sp.mobile) : setup.cloud;
+  const Device& cloud = checked_device(ctx.platform, sp.cloud, "cloud");
+  if (sp.cloud == sp.mobile) throw param_error("cloud", fmt::format("'{}' is also the mobile", sp.cloud));
+  if (setup.network.empty()) {
+    const auto n = ctx.platform.network_between(sp.mobile, sp.cloud);
+    if (!n) throw param_error("network", fmt::format("no network joins '{}' and '{}'", sp.mobile, sp.cloud));
+    sp.network = ctx.platform.networks[*n].name;
+  } else {
+    sp.network = setup.network;
+  }
+  const Links links = network_links(ctx.platform, sp.network, sp.mobile, sp.cloud);
+  const RadioPowerModel* radio =
+      links.network->is_wireless() ? radio_power_model(mobile.calibration, links.network->kind) : nullptr;
+  const bool energy_matters = setup.objective == Objective::energy || setup.max_energy_j.has_value();
+  if (energy_matters && links.network->is_wireless() && radio == nullptr)
+    throw param_error("network",
+                      fmt::format("device '{}' has no '{}' radio power model in its calibration, so "
+                                  "the energy of crossing network '{}' is unknown",
+                                  sp.mobile, radio_power_key(links.network->kind), sp.network));
+
+  map_layers(ctx.graph, sp);
+  Problem& p = sp.problem;
+  p.layers = static_cast<int>(sp.position.size()) - 1;
+  fill_groups(ctx.cost, mobile.calibration, cloud.calibration, p);
+  fill_crossings(ctx.graph, links, radio, p);
+  p.objective = setup.objective;
+  p.max_latency_s = setup.max_latency_s;
+  p.max_energy_j = setup.max_energy_j;
+  p.max_cloud_time_s = setup.max_cloud_time_s;
+  check_wake_up(links, sp.cloud, sp);
+  return sp;
+}
+
+Solution solve_scenario_problem(const ScenarioProblem& sp, SolverChoice solver) {
+  if (solver == SolverChoice::shortest_path && sp.problem.has_limits())
+    throw param_error("solver",
+                      "shortest-path takes no max_latency_s / max_energy_j / max_cloud_time_s; use "
+                      "labels, ilp or auto");
+  Solution s = solve_guarded(sp, solver);
+  if (!s.feasible) {
+    const auto message = infeasible_message(sp, solver);
+    const auto colon = message.find(':');
+    if (message.rfind("max_", 0) == 0)
+      throw param_error(message.substr(0, colon).c_str(), message.substr(colon + 2));
+    throw InputError("", "partitioner", message);
+  }
+  return s;
+}
+
+Plan plan_of_schedule(const PartitionContext& ctx, const ScenarioProblem& sp, const Solution& solution,
+                      const std::string& name) {
+  const Graph& g = ctx.graph;
+  const auto& order = g.topological_order();
+  const std::array<std::string, 2> device = {sp.mobile, sp.cloud};
+  const auto layer_name = [&](std::size_t k) -> const std::string& {
+    return g.layer(order[sp.position[k]]).name;
+  };
+  // Which sides hold each layer's output, and the task that put it there ("" = the model input).
+  struct Where {
+    std::array<bool, 2> on{false, false};
+    std::array<std::string, 2> task;
+  };
+  std::vector<Where> where(sp.position.size());
+  where[0].on[0] = true;
+  std::array<std::string, 2> last_task;  // the latest task whose output is on each side
+  Plan plan;
+  plan.name = name;
+  const auto add_dep = [](std::vector<std::string>& deps, const std::string& id) {
+    if (!id.empty() && std::find(deps.begin(), deps.end(), id) == deps.end()) deps.push_back(id);
+  };
+  const auto cross = [&](std::size_t k, int to) {
+    const int from = 1 - to;
+    std::vector<std::string> deps;
+    add_dep(deps, where[k].task[from]);
+    add_dep(deps, last_task[from]);  // not before the work that precedes the crossing on its side
+    const auto id = fmt::format("{}-{}", to == 1 ? "up" : "down", layer_name(k));
+    plan.tasks.push_back(transfer_task(id, device[from], device[to],
+                                       static_cast<double>(g.layer(order[sp.position[k]]).output_bytes), deps,
+                                       k == 0 ? "input" : layer_name(k), sp.network));
+    where[k].on[to] = true;
+    where[k].task[to] = id;
+    last_task[to] = id;
+  };
+  for (std::size_t gi = 0; gi < solution.groups.size(); ++gi) {
+    const Group& grp = solution.groups[gi];
+    const int s = grp.on == Side::mobile ? 0 : 1;
+    std::vector<std::size_t> needed;
+    for (int k = grp.first; k <= grp.last; ++k)
+      for (auto q : sp.producers[k])
+        if (static_cast<int>(q) < grp.first) needed.push_back(q);
+    std::sort(needed.begin(), needed.end());
+    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+    for (auto q : needed)
+      if (!where[q].on[s]) cross(q, s);
+    std::vector<std::string> deps;
+    for (auto q : needed) add_dep(deps, where[q].task[s]);
+    add_dep(deps, last_task[s]);
+    const auto id = fmt::format("g{}-{}", gi + 1, side_name(grp.on));
+    plan.tasks.push_back(compute_task(id, device[s], sp.problem.group_time_s(grp.first, grp.last, grp.on),
+                                      deps,
+                                      fmt::format("{}..{}", layer_name(grp.first), layer_name(grp.last))));
+    for (int k = grp.first; k <= grp.last; ++k) {
+      where[k].on = {s == 0, s == 1};
+      where[k].task[s] = id;
+    }
+    last_task[s] = id;
+  }
+  if (!where.back().on[0]) cross(where.size() - 1, 0);
+  return plan;
+}
+
+}  // namespace coinfer::jointdnn

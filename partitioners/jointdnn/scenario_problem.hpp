@@ -1,0 +1,80 @@
+#pragma once
+/// The JointDNN problem (jointdnn_problem.hpp) built from a scenario's own model, devices and
+/// network, solved by the existing cores, and turned into a Plan the replay simulates
+/// (`jointdnn` and `neurosurgeon` partitioners, issue 10 item 1).
+///
+/// Layers: the model's layers in topological order after its single input layer (layer 0 of the
+/// problem is the model input). Every dependency other than "previous layer" becomes a skip. The
+/// problem assumes layer j+1 reads layer j (its crossing is charged whenever they sit on different
+/// sides), so a model where some layer does not read its predecessor (Inception branches, ResNet
+/// projection shortcuts) would be costed wrongly: it is rejected with an `InputError`. So is a model
+/// with several inputs or outputs.
+///
+/// Costs (one inference):
+/// - group [i..j] on a side: `CostModel::range_time_s` of those layers on the device (grouped
+///   profile timings where they exist); mobile group energy = busy_w x time;
+/// - crossing of layer j's output: latency_s + 8 bytes / rate_bps on the network's uplink (mobile to
+///   cloud) or downlink; mobile radio energy as the replay charges it, eq. 21 with the throughput
+///   bytes / duration over the whole transfer: alpha x 8 bytes / 1e6 + beta x duration (mW -> J);
+/// - radio wake-up: the first upload of an inference finds the mobile's radio asleep and waits
+///   `wake_up_s` (the replay starts radios asleep). The network's power-save timeout must exceed any
+///   idle gap a schedule can leave, so no later crossing pays one; otherwise an `InputError`.
+///   A schedule that uses the cloud pays exactly one wake-up, which is solved exactly by solving
+///   with the maxima tightened by it and comparing with the all-mobile schedule.
+///
+/// Energy is the mobile's *active* energy of the paper (busy compute + radio). The replay also
+/// charges idle_w while the mobile waits: replay energy_j = active + idle_w x (end_s - busy_s).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "partitioners/jointdnn/jointdnn_problem.hpp"
+#include "sim/scenario/partitioner.hpp"
+
+namespace coinfer::jointdnn {
+
+enum class SolverChoice { automatic, shortest_path, labels, ilp, neurosurgeon };
+
+/// The partitioner parameters (`partitioner.*` in a scenario); empty names mean defaults.
+struct ScenarioSetup {
+  std::string mobile;   ///< "" = the scenario's source (it must be the source)
+  std::string cloud;    ///< "" = the first server / desktop device other than the mobile
+  std::string network;  ///< "" = the first network joining mobile and cloud
+  Objective objective = Objective::latency;
+  std::optional<double> max_latency_s;
+  std::optional<double> max_energy_j;
+  std::optional<double> max_cloud_time_s;
+  SolverChoice solver = SolverChoice::automatic;
+};
+
+/// The problem plus what is needed to turn a schedule back into a plan.
+struct ScenarioProblem {
+  Problem problem;  ///< without the wake-up (see `wake_up_s`)
+  std::string mobile;
+  std::string cloud;
+  std::string network;
+  /// [k]: topological position of problem layer k (k = 0: the model input).
+  std::vector<std::size_t> position;
+  /// [k]: positions of the layers whose outputs problem layer k reads (k >= 1).
+  std::vector<std::vector<std::size_t>> producers;
+  /// Latency added once to every schedule using the cloud (the first upload's radio wake-up).
+  double wake_up_s = 0.0;
+};
+
+/// Builds the problem; throws `InputError` (path `partitioner.<key>` or `model`) for unknown
+/// devices or networks, a network not joining mobile and cloud, a missing radio power model when
+/// energy matters, a model the problem cannot cost exactly, or a radio that may sleep mid-inference.
+/// Example: `build_scenario_problem(ctx, ScenarioSetup{})`.
+ScenarioProblem build_scenario_problem(const PartitionContext& context, const ScenarioSetup& setup);
+
+/// The optimal schedule for the setup's solver, wake-up included in `cost.latency_s`. Throws
+/// `InputError` when no schedule meets the maxima, naming the maximum and the best achievable
+/// value, e.g. `partitioner.max_latency_s: no schedule meets 0.01 s; the best latency is 0.052 s`.
+Solution solve_scenario_problem(const ScenarioProblem& sp, SolverChoice solver);
+
+/// The plan of `solution`: one compute task per group (duration = the group's time), one transfer
+/// per crossing (on the chosen network), the output downloaded at the end when it is on the cloud.
+Plan plan_of_schedule(const PartitionContext& context, const ScenarioProblem& sp, const Solution& solution,
+                      const std::string& name);
+
+}  // namespace coinfer::jointdnn
