@@ -6,7 +6,7 @@
 namespace cbo = coinfer::cbo;
 using Catch::Matchers::WithinAbs;
 
-TEST_CASE("calibration bins are (i/10, (i+1)/10] with 0 in the first") {
+TEST_CASE("calibration bin i holds i/10 < c <= (i+1)/10, and 0 goes to the first") {
   CHECK(cbo::calibration_bin(0.0) == 0);
   CHECK(cbo::calibration_bin(0.1) == 0);
   CHECK(cbo::calibration_bin(0.1000001) == 1);
