@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "schedulers/cbo/calibration_study.hpp"
 #include "schedulers/cbo/frame_trace.hpp"
@@ -99,7 +100,9 @@ void add_calibrate_confidence_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--train-fraction", o->train_fraction, "Fraction of the frames used for fitting, in (0, 1)")
       ->capture_default_str();
-  cmd->add_option("--seed", o->seed, "Seed of the train / held-out shuffle")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Seed of the train / held-out shuffle")
+      ->check(unsigned_integer())
+      ->capture_default_str();
   cmd->add_option("--json", o->json, "Also write the fits and reliability data (per bin) to this JSON file");
   cmd->callback([o] { run(*o); });
 }
