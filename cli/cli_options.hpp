@@ -21,4 +21,17 @@ inline CLI::Validator at_least_one() {
       "INT>=1");
 }
 
+/// An integer in [0, 2^64 - 1] (a seed): "-1" is refused rather than wrapped to 2^64 - 1.
+inline CLI::Validator unsigned_integer() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        unsigned long long v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc() || end != text.data() + text.size())
+          return "expected an integer >= 0 (at most 18446744073709551615), got '" + text + "'";
+        return "";
+      },
+      "UINT");
+}
+
 }  // namespace coinfer::cli

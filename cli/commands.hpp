@@ -11,6 +11,7 @@ void add_sweep_commands(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_partition_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
+void add_calibrate_confidence_command(CLI::App& app);
 void add_profile_command(CLI::App& app);
 void add_infer_command(CLI::App& app);
 void add_list_command(CLI::App& app);

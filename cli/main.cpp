@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   coinfer::cli::add_partition_command(app);
   coinfer::cli::add_sweep_commands(app);
   coinfer::cli::add_calibrate_command(app);
+  coinfer::cli::add_calibrate_confidence_command(app);
   coinfer::cli::add_profile_command(app);
   coinfer::cli::add_infer_command(app);
   coinfer::cli::add_list_command(app);

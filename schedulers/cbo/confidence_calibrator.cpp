@@ -1,0 +1,70 @@
+#include "schedulers/cbo/confidence_calibrator.hpp"
+
+#include "schedulers/cbo/isotonic_regression.hpp"
+#include "schedulers/cbo/platt_scaling.hpp"
+#include "schedulers/cbo/temperature_scaling.hpp"
+
+namespace coinfer::cbo {
+namespace {
+
+class PlattCalibrator : public ConfidenceCalibrator {
+ public:
+  void fit(const ScoredFrames& train) override { fit_ = fit_platt(train); }
+  double apply(double confidence) const override { return platt_apply(fit_, confidence); }
+  Json parameters() const override {
+    return {{"model", "p(s) = 1 / (1 + exp(a s + b))"},
+            {"a", fit_.a},
+            {"b", fit_.b},
+            {"iterations", fit_.iterations}};
+  }
+
+ private:
+  PlattFit fit_;
+};
+
+class IsotonicCalibrator : public ConfidenceCalibrator {
+ public:
+  void fit(const ScoredFrames& train) override { fit_ = fit_isotonic(train); }
+  double apply(double confidence) const override { return isotonic_apply(fit_, confidence); }
+  Json parameters() const override {
+    Json blocks = Json::array();
+    for (const auto& b : fit_.blocks)
+      blocks.push_back({{"lower", b.lower}, {"upper", b.upper}, {"value", b.value}, {"count", b.count}});
+    return {{"model", "step: value of the last block with lower <= s"}, {"blocks", blocks}};
+  }
+
+ private:
+  IsotonicFit fit_;
+};
+
+class TemperatureCalibrator : public ConfidenceCalibrator {
+ public:
+  void fit(const ScoredFrames& train) override { fit_ = fit_temperature(train); }
+  double apply(double confidence) const override { return temperature_apply(fit_, confidence); }
+  Json parameters() const override {
+    return {{"model", "q(s) = sigmoid(logit(s) / temperature)"},
+            {"temperature", fit_.temperature},
+            {"iterations", fit_.iterations}};
+  }
+
+ private:
+  TemperatureFit fit_;
+};
+
+template <class T>
+CalibratorRegistry::Factory make() {
+  return [](const Json&) { return std::make_unique<T>(); };
+}
+
+}  // namespace
+
+void register_confidence_calibrators(CalibratorRegistry& registry) {
+  registry.add("isotonic", "pool adjacent violators, step-function prediction", {},
+               make<IsotonicCalibrator>());
+  registry.add("platt", "logistic fit by Newton's method with Platt's smoothed targets", {},
+               make<PlattCalibrator>());
+  registry.add("temperature", "Guo et al.: sigmoid(logit(s) / T), T minimising NLL", {},
+               make<TemperatureCalibrator>());
+}
+
+}  // namespace coinfer::cbo
