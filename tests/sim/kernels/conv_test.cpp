@@ -140,6 +140,11 @@ TEST_CASE("conv2d rejects inconsistent shapes", "[kernels][conv]") {
   CHECK_THROWS_AS(conv2d(in, random_normal({2, 3, 3, 3}, 1), Tensor(), {}), Error);  // 3 != 4 input channels
   CHECK_THROWS_AS(conv2d(in, random_normal({2, 4, 7, 7}, 1), Tensor(), {}), Error);  // kernel does not fit
   CHECK_THROWS_AS(conv2d(in, random_normal({2, 4, 3, 3}, 1), Tensor({3}), {}), Error);  // bias size
+  // A 2x2 kernel on a 1x1 input at stride 2: (1 - 1 - 1) / 2 truncates to 0 in C++, floor gives -1.
+  ConvParams s2;
+  s2.stride = {2, 2};
+  CHECK_THROWS_AS(conv2d(Tensor({1, 1, 1}), random_normal({1, 1, 2, 2}, 1), Tensor(), s2), Error);
+  CHECK_THROWS_AS(depthwise_conv2d(Tensor({1, 1, 1}), random_normal({1, 1, 2, 2}, 1), Tensor(), s2), Error);
 }
 
 TEST_CASE("depthwise_conv2d equals a grouped conv2d with groups = channels", "[kernels][conv]") {
