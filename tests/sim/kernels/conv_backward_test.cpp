@@ -4,6 +4,7 @@
 
 #include "gradient_check.hpp"
 #include "kernel_test_util.hpp"
+#include "naive_conv.hpp"
 #include "sim/core/error.hpp"
 #include "sim/kernels/conv.hpp"
 #include "sim/kernels/gemm.hpp"
@@ -58,38 +59,17 @@ Case depthwise_case(int which) {
   return c;
 }
 
-// The chain rule through out[o, y, x] = b[o] + sum_{c in group(o), i, j} w[o, c - c0, i, j] *
-// in[c, y*s - p + i*d, x*s - p + j*d], in double: every product adds dY[o, y, x] times its other factor
-// to the gradient of each factor.
+// The chain rule through the definition (naive_conv.hpp), in double: every product w * in adds
+// dY[o, y, x] times its other factor to the gradient of each factor.
 Gradients naive_conv_backward(const Tensor& in, const Tensor& w, const Tensor& dy, const ConvParams& p) {
-  const std::int64_t h = in.shape[1], wd = in.shape[2], oc = w.shape[0], icg = w.shape[1];
-  const std::int64_t kh = w.shape[2], kw = w.shape[3], ocg = oc / p.groups, oh = dy.shape[1],
-                     ow = dy.shape[2];
+  const std::int64_t oc = w.shape[0], plane = dy.shape[1] * dy.shape[2];
   std::vector<double> dx(in.data.size(), 0.0), dw(w.data.size(), 0.0), db(static_cast<std::size_t>(oc), 0.0);
-  for (std::int64_t o = 0; o < oc; ++o)
-    for (std::int64_t y = 0; y < oh; ++y)
-      for (std::int64_t x = 0; x < ow; ++x) {
-        const double g = dy.at(o, y, x);
-        db[static_cast<std::size_t>(o)] += g;
-        for (std::int64_t ci = 0; ci < icg; ++ci)
-          for (std::int64_t i = 0; i < kh; ++i)
-            for (std::int64_t j = 0; j < kw; ++j) {
-              const std::int64_t iy = y * p.stride[0] - p.padding[0] + i * p.dilation[0];
-              const std::int64_t ix = x * p.stride[1] - p.padding[1] + j * p.dilation[1];
-              if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
-              const std::int64_t c = (o / ocg) * icg + ci;
-              const auto wi = static_cast<std::size_t>(((o * icg + ci) * kh + i) * kw + j);
-              const auto xi = static_cast<std::size_t>((c * h + iy) * wd + ix);
-              dx[xi] += g * w.data[wi];
-              dw[wi] += g * in.data[xi];
-            }
-      }
-  auto to_tensor = [](const Shape& s, const std::vector<double>& v) {
-    Tensor t(s);
-    for (std::size_t k = 0; k < v.size(); ++k) t.data[k] = static_cast<float>(v[k]);
-    return t;
-  };
-  return {to_tensor(in.shape, dx), to_tensor(w.shape, dw), to_tensor({oc}, db)};
+  test::for_each_conv_product(in.shape, w.shape, p, [&](std::size_t out, std::size_t x, std::size_t wi) {
+    dx[x] += static_cast<double>(dy.data[out]) * w.data[wi];
+    dw[wi] += static_cast<double>(dy.data[out]) * in.data[x];
+  });
+  for (std::size_t k = 0; k < dy.data.size(); ++k) db[k / static_cast<std::size_t>(plane)] += dy.data[k];
+  return {test::to_tensor(in.shape, dx), test::to_tensor(w.shape, dw), test::to_tensor({oc}, db)};
 }
 
 }  // namespace
