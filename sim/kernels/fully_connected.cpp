@@ -61,10 +61,17 @@ Gradients fully_connected_backward(const Tensor& input, const Tensor& weight, bo
   Gradients grads{Tensor(input.shape), Tensor(weight.shape), Tensor()};
   // dX (T x F) = dY (T x units) * W (units x F)
   gemm(grad_output.ptr(), weight.ptr(), grads.input.ptr(), steps, features, units);
-  // dW (units x F) = dY^T (units x T) * X (T x F); for T = 1, dY^T has dY's storage.
-  Tensor dyt = grad_output;
-  if (steps > 1) dyt.matrix(units, steps) = grad_output.matrix(steps, units).transpose();
-  gemm(dyt.ptr(), input.ptr(), grads.weight.ptr(), units, features, steps);
+  // dW (units x F) = dY^T (units x T) * X (T x F). For T = 1 it is the outer product dY X^T, written
+  // row by row: a GEMM with an inner dimension of 1 spends its time packing.
+  if (steps == 1) {
+    auto dw = grads.weight.matrix(units, features);
+    const auto x = input.matrix(1, features);
+    for (std::int64_t u = 0; u < units; ++u) dw.row(u) = grad_output.data[static_cast<std::size_t>(u)] * x;
+  } else {
+    Tensor dyt({units, steps});
+    dyt.matrix(units, steps) = grad_output.matrix(steps, units).transpose();
+    gemm(dyt.ptr(), input.ptr(), grads.weight.ptr(), units, features, steps);
+  }
   if (has_bias) {
     grads.bias = Tensor({units});
     grads.bias.vector() = grad_output.matrix(steps, units).colwise().sum().transpose();
