@@ -81,7 +81,8 @@ Tensor row(const Tensor& t, std::size_t n, const Shape& shape) {
 // A batch norm parameter vector stepped by SGD (sgd_step works on tensors).
 void sgd_step_vector(std::vector<float>& values, const Tensor& grad, Tensor& velocity,
                      const kernels::SgdParams& p) {
-  Tensor t({static_cast<std::int64_t>(values.size())}, std::move(values));
+  const auto n = static_cast<std::int64_t>(values.size());  // before `values` is moved from
+  Tensor t({n}, std::move(values));
   kernels::sgd_step(t, grad, velocity, p);
   values = std::move(t.data);
 }
