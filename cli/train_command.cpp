@@ -43,7 +43,13 @@ void run_train(const TrainCliOptions& o) {
   } catch (const InputError& e) {
     throw e.with_file(o.model);
   }
-  const DatasetSplit split = split_dataset(data.size(), o.test_fraction, o.seed);
+  const DatasetSplit split = [&] {
+    try {
+      return split_dataset(data.size(), o.test_fraction, o.seed);
+    } catch (const InputError& e) {
+      throw InputError("", "--test-fraction", e.message());
+    }
+  }();
   const Graph& g = trainer.model().graph();
   std::cout << fmt::format("model {}: {} layers, {} parameters, weights from seed {}\n", g.name(), g.size(),
                            format_count(g.total_params()), o.seed);
@@ -81,13 +87,13 @@ void add_train_command(CLI::App& app) {
       ->check(at_least_one());
   cmd->add_option("--lr", o->train.sgd.learning_rate, "Learning rate")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd->add_option("--momentum", o->train.sgd.momentum, "SGD momentum")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd->add_option("--weight-decay", o->train.sgd.weight_decay, "L2 weight decay")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd->add_option("--test-fraction", o->test_fraction, "Fraction of the samples held out for testing")
       ->capture_default_str();
   cmd->add_option("--data", o->data, "The digits CSV (gzip or plain; default: python3-sklearn's copy)")
