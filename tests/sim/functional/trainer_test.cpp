@@ -16,7 +16,7 @@ namespace {
 
 // A tiny model with every kind of junction the graph backward must handle: batch norm over the
 // minibatch, a tensor ('pool') feeding three layers (a conv, a residual add and a concat) whose
-// gradients are summed, and smooth activations (tanh, sigmoid, average pooling) so that a
+// gradients are summed, dropout, and smooth activations (tanh, sigmoid, average pooling) so that a
 // finite-difference step never crosses a kink.
 Graph tiny_model() {
   GraphBuilder b("tiny");
@@ -32,6 +32,7 @@ Graph tiny_model() {
   x = b.flatten(x, "flatten");
   x = b.fc(x, "fc1", 5);
   x = b.sigmoid(x, "sigmoid");
+  x = b.dropout(x, "drop", 0.4);  // the mask is drawn from the step count, fixed while nothing steps
   x = b.fc(x, "fc2", 3);
   b.softmax(x, "prob");
   return b.build();
