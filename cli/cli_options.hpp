@@ -2,6 +2,7 @@
 /// Option checks shared by the subcommands; their messages read like every other input error
 /// (`coinfer: error: --jobs: expected an integer >= 1, got '0'`, exit 2).
 #include <charconv>
+#include <cmath>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -32,6 +33,19 @@ inline CLI::Validator unsigned_integer() {
         return "";
       },
       "UINT");
+}
+
+/// A finite number >= 0 (CLI::NonNegativeNumber prints its upper bound, DBL_MAX, in full).
+inline CLI::Validator non_negative() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double v = 0.0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc() || end != text.data() + text.size() || !(v >= 0.0) || !std::isfinite(v))
+          return "expected a number >= 0, got '" + text + "'";
+        return "";
+      },
+      "NUMBER>=0");
 }
 
 }  // namespace coinfer::cli

@@ -51,6 +51,10 @@ class ForwardPass {
 
   const Graph& graph() const { return graph_; }
   const kernels::LayerWeights& weights(std::size_t layer) const { return weights_.at(layer); }
+  /// The same weights, for training to update in place.
+  kernels::LayerWeights& mutable_weights(std::size_t layer) { return weights_.at(layer); }
+  /// Indices of the layers `layer` reads, in its `inputs` order.
+  const std::vector<std::size_t>& producers(std::size_t layer) const { return producers_.at(layer); }
   /// Total parameter bytes held.
   std::int64_t weight_bytes() const;
 

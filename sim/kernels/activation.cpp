@@ -2,7 +2,31 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
 namespace coinfer::kernels {
+namespace {
+
+// Softmax's feature axis as a matrix view: (C, H*W) with features down each column for a (C, H, W)
+// tensor, (rows, F) with features along each row otherwise.
+bool features_in_columns(const Tensor& x) { return x.rank() == 3; }
+std::int64_t feature_count(const Tensor& x) {
+  return features_in_columns(x) ? x.shape[0] : (x.shape.empty() ? 1 : x.shape.back());
+}
+
+// grad[i] *= derivative(v[i]) for the forward's input or output v; throws when the shapes differ.
+template <class Derivative>
+Tensor chain(const char* name, const Tensor& v, Tensor grad, Derivative derivative) {
+  if (v.shape != grad.shape)
+    throw Error(fmt::format("{}: gradient {} does not match the tensor {}", name, shape_to_string(grad.shape),
+                            shape_to_string(v.shape)));
+  for (std::size_t i = 0; i < grad.data.size(); ++i) grad.data[i] *= derivative(v.data[i]);
+  return grad;
+}
+
+}  // namespace
 
 Tensor relu(Tensor x) {
   x.vector() = x.vector().cwiseMax(0.0f);
@@ -32,19 +56,62 @@ Tensor leaky_relu(Tensor x, float negative_slope) {
 Tensor softmax(Tensor x) {
   if (x.empty()) return x;
   // Viewed as rows x cols with softmax along each column (rank 3: C x HW) or each row (otherwise).
-  if (x.rank() == 3) {
-    auto m = x.matrix(x.shape[0], x.shape[1] * x.shape[2]);
+  const std::int64_t features = feature_count(x);
+  if (features_in_columns(x)) {
+    auto m = x.matrix(features, x.size() / features);
     m.rowwise() -= m.colwise().maxCoeff();
     m = m.array().exp();
     m.array().rowwise() /= m.colwise().sum().array();
   } else {
-    const std::int64_t cols = x.shape.empty() ? 1 : x.shape.back();
-    auto m = x.matrix(x.size() / cols, cols);
+    auto m = x.matrix(x.size() / features, features);
     m.colwise() -= m.rowwise().maxCoeff();
     m = m.array().exp();
     m.array().colwise() /= m.rowwise().sum().array();
   }
   return x;
+}
+
+Tensor relu_backward(const Tensor& input, Tensor grad) {
+  return chain("relu_backward", input, std::move(grad), [](float x) { return x > 0.0f ? 1.0f : 0.0f; });
+}
+
+Tensor relu6_backward(const Tensor& input, Tensor grad) {
+  return chain("relu6_backward", input, std::move(grad),
+               [](float x) { return x > 0.0f && x < 6.0f ? 1.0f : 0.0f; });
+}
+
+Tensor leaky_relu_backward(const Tensor& input, Tensor grad, float negative_slope) {
+  return chain("leaky_relu_backward", input, std::move(grad),
+               [negative_slope](float x) { return x >= 0.0f ? 1.0f : negative_slope; });
+}
+
+Tensor sigmoid_backward(const Tensor& output, Tensor grad) {
+  return chain("sigmoid_backward", output, std::move(grad), [](float y) { return y * (1.0f - y); });
+}
+
+Tensor tanh_backward(const Tensor& output, Tensor grad) {
+  return chain("tanh_backward", output, std::move(grad), [](float y) { return 1.0f - y * y; });
+}
+
+Tensor softmax_backward(const Tensor& output, Tensor grad) {
+  if (output.shape != grad.shape)
+    throw Error(fmt::format("softmax_backward: gradient {} does not match the output {}",
+                            shape_to_string(grad.shape), shape_to_string(output.shape)));
+  if (grad.empty()) return grad;
+  // dL/dx_i = sum_j dL/dy_j * y_j (delta_ij - y_i) = y_i (dy_i - sum_j dy_j y_j) within one softmax.
+  const std::int64_t features = feature_count(output), sets = output.size() / features;
+  if (features_in_columns(output)) {
+    const auto y = output.matrix(features, sets);
+    auto g = grad.matrix(features, sets);
+    const Eigen::RowVectorXf dot = (g.array() * y.array()).colwise().sum();
+    g = (y.array() * (g.array().rowwise() - dot.array())).matrix();
+  } else {
+    const auto y = output.matrix(sets, features);
+    auto g = grad.matrix(sets, features);
+    const Eigen::VectorXf dot = (g.array() * y.array()).rowwise().sum();
+    g = (y.array() * (g.array().colwise() - dot.array())).matrix();
+  }
+  return grad;
 }
 
 }  // namespace coinfer::kernels

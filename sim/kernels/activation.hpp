@@ -20,4 +20,21 @@ Tensor leaky_relu(Tensor x, float negative_slope);
 /// axis otherwise ((N) vectors, each row of (T, F) sequences). Max-subtracted for stability.
 Tensor softmax(Tensor x);
 
+/// Backward passes: dL/dx from dL/dy (`grad`, taken by value and returned, so a moved-in gradient is
+/// updated in place) and the forward's input or output, whichever the derivative needs (PyTorch's
+/// convention): relu, relu6 and leaky_relu read the input x; sigmoid, tanh and softmax the output y.
+/// At a kink the derivative is the right-hand one for leaky_relu (x >= 0 passes dy) and 0 for relu at
+/// x = 0 and relu6 at x = 0 and x = 6 (as PyTorch). Throw `Error` when the shapes differ.
+///
+///     Tensor dx = relu_backward(x, std::move(dy));    // dy * (x > 0)
+Tensor relu_backward(const Tensor& input, Tensor grad);
+Tensor relu6_backward(const Tensor& input, Tensor grad);
+Tensor leaky_relu_backward(const Tensor& input, Tensor grad, float negative_slope);
+/// dy * y * (1 - y)
+Tensor sigmoid_backward(const Tensor& output, Tensor grad);
+/// dy * (1 - y^2)
+Tensor tanh_backward(const Tensor& output, Tensor grad);
+/// dx = y * (dy - sum(dy * y)), the sum over the feature axis softmax normalised.
+Tensor softmax_backward(const Tensor& output, Tensor grad);
+
 }  // namespace coinfer::kernels

@@ -31,12 +31,30 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, con
 Tensor depthwise_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
                         const ConvParams& params);
 
+/// Gradients of conv2d given dL/dy (`grad_output`, the shape conv2d returns), by the forward's GEMM and
+/// patch-to-column machinery, per group g:
+///   dX = conv_transpose2d(dY, W)        (the column matrix W[g]^T dY[g] scattered back, column-to-patch)
+///   dW[g] = dY[g] columns[g]^T          (computed as (columns[g] dY[g]^T)^T: the small side is transposed)
+///   db[o] = sum over the plane of dY[o] (left empty when `has_bias` is false).
+/// Throws `Error` on inconsistent shapes (as conv2d, and when grad_output is not conv2d's output shape).
+///
+///     Gradients g = conv2d_backward(x, w, true, dy, p);   // g.input ~ x, g.weight ~ w, g.bias [OC]
+Gradients conv2d_backward(const Tensor& input, const Tensor& weight, bool has_bias, const Tensor& grad_output,
+                          const ConvParams& params);
+
+/// Gradients of depthwise_conv2d (direct loops, one input channel and its `multiplier` filters per
+/// task): dX[c] += w[o] (*) dY[o] scattered back, dW[o] = correlation of dY[o] with X[o / m], db[o] = sum
+/// dY[o].
+Gradients depthwise_conv2d_backward(const Tensor& input, const Tensor& weight, bool has_bias,
+                                    const Tensor& grad_output, const ConvParams& params);
+
 /// Transposed convolution (the gradient of conv2d with respect to its input): per group, the
 /// (OC/g * KH * KW) x (IH * IW) column matrix W^T X is scattered back into the output (column-to-patch).
 Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
                         const ConvParams& params);
 
-/// Output spatial size of a convolution: floor((in + 2p - d(k - 1) - 1) / s) + 1.
+/// Output spatial size of a convolution: floor((in + 2p - d(k - 1) - 1) / s) + 1, or 0 where the kernel
+/// does not fit the padded input.
 std::int64_t conv_output_size(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t padding,
                               std::int64_t dilation);
 

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -16,6 +17,43 @@ void check_params(const ConvParams& p) {
     if (p.stride[i] < 1 || p.dilation[i] < 1 || p.padding[i] < 0 || p.output_padding[i] < 0)
       throw Error("conv: stride and dilation must be positive and padding non-negative");
   if (p.groups < 1) throw Error(fmt::format("conv: groups must be positive, got {}", p.groups));
+}
+
+struct ConvGeometry {
+  std::int64_t oc, oh, ow, kk;  // kk: rows of a group's column matrix, IC/g * KH * KW
+  std::array<std::int64_t, 2> k;
+  bool pointwise;  // 1x1, stride 1, unpadded: the input is its own column matrix
+};
+
+// Checks conv2d's input, weight and parameters and derives the output and column-matrix sizes.
+ConvGeometry conv_geometry(const Tensor& input, const Tensor& weight, const ConvParams& p) {
+  check_params(p);
+  if (input.rank() != 3 || weight.rank() != 4)
+    throw Error(fmt::format("conv2d: expected input (C,H,W) and weight (OC,IC/g,KH,KW), got {} and {}",
+                            shape_to_string(input.shape), shape_to_string(weight.shape)));
+  const std::int64_t c = input.shape[0], oc = weight.shape[0], g = p.groups;
+  const std::array<std::int64_t, 2> k{weight.shape[2], weight.shape[3]};
+  if (c % g || oc % g || weight.shape[1] != c / g)
+    throw Error(fmt::format("conv2d: weight {} does not match input {} with {} groups",
+                            shape_to_string(weight.shape), shape_to_string(input.shape), g));
+  const std::int64_t oh = conv_output_size(input.shape[1], k[0], p.stride[0], p.padding[0], p.dilation[0]);
+  const std::int64_t ow = conv_output_size(input.shape[2], k[1], p.stride[1], p.padding[1], p.dilation[1]);
+  if (oh < 1 || ow < 1) throw Error("conv2d: kernel does not fit the padded input");
+  const bool pointwise = k == std::array<std::int64_t, 2>{1, 1} &&
+                         p.stride == std::array<std::int64_t, 2>{1, 1} &&
+                         p.padding == std::array<std::int64_t, 2>{0, 0};
+  return {oc, oh, ow, c / g * k[0] * k[1], k, pointwise};
+}
+
+// The (kk x OH*OW) column matrix of group `grp`: the input itself for a pointwise convolution, else
+// im2col into the per-thread scratch buffer (valid until the next scratch_buffer call).
+const float* group_columns(const Tensor& input, std::int64_t grp, const ConvGeometry& geo,
+                           const ConvParams& p) {
+  const std::int64_t icg = input.shape[0] / p.groups, plane = geo.oh * geo.ow;
+  if (geo.pointwise) return input.ptr() + grp * icg * plane;
+  float* columns = scratch_buffer(geo.kk * plane);
+  im2col(input, grp * icg, icg, geo.k, p, geo.oh, geo.ow, columns);
+  return columns;
 }
 
 }  // namespace
@@ -34,7 +72,9 @@ float* scratch_buffer(std::int64_t floats) {
 
 std::int64_t conv_output_size(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t padding,
                               std::int64_t dilation) {
-  return (in + 2 * padding - dilation * (kernel - 1) - 1) / stride + 1;
+  // Floor, not C++'s truncation: a span in (-stride, 0) means the kernel does not fit (0 outputs).
+  const std::int64_t span = in + 2 * padding - dilation * (kernel - 1) - 1;
+  return span < 0 ? 0 : span / stride + 1;
 }
 
 void im2col(const Tensor& input, std::int64_t c0, std::int64_t channels, std::array<std::int64_t, 2> kernel,
@@ -78,38 +118,55 @@ void im2col(const Tensor& input, std::int64_t c0, std::int64_t channels, std::ar
 }
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p) {
-  check_params(p);
-  if (input.rank() != 3 || weight.rank() != 4)
-    throw Error(fmt::format("conv2d: expected input (C,H,W) and weight (OC,IC/g,KH,KW), got {} and {}",
-                            shape_to_string(input.shape), shape_to_string(weight.shape)));
-  const std::int64_t c = input.shape[0], oc = weight.shape[0], g = p.groups;
-  const std::array<std::int64_t, 2> k{weight.shape[2], weight.shape[3]};
-  if (c % g || oc % g || weight.shape[1] != c / g)
-    throw Error(fmt::format("conv2d: weight {} does not match input {} with {} groups",
-                            shape_to_string(weight.shape), shape_to_string(input.shape), g));
-  if (!bias.empty() && bias.size() != oc) throw Error("conv2d: bias must have one value per output channel");
-  const std::int64_t oh = conv_output_size(input.shape[1], k[0], p.stride[0], p.padding[0], p.dilation[0]);
-  const std::int64_t ow = conv_output_size(input.shape[2], k[1], p.stride[1], p.padding[1], p.dilation[1]);
-  if (oh < 1 || ow < 1) throw Error("conv2d: kernel does not fit the padded input");
-
-  const std::int64_t icg = c / g, ocg = oc / g, kk = icg * k[0] * k[1], plane = oh * ow;
+  const ConvGeometry geo = conv_geometry(input, weight, p);
+  if (!bias.empty() && bias.size() != geo.oc)
+    throw Error("conv2d: bias must have one value per output channel");
+  const std::int64_t g = p.groups, ocg = geo.oc / g, kk = geo.kk, plane = geo.oh * geo.ow;
   // The output starts as the bias broadcast over each channel and the GEMM accumulates onto it (one
   // pass over the output instead of a zero fill plus a bias pass).
-  Tensor out({oc, oh, ow});
-  if (!bias.empty()) out.matrix(oc, plane).colwise() = bias.vector();
-  const bool pointwise = k[0] == 1 && k[1] == 1 && p.stride == std::array<std::int64_t, 2>{1, 1} &&
-                         p.padding == std::array<std::int64_t, 2>{0, 0};
-  float* columns = pointwise ? nullptr : scratch_buffer(kk * plane);
+  Tensor out({geo.oc, geo.oh, geo.ow});
+  if (!bias.empty()) out.matrix(geo.oc, plane).colwise() = bias.vector();
   for (std::int64_t grp = 0; grp < g; ++grp) {
-    const float* cols = input.ptr() + grp * icg * plane;  // a pointwise conv's column matrix is its input
-    if (!pointwise) {
-      im2col(input, grp * icg, icg, k, p, oh, ow, columns);
-      cols = columns;
-    }
+    const float* cols = group_columns(input, grp, geo, p);
     // out[g] (OC/g x OH*OW) = W[g] (OC/g x kk) * columns (kk x OH*OW)
     gemm(weight.ptr() + grp * ocg * kk, cols, out.ptr() + grp * ocg * plane, ocg, plane, kk, !bias.empty());
   }
   return out;
+}
+
+Gradients conv2d_backward(const Tensor& input, const Tensor& weight, bool has_bias, const Tensor& grad_output,
+                          const ConvParams& p) {
+  const ConvGeometry geo = conv_geometry(input, weight, p);
+  if (grad_output.shape != Shape{geo.oc, geo.oh, geo.ow})
+    throw Error(fmt::format("conv2d_backward: grad_output {} is not the output shape [{},{},{}]",
+                            shape_to_string(grad_output.shape), geo.oc, geo.oh, geo.ow));
+  const std::int64_t g = p.groups, ocg = geo.oc / g, kk = geo.kk, plane = geo.oh * geo.ow;
+  Gradients grads;
+  // dX: conv2d's weight [OC, IC/g, KH, KW] is, read as a transposed convolution's [IC_t, OC_t/g, KH, KW],
+  // the map from OC channels back to IC; output_padding restores the input rows and columns that the
+  // forward's floor division dropped. Runs first: it uses the scratch buffer the columns below reuse.
+  ConvParams back = p;
+  for (int i = 0; i < 2; ++i)
+    back.output_padding[i] = input.shape[1 + static_cast<std::size_t>(i)] -
+                             ((i == 0 ? geo.oh : geo.ow) - 1) * p.stride[i] + 2 * p.padding[i] -
+                             p.dilation[i] * (geo.k[i] - 1) - 1;
+  grads.input = conv_transpose2d(grad_output, weight, Tensor(), back);
+  // dW[g] (OC/g x kk) = dY[g] (OC/g x plane) * columns^T, computed as columns (kk x plane) * dY[g]^T
+  // (plane x OC/g) so that the transposes touch dY and dW (OC/g wide) rather than the column matrix.
+  grads.weight = Tensor(weight.shape);
+  std::vector<float> dyt(static_cast<std::size_t>(plane * ocg)), dwt(static_cast<std::size_t>(kk * ocg));
+  for (std::int64_t grp = 0; grp < g; ++grp) {
+    const float* cols = group_columns(input, grp, geo, p);
+    MatrixMap(dyt.data(), plane, ocg) =
+        grad_output.matrix(geo.oc, plane).middleRows(grp * ocg, ocg).transpose();
+    gemm(cols, dyt.data(), dwt.data(), kk, ocg, plane);
+    MatrixMap(grads.weight.ptr() + grp * ocg * kk, ocg, kk) = MatrixMap(dwt.data(), kk, ocg).transpose();
+  }
+  if (has_bias) {
+    grads.bias = Tensor({geo.oc});
+    grads.bias.vector() = grad_output.matrix(geo.oc, plane).rowwise().sum();
+  }
+  return grads;
 }
 
 }  // namespace coinfer::kernels

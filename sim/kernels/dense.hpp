@@ -20,6 +20,15 @@ using CsrMatrix = Eigen::SparseMatrix<float, Eigen::RowMajor, std::int32_t>;
 /// at every step (one GEMM), and y is (T, units).
 Tensor fully_connected(const Tensor& input, const Tensor& weight, const Tensor& bias);
 
+/// Gradients of fully_connected given dL/dy (`grad_output`, the shape fully_connected returns). With X
+/// the input as a T x F matrix (T = 1 unless it is a (T, F) sequence): dX = dY W, dW = dY^T X (two GEMMs),
+/// db = column sums of dY (left empty when `has_bias` is false). Throws `Error` on inconsistent shapes.
+///
+///     Gradients g = fully_connected_backward(x, w, true, dy);   // dy [10] -> g.input ~ x, g.weight [10,
+///     400]
+Gradients fully_connected_backward(const Tensor& input, const Tensor& weight, bool has_bias,
+                                   const Tensor& grad_output);
+
 /// y = S x + b with S a CSR matrix of units rows (SpMV).
 Tensor sparse_fully_connected(const Tensor& input, const CsrMatrix& weight, const Tensor& bias);
 

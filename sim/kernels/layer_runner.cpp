@@ -7,6 +7,7 @@
 #include "sim/core/error.hpp"
 #include "sim/kernels/activation.hpp"
 #include "sim/kernels/conv.hpp"
+#include "sim/kernels/normalization.hpp"
 #include "sim/kernels/pool.hpp"
 #include "sim/kernels/tensor_ops.hpp"
 
@@ -212,6 +213,101 @@ Tensor run_layer(const Layer& l, const std::vector<const Tensor*>& inputs, const
       return upsample(x, a.scale, a.mode);
     default:
       fail(l, "no kernel for this op");
+  }
+}
+
+bool has_backward(const Layer& l) {
+  // Every element-wise op (activations, softmax, batch norm, LRN, dropout) has a backward kernel.
+  if (op_is_shape_preserving(l.op)) return true;
+  switch (l.op) {
+    case OpKind::FullyConnected:
+      return l.attrs.sparsity == 0.0;
+    case OpKind::Input:
+    case OpKind::Conv2d:
+    case OpKind::DepthwiseConv2d:
+    case OpKind::MaxPool:
+    case OpKind::AvgPool:
+    case OpKind::GlobalAvgPool:
+    case OpKind::Flatten:
+    case OpKind::Add:
+    case OpKind::Concat:
+      return true;
+    default:
+      return false;
+  }
+}
+
+namespace {
+
+// Input-only gradients: one tensor for a single-input layer.
+LayerGradients input_gradient(Tensor dx) {
+  LayerGradients g;
+  g.inputs.push_back(std::move(dx));
+  return g;
+}
+
+LayerGradients with_parameters(Gradients g) {
+  LayerGradients out = input_gradient(std::move(g.input));
+  out.weight = std::move(g.weight);
+  out.bias = std::move(g.bias);
+  return out;
+}
+
+}  // namespace
+
+LayerGradients backward_layer(const Layer& l, const std::vector<const Tensor*>& inputs, const Tensor& y,
+                              const LayerWeights& w, const Tensor& dy) {
+  const auto& a = l.attrs;
+  if (!has_backward(l) || l.op == OpKind::Dropout || l.op == OpKind::Input)
+    fail(l, "backward_layer cannot differentiate this op");
+  if (l.op == OpKind::Add) {
+    for (const auto* in : inputs)
+      if (in == nullptr) fail(l, "missing input");
+    return {add_backward(dy, inputs.size()), {}, {}};
+  }
+  if (l.op == OpKind::Concat) {
+    std::vector<Shape> shapes;
+    for (const auto* in : inputs) {
+      if (in == nullptr) fail(l, "missing input");
+      shapes.push_back(in->shape);
+    }
+    return {concat_backward(dy, shapes, a.axis), {}, {}};
+  }
+  const Tensor& x = single_input(l, inputs);
+  switch (l.op) {
+    case OpKind::Conv2d:
+      return with_parameters(conv2d_backward(x, w.weight, a.bias, dy, conv_params(a)));
+    case OpKind::DepthwiseConv2d:
+      return with_parameters(depthwise_conv2d_backward(x, w.weight, a.bias, dy, conv_params(a)));
+    case OpKind::FullyConnected:
+      return with_parameters(fully_connected_backward(x, w.weight, a.bias, dy));
+    case OpKind::BatchNorm:
+      return with_parameters(batch_norm_backward(x, w.batch_norm, dy));
+    case OpKind::MaxPool:
+      return input_gradient(max_pool2d_backward(x, dy, pool_params(a)));
+    case OpKind::AvgPool:
+      return input_gradient(avg_pool2d_backward(x.shape, dy, pool_params(a)));
+    case OpKind::GlobalAvgPool:
+      return input_gradient(global_avg_pool_backward(x.shape, dy));
+    case OpKind::Relu:
+      return input_gradient(relu_backward(x, dy));
+    case OpKind::Relu6:
+      return input_gradient(relu6_backward(x, dy));
+    case OpKind::LeakyRelu:
+      return input_gradient(leaky_relu_backward(x, dy, static_cast<float>(a.negative_slope)));
+    case OpKind::Sigmoid:
+      return input_gradient(sigmoid_backward(y, dy));
+    case OpKind::Tanh:
+      return input_gradient(tanh_backward(y, dy));
+    case OpKind::Softmax:
+      return input_gradient(softmax_backward(y, dy));
+    case OpKind::Lrn:
+      return input_gradient(lrn_backward(x, dy, a.lrn_size, static_cast<float>(a.lrn_alpha),
+                                         static_cast<float>(a.lrn_beta), static_cast<float>(a.lrn_k)));
+    case OpKind::Flatten:
+      return input_gradient(flatten_backward(dy, x.shape));
+    default:
+      fail(l, "no backward kernel for this op");
   }
 }
 

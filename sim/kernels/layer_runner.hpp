@@ -44,4 +44,28 @@ LayerWeights make_weights(const Layer& layer, const Shape& input, std::uint64_t 
 /// on a wrong number of inputs or a shape mismatch.
 Tensor run_layer(const Layer& layer, const std::vector<const Tensor*>& inputs, const LayerWeights& weights);
 
+/// What `backward_layer` returns: dL/d(each input), in layer.inputs order, and dL/d(parameters) shaped
+/// like them (conv and fc: `weight`, `bias`; batch_norm: `weight` = dL/dscale, `bias` = dL/dshift,
+/// both (C)). Layers without parameters leave `weight` and `bias` empty.
+struct LayerGradients {
+  std::vector<Tensor> inputs;
+  Tensor weight, bias;
+};
+
+/// Whether training can differentiate `layer`: conv2d, depthwise_conv2d, dense fc, the pools,
+/// activations, softmax, batch_norm, lrn, dropout, flatten, add, concat (and input, which has
+/// nothing to differentiate). Not: conv_transpose2d, lstm, upsample, sparse fc (sparsity > 0).
+bool has_backward(const Layer& layer);
+
+/// The backward pass of `layer` given its forward `inputs` and `output` and dL/d(output): the
+/// chain rule through the backward kernels. Two ops need forward state this function does not see:
+/// batch_norm differentiates training mode, so `weights.batch_norm` must hold the statistics of x
+/// (batch_norm_statistics, x channel-major over the minibatch); dropout needs the forward's mask
+/// (call dropout_backward). Throws `Error` for dropout, for an op without `has_backward` and on
+/// inconsistent shapes.
+///
+///     LayerGradients g = backward_layer(l, {&x}, y, w, dy);    // g.inputs[0] ~ x, g.weight ~ w.weight
+LayerGradients backward_layer(const Layer& layer, const std::vector<const Tensor*>& inputs,
+                              const Tensor& output, const LayerWeights& weights, const Tensor& grad_output);
+
 }  // namespace coinfer::kernels

@@ -19,9 +19,38 @@ struct BatchNormParams {
 /// Throws `Error` if a parameter vector's size differs from x.shape[0] or a variance is negative.
 Tensor batch_norm(Tensor x, const BatchNormParams& params);
 
+/// Training-mode batch normalisation normalises with the statistics of the batch itself. Convention:
+/// the statistics of channel c are taken over every element of x[c, ...], so a minibatch of N samples
+/// is passed channel-major, (C, N, H, W) or (C, N * H * W), and a single (C, H, W) sample normalises
+/// over its own plane. This returns `params` with mean and variance replaced by the batch's (the
+/// biased variance, divided by the element count, as PyTorch normalises in training); the training
+/// forward is then batch_norm(x, batch_norm_statistics(x, params)). Running averages are the caller's.
+/// Throws `Error` as batch_norm does and for a channel without elements.
+///
+///     BatchNormParams batch = batch_norm_statistics(x, bn);
+///     Tensor y = batch_norm(x, batch);
+///     Gradients g = batch_norm_backward(x, batch, dy);      // g.weight: dL/dscale, g.bias: dL/dshift
+BatchNormParams batch_norm_statistics(const Tensor& x, BatchNormParams params);
+
+/// Gradients of training-mode batch normalisation, where `batch` holds the batch statistics of x
+/// (from batch_norm_statistics) and the scale and shift used. Per channel, with M elements,
+/// x^ = (x - mean) / sqrt(var + eps):
+///   dshift = sum dy,  dscale = sum dy x^,  dx = scale / (M sqrt(var + eps)) (M dy - dshift - x^ dscale)
+/// (the last term because mean and var depend on x). `Gradients::weight` holds dscale and `bias`
+/// dshift, both (C). Throws `Error` on inconsistent shapes.
+Gradients batch_norm_backward(const Tensor& x, const BatchNormParams& batch, const Tensor& grad_output);
+
 /// Caffe's across-channel LRN on a (C, H, W) tensor:
 ///   y[c] = x[c] / (k + alpha / size * sum_{c' = c - (size-1)/2}^{c + size/2} x[c']^2)^beta
 /// (channels outside [0, C) contribute 0). Throws `Error` for size < 1 or a non-rank-3 input.
 Tensor lrn(const Tensor& x, std::int64_t size, float alpha, float beta, float k);
+
+/// Gradient of lrn with respect to x given dL/dy; with s[c] = k + alpha / size * (window sum of x^2)
+/// recomputed from x and y[c] = x[c] s[c]^-beta:
+///   dx[c] = dy[c] s[c]^-beta - 2 beta alpha / size * x[c] * sum_{c' whose window holds c} dy[c'] y[c'] /
+///   s[c']
+/// Throws `Error` as lrn does and when grad_output's shape differs from x's.
+Tensor lrn_backward(const Tensor& x, const Tensor& grad_output, std::int64_t size, float alpha, float beta,
+                    float k);
 
 }  // namespace coinfer::kernels

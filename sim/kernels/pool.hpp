@@ -30,4 +30,15 @@ Tensor avg_pool2d(const Tensor& input, const PoolParams& params);
 /// Mean over H and W: (C, H, W) -> (C, 1, 1).
 Tensor global_avg_pool(const Tensor& input);
 
+/// Gradients with respect to the input given dL/dy (`grad_output`, the forward's output shape); throw
+/// `Error` as the forward does and when grad_output has another shape.
+/// max: each window's dY goes to the window's first maximum in row-major order (ties: as the forward
+/// picked; a window wholly in the padding passes nothing). avg: each input of a window gets dY / area.
+///
+///     Tensor dx = max_pool2d_backward(x, dy, p);            // dx has x's shape
+Tensor max_pool2d_backward(const Tensor& input, const Tensor& grad_output, const PoolParams& params);
+Tensor avg_pool2d_backward(const Shape& input_shape, const Tensor& grad_output, const PoolParams& params);
+/// dX[c, h, w] = dY[c] / (H * W).
+Tensor global_avg_pool_backward(const Shape& input_shape, const Tensor& grad_output);
+
 }  // namespace coinfer::kernels

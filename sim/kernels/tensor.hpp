@@ -62,6 +62,13 @@ struct Tensor {
   bool operator==(const Tensor&) const = default;
 };
 
+/// What the backward pass of a layer with parameters returns: the loss's gradient with respect to the
+/// layer's input, weight and bias, each with the shape of what it differentiates (`bias` empty when
+/// the layer has none).
+struct Gradients {
+  Tensor input, weight, bias;
+};
+
 /// Reproducible random numbers: the same seed gives the same values on every platform
 /// (unlike std::normal_distribution, whose algorithm is implementation-defined).
 class Rng {

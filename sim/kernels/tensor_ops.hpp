@@ -1,5 +1,5 @@
 #pragma once
-/// Structural ops: element-wise sum, concatenation, upsampling.
+/// Structural ops: element-wise sum, concatenation, upsampling, dropout, and their backward passes.
 ///
 ///     Tensor s = add({&a, &b});                 // same shapes
 ///     Tensor c = concat({&a, &b}, 0);           // [64,28,28] + [32,28,28] -> [96,28,28]
@@ -17,6 +17,28 @@ Tensor add(const std::vector<const Tensor*>& inputs);
 
 /// Concatenation along `axis`; every other dimension must match. Throws `Error` otherwise.
 Tensor concat(const std::vector<const Tensor*>& inputs, std::int64_t axis);
+
+/// Backward of add: every input receives dL/dy unchanged (one copy per input, `inputs` >= 1).
+std::vector<Tensor> add_backward(const Tensor& grad_output, std::size_t inputs);
+
+/// Backward of concat: dL/dy cut along `axis` into pieces of `input_shapes`. Throws `Error` unless
+/// concatenating those shapes along `axis` gives grad_output's shape.
+///
+///     auto g = concat_backward(dy, {a.shape, b.shape}, 0);   // dy [96,28,28] -> [64,..] and [32,..]
+std::vector<Tensor> concat_backward(const Tensor& grad_output, const std::vector<Shape>& input_shapes,
+                                    std::int64_t axis);
+
+/// Backward of flatten: dL/dy under the input's shape. Throws `Error` when the element counts differ.
+Tensor flatten_backward(Tensor grad_output, const Shape& input_shape);
+
+/// Inverted dropout's mask: each element 0 with probability `rate`, else 1 / (1 - rate), drawn from
+/// `seed`, so that dropout(x, mask) keeps E[y] = x and inference is the identity. Throws `Error` unless
+/// 0 <= rate < 1.
+Tensor dropout_mask(const Shape& shape, float rate, std::uint64_t seed);
+/// y = x * mask, element-wise; throws `Error` when the shapes differ.
+Tensor dropout(Tensor x, const Tensor& mask);
+/// dx = dy * mask with the forward's mask (dropout is linear in x).
+Tensor dropout_backward(Tensor grad_output, const Tensor& mask);
 
 /// (C, H, W) -> (C, H * sh, W * sw). "nearest": out[y, x] = in[y / sh, x / sw]. "bilinear": PyTorch's
 /// align_corners=false rule, source coordinate (y + 0.5) / sh - 0.5 clamped at 0, linear interpolation

@@ -32,6 +32,10 @@ const std::vector<ZooEntry>& zoo() {
       {"pix2pix", "Pix2Pix U-Net 256 generator (Isola et al. 2017), 3x256x256", make_pix2pix},
       {"flownets", "FlowNetSimple (Dosovitskiy et al. 2015), 6x384x512 frame pair", make_flownets},
       {"yolo_small", "YOLO v1 small (Redmon et al. 2016; Darknet YOLO-small), 3x448x448", make_yolo_small},
+      {"digits_mlp", "MLP 64-64-10 for the 8x8 digits scikit-learn ships (`coinfer train`), 1x8x8",
+       make_digits_mlp},
+      {"digits_cnn", "LeNet-style CNN for the 8x8 digits: conv 3x3 x8, max pool, fc 32, fc 10; 1x8x8",
+       make_digits_cnn},
   };
   return entries;
 }

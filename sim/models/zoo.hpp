@@ -47,5 +47,7 @@ Graph make_chair();               // chair.cpp: chair generator (Dosovitskiy et 
 Graph make_pix2pix();             // pix2pix.cpp: U-Net 256 generator
 Graph make_flownets();            // flownet.cpp: FlowNetSimple
 Graph make_yolo_small();          // yolo.cpp: YOLO v1 small
+Graph make_digits_mlp();          // digits.cpp: 64-64-10 MLP for the 8x8 digits
+Graph make_digits_cnn();          // digits.cpp: LeNet-style CNN for the 8x8 digits
 
 }  // namespace coinfer

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "kernel_test_util.hpp"
+#include "naive_conv.hpp"
 #include "sim/core/error.hpp"
 #include "sim/kernels/conv.hpp"
 #include "sim/kernels/gemm.hpp"
@@ -10,34 +11,9 @@
 using namespace coinfer;
 using namespace coinfer::kernels;
 using test::draw;
+using test::naive_conv;
 
 namespace {
-
-// out[o, y, x] = b[o] + sum_{c in group(o), i, j} w[o, c - c0, i, j] * in[c, y*s - p + i*d, x*s - p + j*d]
-Tensor naive_conv(const Tensor& in, const Tensor& w, const Tensor& b, const ConvParams& p) {
-  const std::int64_t c = in.shape[0], h = in.shape[1], wd = in.shape[2];
-  const std::int64_t oc = w.shape[0], kh = w.shape[2], kw = w.shape[3], g = p.groups;
-  const std::int64_t oh = (h + 2 * p.padding[0] - p.dilation[0] * (kh - 1) - 1) / p.stride[0] + 1;
-  const std::int64_t ow = (wd + 2 * p.padding[1] - p.dilation[1] * (kw - 1) - 1) / p.stride[1] + 1;
-  Tensor out({oc, oh, ow});
-  const std::int64_t icg = c / g, ocg = oc / g;
-  for (std::int64_t o = 0; o < oc; ++o)
-    for (std::int64_t y = 0; y < oh; ++y)
-      for (std::int64_t x = 0; x < ow; ++x) {
-        double s = b.empty() ? 0.0 : b.data[o];
-        for (std::int64_t ci = 0; ci < icg; ++ci)
-          for (std::int64_t i = 0; i < kh; ++i)
-            for (std::int64_t j = 0; j < kw; ++j) {
-              const std::int64_t iy = y * p.stride[0] - p.padding[0] + i * p.dilation[0];
-              const std::int64_t ix = x * p.stride[1] - p.padding[1] + j * p.dilation[1];
-              if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
-              s += static_cast<double>(w.data[((o * icg + ci) * kh + i) * kw + j]) *
-                   in.at((o / ocg) * icg + ci, iy, ix);
-            }
-        out.at(o, y, x) = static_cast<float>(s);
-      }
-  return out;
-}
 
 // Transposed conv by scattering: out[o, y*s - p + i*d, x*s - p + j*d] += w[c, o - o0, i, j] * in[c, y, x].
 Tensor naive_conv_transpose(const Tensor& in, const Tensor& w, const Tensor& b, const ConvParams& p) {
@@ -140,6 +116,11 @@ TEST_CASE("conv2d rejects inconsistent shapes", "[kernels][conv]") {
   CHECK_THROWS_AS(conv2d(in, random_normal({2, 3, 3, 3}, 1), Tensor(), {}), Error);  // 3 != 4 input channels
   CHECK_THROWS_AS(conv2d(in, random_normal({2, 4, 7, 7}, 1), Tensor(), {}), Error);  // kernel does not fit
   CHECK_THROWS_AS(conv2d(in, random_normal({2, 4, 3, 3}, 1), Tensor({3}), {}), Error);  // bias size
+  // A 2x2 kernel on a 1x1 input at stride 2: (1 - 1 - 1) / 2 truncates to 0 in C++, floor gives -1.
+  ConvParams s2;
+  s2.stride = {2, 2};
+  CHECK_THROWS_AS(conv2d(Tensor({1, 1, 1}), random_normal({1, 1, 2, 2}, 1), Tensor(), s2), Error);
+  CHECK_THROWS_AS(depthwise_conv2d(Tensor({1, 1, 1}), random_normal({1, 1, 2, 2}, 1), Tensor(), s2), Error);
 }
 
 TEST_CASE("depthwise_conv2d equals a grouped conv2d with groups = channels", "[kernels][conv]") {

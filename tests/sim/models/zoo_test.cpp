@@ -99,6 +99,22 @@ TEST_CASE("overfeat fast model has the 145,920,872 parameters of its Table 1 lay
   CHECK(g.total_params() == 145920872);
 }
 
+TEST_CASE("digits_mlp is 64-64-10 with 4,810 parameters") {
+  // fc1 64 x 64 + 64 = 4,160; fc2 64 x 10 + 10 = 650.
+  const Graph g = build_zoo_model("digits_mlp");
+  CHECK(params_of(g, "fc1") == 4160);
+  CHECK(g.total_params() == 4810);
+}
+
+TEST_CASE("digits_cnn has 4,538 parameters and an 8x4x4 feature map before its fc layers") {
+  // conv1 8 x 1 x 3 x 3 + 8 = 80 (padding 1 keeps 8x8, pooling halves it); fc1 128 x 32 + 32 = 4,128;
+  // fc2 32 x 10 + 10 = 330.
+  const Graph g = build_zoo_model("digits_cnn");
+  CHECK(shape_of(g, "pool1") == Shape{8, 4, 4});
+  CHECK(params_of(g, "fc1") == 4128);
+  CHECK(g.total_params() == 4538);
+}
+
 TEST_CASE("mobilenet_v2_cifar has kuangliu's 2,296,922 parameters") {
   // Differences from torchvision's 3,504,872: fc 1280*10+10 instead of 1280*1000+1000 (-1,268,190);
   // the t = 1 block's extra 1x1 expansion 32*32 + bn 64 (+1,088); projection shortcuts (conv + bn) in the
@@ -158,7 +174,7 @@ TEST_CASE("zoo names are unique and every model is named after its zoo entry") {
     CHECK_FALSE(e.summary.empty());
     CHECK(e.build().name() == e.name);
   }
-  CHECK(seen.size() == 19);
+  CHECK(seen.size() == 21);
 }
 
 TEST_CASE("every zoo model builds with one input, unique names and a complete topological order") {

@@ -1,0 +1,71 @@
+// The digits reader and the seeded split.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "sim/core/error.hpp"
+#include "sim/functional/dataset.hpp"
+
+using namespace coinfer;
+
+namespace {
+
+std::string scratch_file(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+}  // namespace
+
+// scikit-learn documents the digits as 1797 images of 8x8 pixels in 0..16, 10 classes of about 180
+// (load_digits: 178 zeros; the counts are those of sklearn.datasets.load_digits().target).
+TEST_CASE("the digits that python3-sklearn ships load as 1797 samples of 1x8x8") {
+  const auto path = default_digits_path();
+  INFO("the digits dataset is missing: install python3-sklearn (scripts/install-deps.sh)");
+  REQUIRE(std::filesystem::exists(path));
+  const Dataset d = load_digits(path);
+  CHECK(d.size() == 1797);
+  CHECK(d.classes == 10);
+  CHECK(d.sample_shape == Shape{1, 8, 8});
+  std::vector<int> counts(10, 0);
+  for (auto l : d.labels) ++counts.at(static_cast<std::size_t>(l));
+  CHECK(counts == std::vector<int>{178, 182, 177, 183, 181, 182, 181, 179, 174, 180});
+  // First row: 0,0,5,13,9,1,0,0,... label 0; pixels are value / 16.
+  CHECK(d.labels[0] == 0);
+  CHECK(d.samples[0].data[2] == 5.0f / 16);
+  CHECK(d.samples[0].data[3] == 13.0f / 16);
+}
+
+TEST_CASE("a missing digits file says which package provides it") {
+  CHECK_THROWS_WITH(load_digits("/nonexistent/digits.csv.gz"),
+                    Catch::Contains("/nonexistent/digits.csv.gz") && Catch::Contains("python3-sklearn"));
+}
+
+TEST_CASE("a malformed digits row is reported with its line") {
+  std::string good;
+  for (int i = 0; i < 64; ++i) good += "1,";
+  const auto short_row = scratch_file("coinfer_digits_short.csv", good + "3\n1,2,3\n");
+  CHECK_THROWS_WITH(load_digits(short_row), Catch::Contains("line 2") && Catch::Contains("got 3 values"));
+  const auto bad_label = scratch_file("coinfer_digits_label.csv", good + "12\n");
+  CHECK_THROWS_WITH(load_digits(bad_label), Catch::Contains("line 1") && Catch::Contains("label 12"));
+  const auto text = scratch_file("coinfer_digits_text.csv", good + "x\n");
+  CHECK_THROWS_WITH(load_digits(text), Catch::Contains("value 65: expected an integer, got 'x'"));
+}
+
+TEST_CASE("the split is seeded, disjoint and holds round(n * fraction) test samples") {
+  // 1797 * 0.2 = 359.4 -> 359 test, 1438 train.
+  const DatasetSplit a = split_dataset(1797, 0.2, 4), b = split_dataset(1797, 0.2, 4);
+  CHECK(a.test == b.test);
+  CHECK(a.train == b.train);
+  CHECK(a.test.size() == 359);
+  CHECK(a.train.size() == 1438);
+  std::set<std::size_t> all(a.test.begin(), a.test.end());
+  all.insert(a.train.begin(), a.train.end());
+  CHECK(all.size() == 1797);
+  CHECK(split_dataset(1797, 0.2, 5).test != a.test);
+  CHECK_THROWS_AS(split_dataset(1797, 1.0, 4), InputError);
+  CHECK_THROWS_AS(split_dataset(3, 0.1, 4), InputError);  // round(0.3) = 0 test samples
+}
