@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "sim/core/error.hpp"
 #include "sim/functional/forward_pass.hpp"
@@ -93,8 +94,10 @@ void add_infer_command(CLI::App& app) {
   auto* cmd =
       app.add_subcommand("infer", "Run one forward pass of a model on the host (seeded weights and input)");
   cmd->add_option("model", o->model, "Zoo name or model JSON file")->required();
-  cmd->add_option("--seed", o->seed, "Seed of the weights")->capture_default_str();
-  cmd->add_option("--input-seed", o->input_seed, "Seed of the N(0,1) input")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Seed of the weights")->check(unsigned_integer())->capture_default_str();
+  cmd->add_option("--input-seed", o->input_seed, "Seed of the N(0,1) input")
+      ->check(unsigned_integer())
+      ->capture_default_str();
   cmd->add_option("--threads", o->threads, "Kernel threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "sim/calibration/op_class.hpp"
 #include "sim/core/error.hpp"
@@ -93,7 +94,9 @@ void add_profile_command(CLI::App& app) {
   cmd->add_option("--warmup", o->warmup, "Untimed runs before timing")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
-  cmd->add_option("--seed", o->seed, "Seed of weights and inputs")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Seed of weights and inputs")
+      ->check(unsigned_integer())
+      ->capture_default_str();
   cmd->add_flag("--json", o->json, "Print the profile as JSON");
   cmd->add_flag("--no-cache", o->no_cache, "Measure even when a cached profile exists (and do not write it)");
   cmd->callback([o] { run(*o); });

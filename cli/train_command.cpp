@@ -81,6 +81,7 @@ void add_train_command(CLI::App& app) {
       ->capture_default_str()
       ->check(at_least_one());
   cmd->add_option("--seed", o->seed, "Seed of the weights, the train/test split, the order and dropout")
+      ->check(unsigned_integer())
       ->capture_default_str();
   cmd->add_option("--batch", o->train.batch, "Samples per SGD step")
       ->capture_default_str()
