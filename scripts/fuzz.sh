@@ -5,7 +5,7 @@
 #   --seconds N  time per target (default 60); --jobs J  targets run at once (default: nproc)
 #   --no-build   run the fuzz targets already in build-sanitize/fuzz/
 #   TARGET       model_json, calibration_json, plan_json, platform_yaml, scenario_yaml,
-#                sweep_yaml, solve, matrix_market (default: every fuzz/<target>_fuzz.cpp)
+#                sweep_yaml, solve, matrix_market, frame_trace (default: every fuzz/<target>_fuzz.cpp)
 # Builds build-sanitize/ first if needed (the same build as scripts/test.sh --sanitize; clang).
 # Each target fuzzes a COPY of its committed corpus (fuzz/corpus/<target>/), so runs never grow
 # it; findings land in build-sanitize/fuzz-runs/<target>/ (crash-*, timeout-*, oom-*, log.txt).
