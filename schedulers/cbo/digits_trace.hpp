@@ -6,12 +6,11 @@
 /// 1. The images are split (split_dataset, `trace_fraction` held out). Two models are trained on the
 ///    rest with the functional trainer: the "NPU" model digits_mlp (64-64-10), whose weights are then
 ///    quantized to `npu_bits` bits (quantize_symmetric with one scale per output channel; biases stay
-///    fp32, as NPUs keep 32-bit accumulators). The defaults (2 bits after 20 epochs) leave it well
-///    below its fp32 accuracy and overconfident: its weights' range grew with training, so 2 bits
-///    lose much of them while the largest logits stay large, and the "server" model digits_cnn in fp32 (more
-///    compute per image: a convolution before its two fc layers), trained on every training image as it would
-///    receive it at every offload resolution (step 4, without the PNG round trip), as a server
-///    serving several resolutions would be.
+///    fp32, as NPUs keep 32-bit accumulators). The defaults (2 bits after 20 epochs) leave it far
+///    below its fp32 accuracy and overconfident (measured: examples/cbo/README.md). The "server"
+///    model is digits_cnn in fp32 (more compute per image: a convolution before its two fc layers),
+///    trained on every training image as it would receive it at every offload resolution (step 4,
+///    without the PNG round trip), as a server serving several resolutions would be.
 /// 2. The held-out images are the frames, in the split's (shuffled) order, cut into pseudo-videos of
 ///    `frames_per_video` consecutive frames (ids v000, v001, ...). Consecutive frames are unrelated
 ///    images: there is no temporal correlation in these videos.
