@@ -104,7 +104,13 @@ Tensor digits_frame(const Tensor& digit, int px, int full_px) {
 DigitsTrace make_digits_trace(const DigitsTraceOptions& o) {
   check_options(o);
   const Dataset data = load_digits(o.data.empty() ? default_digits_path() : o.data);
-  const DatasetSplit split = split_dataset(data.size(), o.trace_fraction, o.seed);
+  const DatasetSplit split = [&] {
+    try {
+      return split_dataset(data.size(), o.trace_fraction, o.seed);
+    } catch (const InputError& e) {  // both parts empty-checked: reported under our option's name
+      throw InputError("", "trace-fraction", e.message());
+    }
+  }();
   Trainer npu = train("digits_mlp", derive_seed(o.seed, "npu"), o.npu_epochs, data, split.train);
   const Dataset server_data = server_training_set(data, split.train, o.resolutions_px);
   std::vector<std::size_t> all(server_data.size());
