@@ -26,7 +26,7 @@
 /// Every error is an `InputError` naming the file, the line and the column:
 /// `t.csv: line 3: column 'confidence': expected a number in [0, 1], got '1.5'`.
 ///
-///     auto trace = cbo::read_frame_trace("examples/cbo/digits_small.csv");
+///     auto trace = cbo::read_frame_trace("examples/cbo/digits_trace.csv");
 ///     cbo::ScoredFrames local = trace.local();
 #include <cstdint>
 #include <string>
