@@ -18,5 +18,6 @@ void add_list_command(CLI::App& app);
 void add_costs_command(CLI::App& app);
 void add_check_command(CLI::App& app);
 void add_train_command(CLI::App& app);
+void add_make_trace_command(CLI::App& app);
 
 }  // namespace coinfer::cli

@@ -1,6 +1,7 @@
 #include "schedulers/cbo/frame_trace.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -173,6 +174,37 @@ FrameTrace read_frame_trace(const std::string& path) {
     throw InputError(path, "", "is a directory, expected a trace CSV file");
   if (!std::filesystem::exists(path, ec)) throw InputError(path, "", "file not found");
   return parse_frame_trace(read_whole_file(path), path);
+}
+
+void check_resolutions(const std::vector<int>& px) {
+  if (px.empty()) throw InputError("", "resolutions", "expected at least one resolution");
+  for (std::size_t i = 0; i < px.size(); ++i) {
+    if (px[i] < 1 || px[i] > 4096)
+      throw InputError("", "resolutions", fmt::format("expected pixels in [1, 4096], got {}", px[i]));
+    if (i > 0 && px[i] <= px[i - 1])
+      throw InputError("", "resolutions",
+                       fmt::format("expected increasing resolutions, got {} after {}", px[i], px[i - 1]));
+  }
+}
+
+std::string format_frame_trace(const FrameTrace& trace) {
+  std::vector<std::string> header{"video", "frame", "confidence", "correct"};
+  for (int px : trace.resolutions_px) {
+    header.push_back(fmt::format("{}{}", kSizePrefix, px));
+    header.push_back(fmt::format("{}{}", kServerPrefix, px));
+  }
+  std::string out = csv_line(header);
+  for (const auto& f : trace.frames) {
+    assert(f.index >= 0 && f.size_bytes.size() == trace.resolutions_px.size());
+    std::vector<std::string> row{f.video, std::to_string(f.index), fmt::format("{:.6f}", f.confidence),
+                                 f.correct ? "1" : "0"};
+    for (std::size_t r = 0; r < trace.resolutions_px.size(); ++r) {
+      row.push_back(fmt::format("{}", f.size_bytes.at(r)));
+      row.push_back(f.server_correct.at(r) ? "1" : "0");
+    }
+    out += csv_line(row);
+  }
+  return out;
 }
 
 }  // namespace coinfer::cbo

@@ -26,7 +26,7 @@
 /// Every error is an `InputError` naming the file, the line and the column:
 /// `t.csv: line 3: column 'confidence': expected a number in [0, 1], got '1.5'`.
 ///
-///     auto trace = cbo::read_frame_trace("examples/cbo/digits_small.csv");
+///     auto trace = cbo::read_frame_trace("examples/cbo/digits_trace.csv");
 ///     cbo::ScoredFrames local = trace.local();
 #include <cstdint>
 #include <string>
@@ -58,5 +58,16 @@ struct FrameTrace {
 FrameTrace parse_frame_trace(const std::string& text, const std::string& file);
 /// Reads and parses a trace file; a missing file or a folder is an `InputError` naming it.
 FrameTrace read_frame_trace(const std::string& path);
+
+/// Checks a list of offload resolutions a trace generator is asked for: non-empty, strictly
+/// increasing, each in [1, 4096] px. Throws `InputError("", "resolutions", ...)`.
+void check_resolutions(const std::vector<int>& resolutions_px);
+
+/// The trace as CSV text in the format above: `video,frame,confidence,correct`, then the
+/// `size_bytes_<px>,server_correct_<px>` pair of every resolution. Confidences get 6 decimals, sizes
+/// their shortest round-trip form. Every frame needs an index >= 0 and one size and server answer
+/// per resolution (asserted). The same trace always gives the same bytes, and `parse_frame_trace` reads it
+/// back.
+std::string format_frame_trace(const FrameTrace& trace);
 
 }  // namespace coinfer::cbo

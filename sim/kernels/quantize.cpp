@@ -23,13 +23,17 @@ std::int64_t rows_of(const Shape& s) { return s.empty() ? 1 : s[0]; }
 
 }  // namespace
 
-Int8Tensor quantize_int8(const Tensor& x) {
+Int8Tensor quantize_int8(const Tensor& x) { return quantize_symmetric(x, 8); }
+
+Int8Tensor quantize_symmetric(const Tensor& x, int bits) {
+  if (bits < 2 || bits > 8) throw Error(fmt::format("quantize: expected 2 to 8 bits, got {}", bits));
+  const long levels = (1L << (bits - 1)) - 1;  // 127 for 8 bits, 7 for 4
   Int8Tensor q{x.shape, std::vector<std::int8_t>(x.data.size()), 1.0f};
   const float m = max_abs(x);
-  q.scale = m > 0.0f ? m / 127.0f : 1.0f;
-  // round to nearest, so |x - scale * q| <= scale / 2; |x| <= 127 scale keeps q in [-127, 127]
+  q.scale = m > 0.0f ? m / static_cast<float>(levels) : 1.0f;
+  // round to nearest, so |x - scale * q| <= scale / 2; |x| <= levels * scale keeps q in range
   for (std::size_t i = 0; i < x.data.size(); ++i)
-    q.values[i] = static_cast<std::int8_t>(std::clamp(std::lround(x.data[i] / q.scale), -127L, 127L));
+    q.values[i] = static_cast<std::int8_t>(std::clamp(std::lround(x.data[i] / q.scale), -levels, levels));
   return q;
 }
 

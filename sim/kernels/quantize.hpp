@@ -27,6 +27,11 @@ struct Int8Tensor {
 
 /// Throws `Error` if x holds a NaN or an infinity.
 Int8Tensor quantize_int8(const Tensor& x);
+/// Symmetric uniform quantization to `bits` in [2, 8], one scale per tensor: q = round(x / scale) in
+/// [-L, L] with L = 2^(bits-1) - 1 and scale = max|x| / L (quantize_int8 is bits = 8). For low-precision
+/// weights (an NPU model, schedulers/cbo/digits_trace.hpp). Throws `Error` for other bit widths or a
+/// NaN / infinity.
+Int8Tensor quantize_symmetric(const Tensor& x, int bits);
 Tensor dequantize(const Int8Tensor& q);
 
 /// 1-bit codes of a tensor viewed as rows = shape[0] (filters / output units) by the remaining elements.

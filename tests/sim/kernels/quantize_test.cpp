@@ -24,6 +24,21 @@ TEST_CASE("int8 round trip error is at most half a quantization step", "[kernels
   CHECK_THROWS_AS(quantize_int8(Tensor({1}, std::numeric_limits<float>::quiet_NaN())), Error);
 }
 
+TEST_CASE("2- to 8-bit symmetric quantization uses 2^(b-1) - 1 levels a side", "[kernels][quantize]") {
+  // x = {-1, -0.3, 0.2, 0.6}, max|x| = 1. 4 bits: L = 7, scale = 1/7; -0.3 * 7 = -2.1 -> -2,
+  // 0.2 * 7 = 1.4 -> 1, 0.6 * 7 = 4.2 -> 4.
+  const Tensor x({4}, {-1.0f, -0.3f, 0.2f, 0.6f});
+  const Int8Tensor q4 = quantize_symmetric(x, 4);
+  CHECK(q4.scale == Approx(1.0f / 7.0f));
+  CHECK(q4.values == std::vector<std::int8_t>{-7, -2, 1, 4});
+  // 2 bits: L = 1, ternary levels {-1, 0, 1} x 1: |x| < 0.5 rounds to 0, 0.6 to 1.
+  CHECK(quantize_symmetric(x, 2).values == std::vector<std::int8_t>{-1, 0, 0, 1});
+  // quantize_int8 is the 8-bit case
+  CHECK(quantize_symmetric(x, 8).values == quantize_int8(x).values);
+  CHECK_THROWS_AS(quantize_symmetric(x, 1), Error);
+  CHECK_THROWS_AS(quantize_symmetric(x, 9), Error);
+}
+
 TEST_CASE("1-bit codes carry the sign and the per-row means", "[kernels][quantize]") {
   // Row 0: [1, 3, -2] -> positive mean 2, negative mean -2; row 1: [0, -1, -5] -> 0 (0 counts as
   // non-negative), -3.
