@@ -122,12 +122,9 @@ void fill_groups(const CostModel& cost, const DeviceCalibration& mobile, const D
   p.cloud_time_s.assign(n, {});
   p.mobile_energy_j.assign(n, {});
   for (int i = 0; i < n; ++i) {
-    for (int last = i + 1; last <= n; ++last) {
-      const double tm = cost.range_time_s(i + 1, last, mobile);
-      p.mobile_time_s[i].push_back(tm);
-      p.mobile_energy_j[i].push_back(mobile.power.busy_w * tm);
-      p.cloud_time_s[i].push_back(cost.range_time_s(i + 1, last, cloud));
-    }
+    p.mobile_time_s[i] = cost.range_times_s(i + 1, mobile);
+    p.cloud_time_s[i] = cost.range_times_s(i + 1, cloud);
+    for (double tm : p.mobile_time_s[i]) p.mobile_energy_j[i].push_back(mobile.power.busy_w * tm);
   }
 }
 
