@@ -43,3 +43,18 @@ TEST_CASE("pipeline scenario: compression lets more frames through a 5 Mbps firs
   CHECK(g2["completed"].get<int>() > plain["completed"].get<int>());
   CHECK(g2["effective_accuracy"].get<double>() > plain["effective_accuracy"].get<double>());
 }
+
+TEST_CASE("pipeline scenario: MobileNet-v2 with ImageNet strides at 32x32 splits after blocks 4, 11, 15") {
+  // The paper numbers MobileNet-v2's layers 1 (stem, features.0) to 19 (last conv, features.18), so
+  // a split after paper layer k is a split after block features.(k-1). Eq. 2 on this model's MACs
+  // must cut after features.3, features.10 and features.14 (the paper's S = {4, 11, 15}); the CIFAR
+  // variant of the zoo, with stride 1 early, cuts one block later (README).
+  const auto r = run_cli("partition " + kRoot + "/scenarios/pipeline-mobilenet32-rpi4.yaml --json");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto plan = json::parse(r.out);
+  std::vector<std::string> cuts;
+  for (const auto& t : plan["tasks"])
+    if (t["kind"] == "transfer") cuts.push_back(t["label"]);
+  CHECK(cuts == std::vector<std::string>{"features.3.add", "features.10.add", "features.14.project_bn"});
+}
