@@ -111,6 +111,32 @@ TEST_CASE("pipeline: eq. 2 splits of MobileNet-v2 between blocks equal brute for
   CHECK(bf.worst(splits[0], splits[1], splits[2]) == Approx(bf.best(cuts)).epsilon(1e-12));
 }
 
+TEST_CASE("pipeline: with ops time, eq. 2 balances the devices' calibrated stage times", "[pipeline]") {
+  // Equal Pis: the best split minimises the largest stage's host time; the chosen split's largest
+  // stage time on the device equals the brute-force minimum over every 3 block cuts (times scale
+  // by the one op_scale of the Pi's calibration).
+  const Fixture f;
+  PipelineParams p;
+  p.devices = {"d1", "d2", "d3", "d4"};
+  p.ops_macs = false;
+  const auto splits = pipeline_auto_splits(f.context(), p);
+  REQUIRE(splits.size() == 3);
+  const auto& pi = f.platform.devices[0].calibration;
+  const std::size_t m = f.graph.size();
+  auto worst = [&](std::size_t a, std::size_t b, std::size_t c) {
+    return std::max({f.cost.range_time_s(0, a - 1, pi, false), f.cost.range_time_s(a, b - 1, pi, false),
+                     f.cost.range_time_s(b, c - 1, pi, false), f.cost.range_time_s(c, m - 1, pi, false)});
+  };
+  auto units = pipeline_units(f.graph, true);
+  units.pop_back();  // the last unit ends the model
+  double best = 1e300;
+  for (std::size_t i = 0; i < units.size(); ++i)
+    for (std::size_t j = i + 1; j < units.size(); ++j)
+      for (std::size_t k = j + 1; k < units.size(); ++k)
+        best = std::min(best, worst(units[i], units[j], units[k]));
+  CHECK(worst(splits[0], splits[1], splits[2]) == Approx(best).epsilon(1e-9));
+}
+
 TEST_CASE("pipeline: one compute stage per device, one transfer per split point", "[pipeline]") {
   const Fixture f;
   const auto plans = variants(f, base_params());
