@@ -5,6 +5,7 @@
 #include "partitioners/jointdnn/register.hpp"
 #include "partitioners/modnn/modnn_partitioner.hpp"
 #include "partitioners/modnn/register.hpp"
+#include "partitioners/pipeline/pipeline_partitioner.hpp"
 #include "partitioners/split_dp/register.hpp"
 
 namespace coinfer {
@@ -21,6 +22,7 @@ void register_builtin_partitioners(PartitionerRegistry& registry) {
   register_baseline_partitioners(registry);
   register_modnn_partitioners(registry);
   register_jointdnn_partitioners(registry);
+  register_pipeline_partitioners(registry);
 }
 
 }  // namespace coinfer

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
@@ -21,14 +22,24 @@ namespace {
 constexpr double kMinValue = 1e-30, kMaxValue = 1e30;
 constexpr long kMaxLayers = 4096, kMaxDevices = 256;
 
-/// Non-empty array of at most `max_size` numbers in [kMinValue, kMaxValue] at `problem[key]`.
-std::vector<double> positive_array(const Json& problem, const char* key, long max_size) {
-  auto values = json_number_array(problem, key, "", -1, kMinValue, kMaxValue);
+/// Non-empty array of at most `max_size` numbers in [kMinValue, kMaxValue] at `problem[key]`
+/// (or exactly 0 too, when `allow_zero`).
+std::vector<double> checked_array(const Json& problem, const char* key, long max_size, bool allow_zero) {
+  auto values = json_number_array(problem, key, "", -1, allow_zero ? -1e308 : kMinValue,
+                                  allow_zero ? 1e308 : kMaxValue);
   if (values.empty()) throw InputError("", key, "expected at least 1 entry");
   if (static_cast<long>(values.size()) > max_size)
     throw InputError("", key, fmt::format("expected at most {} entries, got {}", max_size, values.size()));
+  for (std::size_t j = 0; j < values.size(); ++j)
+    if (values[j] != 0.0 && !(values[j] >= kMinValue && values[j] <= kMaxValue))
+      throw InputError(
+          "", fmt::format("{}[{}]", key, j),
+          fmt::format("expected 0 or a number in [{}, {}], got {}", kMinValue, kMaxValue, values[j]));
   return values;
 }
+
+/// Throughput entry of the JSON form: null for a stage without ops (unbounded).
+Json throughput_json(double fps) { return std::isinf(fps) ? Json(nullptr) : Json(fps); }
 
 /// Ops of layers first..last (1-based, inclusive), summed left to right.
 double stage_ops(const std::vector<double>& ops, std::size_t first, std::size_t last) {
@@ -89,8 +100,12 @@ SplitTables fill_tables(const std::vector<double>& ops, const std::vector<double
 SplitDpProblem parse_split_dp_problem(const Json& problem) {
   json_reject_unknown_keys(problem, "", {"layer_ops", "device_speeds", "comment"});
   SplitDpProblem p;
-  p.layer_ops = positive_array(problem, "layer_ops", kMaxLayers);
-  p.device_speeds = positive_array(problem, "device_speeds", kMaxDevices);
+  p.layer_ops = checked_array(problem, "layer_ops", kMaxLayers, true);
+  p.device_speeds = checked_array(problem, "device_speeds", kMaxDevices, false);
+  // A layer with no MACs (pool, activation, add) has 0 ops; a stage of such layers only is
+  // unbounded (infinite throughput), so some layer must carry work for the bottleneck to be finite.
+  if (std::none_of(p.layer_ops.begin(), p.layer_ops.end(), [](double v) { return v > 0.0; }))
+    throw InputError("", "layer_ops", "expected at least one entry > 0 (every layer has 0 ops)");
   return p;
 }
 
@@ -130,7 +145,9 @@ Json split_dp_solution_to_json(const SplitDpSolution& solution) {
   out["feasible"] = solution.feasible;
   out["splits"] = solution.splits;
   out["throughput"] = solution.feasible ? Json(solution.throughput_fps) : Json(nullptr);
-  out["stage_throughputs"] = solution.stage_throughputs;
+  Json stages = Json::array();
+  for (double fps : solution.stage_throughputs) stages.push_back(throughput_json(fps));
+  out["stage_throughputs"] = std::move(stages);
   return out;
 }
 

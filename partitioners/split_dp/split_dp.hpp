@@ -19,14 +19,18 @@
 
 namespace coinfer {
 
-/// Problem JSON `{"layer_ops": [m numbers], "device_speeds": [n numbers]}`, every number in
-/// [1e-30, 1e30], 1 <= m <= 4096, 1 <= n <= 256 (so every throughput is finite and > 0).
+/// Problem JSON `{"layer_ops": [m numbers], "device_speeds": [n numbers]}`, every speed in
+/// [1e-30, 1e30], every op count 0 or in [1e-30, 1e30] with at least one > 0 (so the bottleneck
+/// throughput is finite and > 0), 1 <= m <= 4096, 1 <= n <= 256. A layer with no MACs (pooling,
+/// activation, residual add) is a real layer with 0 ops; a stage made only of such layers has an
+/// unbounded (infinite) throughput, never the bottleneck.
 struct SplitDpProblem {
-  std::vector<double> layer_ops;      ///< entry j-1 = ops of layer j (work units per frame), > 0
+  std::vector<double> layer_ops;      ///< entry j-1 = ops of layer j (work units per frame), >= 0
   std::vector<double> device_speeds;  ///< C_i, work units per second, > 0, in pipeline order
 };
 
-/// Solution JSON `{"feasible", "splits", "throughput", "stage_throughputs"}`.
+/// Solution JSON `{"feasible", "splits", "throughput", "stage_throughputs"}`; a stage without ops
+/// has throughput infinity in the struct and null in `stage_throughputs`.
 /// Infeasible (n > m: some device would get no layer) gives feasible = false, splits = [],
 /// stage_throughputs = [] and throughput = null in JSON (0 in the struct).
 struct SplitDpSolution {

@@ -50,6 +50,8 @@ std::string_view param_type_name(ParamType type) {
       return "path";
     case ParamType::Enum:
       return "enum";
+    case ParamType::Value:
+      return "value";
   }
   return "?";
 }
@@ -77,6 +79,10 @@ ParamSpec ParamSpec::enumeration(std::string name, std::vector<std::string> choi
   auto s = make(std::move(name), ParamType::Enum, std::move(meaning));
   s.choices = std::move(choices);
   return s;
+}
+
+ParamSpec ParamSpec::value(std::string name, std::string meaning) {
+  return make(std::move(name), ParamType::Value, std::move(meaning));
 }
 
 ParamSpec ParamSpec::with_default(Json value) const {
@@ -126,6 +132,8 @@ Json ParamSpec::check(const Json& value, const std::string& path) const {
           if (c == value.get<std::string>()) return value;
       throw InputError(
           "", path, fmt::format("expected one of {}, got {}", fmt::join(choices, ", "), value_kind(value)));
+    case ParamType::Value:
+      return value;
   }
   return value;
 }
@@ -165,7 +173,7 @@ ParamSpec ParamSpec::from_json(const Json& json) {
   const auto type = json_string(json, "type", "");
   bool known = false;
   for (auto t : {ParamType::Integer, ParamType::Number, ParamType::Boolean, ParamType::String,
-                 ParamType::Path, ParamType::Enum})
+                 ParamType::Path, ParamType::Enum, ParamType::Value})
     if (param_type_name(t) == type) {
       s.type = t;
       known = true;

@@ -27,9 +27,10 @@ enum class ParamType {
   String,   ///< any string
   Path,     ///< a file name, relative to the scenario; named `file` or `*_file` (scenario_paths.hpp)
   Enum,     ///< one of `choices`
+  Value,    ///< any JSON value (a list, a mapping): the component checks it; `meaning` gives its form
 };
 
-/// "int", "number", "bool", "string", "path", "enum".
+/// "int", "number", "bool", "string", "path", "enum", "value".
 std::string_view param_type_name(ParamType type);
 
 /// One parameter: its name, type, default, meaning and bounds.
@@ -51,6 +52,9 @@ struct ParamSpec {
   static ParamSpec string(std::string name, std::string meaning);
   static ParamSpec path(std::string name, std::string meaning);
   static ParamSpec enumeration(std::string name, std::vector<std::string> choices, std::string meaning);
+  /// A list or mapping the component checks itself (errors still name `path.name[i]`).
+  /// Example: `ParamSpec::value("devices", "list of device names, in pipeline order")`.
+  static ParamSpec value(std::string name, std::string meaning);
 
   /// Copies with one attribute changed, for building tables: `ParamSpec::integer(...).range(1, 8)`.
   ParamSpec with_default(Json value) const;

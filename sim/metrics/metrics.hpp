@@ -9,6 +9,10 @@
 ///      "analytic_latency_ms",                          // critical path of plan variant 0
 ///      "deadline_met", "simulated_s", "wake_ups": {device: n}, "warnings": [..]}
 ///
+/// A scenario run adds (sim/scenario/scenario.cpp) "plan_variants": [{"name", "metadata"}] when the
+/// partitioner offered several variants or metadata, and effective accuracy
+/// (sim/metrics/effective_accuracy.hpp) when every variant carries an `accuracy`.
+///
 /// Percentiles are nearest-rank: p-th = the ceil(p/100 * n)-th smallest latency (percentile.hpp:
 /// selected in place from the frame records, no copy of the latencies). Latency fields are null
 /// when no frame completed.

@@ -9,6 +9,7 @@
 ///         transfer_task("upload", "phone", "server", 150528, {}),
 ///         compute_task("infer", "server", 0.012, {"upload"}),
 ///         transfer_task("download", "server", "phone", 4000, {"infer"})}};
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct Plan {
   std::string name;
   std::string file;  ///< where it was loaded from ("" when built in code); names it in errors
   std::vector<Task> tasks;
+  /// Variant metadata schedulers and metrics read (gamma, accuracy, ...). Default-initialised so
+  /// that `Plan{name, file, tasks}` stays a complete aggregate initialisation.
+  std::map<std::string, double> metadata{};
 
   bool operator==(const Plan&) const = default;
 };

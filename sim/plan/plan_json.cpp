@@ -49,6 +49,18 @@ Task task_from_json(const Json& j, const std::string& path) {
   return t;
 }
 
+/// `metadata`: a mapping of names to finite numbers; `accuracy`, when given, in [0, 1].
+std::map<std::string, double> metadata_from_json(const Json& json) {
+  std::map<std::string, double> out;
+  const Json* m = json_find(json, "metadata", "");
+  if (m == nullptr) return out;
+  if (!m->is_object()) throw InputError("", "metadata", "expected a mapping of names to numbers");
+  for (const auto& [key, value] : m->items())
+    out[key] =
+        key == "accuracy" ? json_number(*m, key, "metadata", 0.0, 1.0) : json_number(*m, key, "metadata");
+  return out;
+}
+
 }  // namespace
 
 Json plan_to_json(const Plan& plan) {
@@ -72,15 +84,18 @@ Json plan_to_json(const Plan& plan) {
     if (!t.after.empty()) j["after"] = t.after;
     tasks.push_back(std::move(j));
   }
-  return {{"name", plan.name}, {"tasks", std::move(tasks)}};
+  Json out = {{"name", plan.name}, {"tasks", std::move(tasks)}};
+  if (!plan.metadata.empty()) out["metadata"] = plan.metadata;
+  return out;
 }
 
 Plan plan_from_json(const Json& json, const std::string& file) {
   try {
-    json_reject_unknown_keys(json, "", {"name", "tasks"});
+    json_reject_unknown_keys(json, "", {"name", "metadata", "tasks"});
     Plan plan;
     plan.file = file;
     plan.name = json_string_or(json, "name", "", "plan");
+    plan.metadata = metadata_from_json(json);
     const Json& tasks = json_at(json, "tasks", "");
     if (!tasks.is_array()) throw InputError("", "tasks", "expected a list of tasks");
     for (std::size_t i = 0; i < tasks.size(); ++i)

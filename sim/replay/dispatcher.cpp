@@ -568,9 +568,11 @@ void Dispatcher::release_frame(std::size_t k) {
       return;
     }
   }
-  if (!gate_busy_ && waiting_.empty()) {
+  if (gate_open() && waiting_.empty()) {
     admit(k);
-  } else if (in_.workload->policy == DropPolicy::DropWhenBusy && in_.workload->kind == WorkloadKind::Stream) {
+  } else if (in_.workload->kind == WorkloadKind::Stream &&
+             (in_.workload->policy == DropPolicy::DropWhenBusy ||
+              (in_.workload->queue_capacity > 0 && waiting_.size() >= in_.workload->queue_capacity))) {
     drop(k, DropReason::Busy);
   } else {
     waiting_.push_back(k);
@@ -609,10 +611,20 @@ void Dispatcher::drop(std::size_t k, DropReason reason) {
   frame_resolved(k);
 }
 
+bool Dispatcher::gate_open() const {
+  const std::size_t cap = in_.workload->max_in_flight;
+  return !gate_busy_ && (cap == 0 || in_flight_ < cap);
+}
+
 // The first stage is free: the oldest queued frame enters, unless its deadline already passed.
 void Dispatcher::on_first_stage_done() {
   gate_busy_ = false;
-  while (!gate_busy_ && !waiting_.empty()) {
+  admit_waiting();
+}
+
+// While the gate is open (first stage free, room under max_in_flight), queued frames enter.
+void Dispatcher::admit_waiting() {
+  while (gate_open() && !waiting_.empty()) {
     const auto k = waiting_.front();
     waiting_.pop_front();
     if (now() > out_.frames[k].release_s + in_.workload->deadline_s)
@@ -635,6 +647,7 @@ void Dispatcher::finish_frame(std::size_t k) {
     ++live_base_;
   }
   --in_flight_;
+  if (in_.workload->max_in_flight > 0) admit_waiting();  // a pipeline slot freed up
   frame_resolved(k);
   if (in_.workload->kind == WorkloadKind::Training && k + 1 < frame_count_) release_frame(k + 1);
 }

@@ -166,6 +166,10 @@ class Dispatcher {
   void admit(std::size_t k);
   void drop(std::size_t k, DropReason reason);
   void on_first_stage_done();
+  /// True when a new frame may enter: the first stage is free and, with Workload::max_in_flight,
+  /// fewer frames than that are in flight.
+  bool gate_open() const;
+  void admit_waiting();
   void finish_frame(std::size_t k);
   void frame_resolved(std::size_t k);
   SchedulerView view(std::size_t frame);

@@ -13,6 +13,7 @@
 ///                  ParamSchema{ParamSpec::string("device", "the device (unset: the source)")},
 ///                  [](const Json& params) { ... });
 #include <memory>
+#include <vector>
 
 #include "sim/core/registry.hpp"
 #include "sim/cost/cost_model.hpp"
@@ -36,6 +37,13 @@ class Partitioner {
   virtual ~Partitioner() = default;
   /// Throws `InputError` (path under `partitioner`) when the problem is infeasible for it.
   virtual Plan partition(const PartitionContext& context) const = 0;
+  /// Every labelled plan variant it offers (DESIGN "Runtime decisions"): variant 0, the default,
+  /// first; the others for schedulers to switch to (one per compression ratio, per bandwidth
+  /// cell, ...), each carrying `Plan::metadata` (e.g. `gamma`, `accuracy`) that schedulers and
+  /// metrics read. Default: the single plan of `partition`.
+  virtual std::vector<Plan> partition_variants(const PartitionContext& context) const {
+    return {partition(context)};
+  }
 };
 
 using PartitionerRegistry = Registry<Partitioner>;
@@ -46,6 +54,21 @@ std::unique_ptr<Partitioner> make_partitioner(Fn fn) {
   struct FnPartitioner : Partitioner {
     explicit FnPartitioner(Fn f) : f_(std::move(f)) {}
     Plan partition(const PartitionContext& context) const override { return f_(context); }
+    Fn f_;
+  };
+  return std::make_unique<FnPartitioner>(std::move(fn));
+}
+
+/// Wraps a function `std::vector<Plan>(const PartitionContext&)` (at least one plan, variant 0
+/// first) as a Partitioner whose `partition` is variant 0.
+template <class Fn>
+std::unique_ptr<Partitioner> make_variant_partitioner(Fn fn) {
+  struct FnPartitioner : Partitioner {
+    explicit FnPartitioner(Fn f) : f_(std::move(f)) {}
+    Plan partition(const PartitionContext& context) const override { return f_(context).front(); }
+    std::vector<Plan> partition_variants(const PartitionContext& context) const override {
+      return f_(context);
+    }
     Fn f_;
   };
   return std::make_unique<FnPartitioner>(std::move(fn));

@@ -31,7 +31,8 @@ const std::vector<std::string> kMetricColumns{"scenario",
                                               "analytic_latency_ms",
                                               "energy_j.total",
                                               "bytes.total",
-                                              "busy_s.total"};
+                                              "busy_s.total",
+                                              "effective_accuracy"};
 
 std::string csv_escape(const std::string& cell) {
   if (cell.find_first_of(",\"\n\r") == std::string::npos) return cell;

@@ -4,7 +4,8 @@
 ///
 /// Columns: `run`, `variant` (when the base has compare variants), the sweep's axis keys, the
 /// metric columns of `kMetricColumns` (a `x.total` column sums the numbers of object `x`, e.g.
-/// energy over devices), then `point_hash`, the identity of the scenario that produced the row.
+/// energy over devices; `effective_accuracy` is blank for a run whose plan variants carry no
+/// accuracy), then `point_hash`, the identity of the scenario that produced the row.
 /// Files are RFC 4180: a cell holding a comma, a quote, CR or LF is quoted, quotes doubled.
 #include <map>
 #include <set>

@@ -6,6 +6,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/cost/cost_model.hpp"
+#include "sim/metrics/effective_accuracy.hpp"
 #include "sim/metrics/metrics.hpp"
 #include "sim/metrics/stage_metrics.hpp"
 #include "sim/models/zoo.hpp"
@@ -249,9 +250,11 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
   try {
     auto partitioner = partitioners.create(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
     ScenarioInputs inputs = load_scenario_inputs(spec);
-    ScenarioPlan out{std::move(inputs.graph), std::move(inputs.platform), std::move(inputs.source), {}};
+    ScenarioPlan out{std::move(inputs.graph), std::move(inputs.platform), std::move(inputs.source), {}, {}};
     const CostModel cost(out.graph, host_profile_for(spec, out.graph));
-    out.plan = partitioner->partition(PartitionContext{out.graph, out.platform, cost, out.source});
+    out.variants =
+        partitioner->partition_variants(PartitionContext{out.graph, out.platform, cost, out.source});
+    out.plan = out.variants.front();
     return out;
   } catch (const InputError& e) {
     throw e.file().empty() ? e.with_file(spec.file) : e;
@@ -270,14 +273,21 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     const std::string& source = planned.source;
     ScenarioRun run;
     run.plan = planned.plan;
+    run.variants = planned.variants;
     SimOptions options;
     options.seed = spec.seed;
     options.record_trace = spec.stages;  // frame 0's events, for stage_metrics
     // The trace streams to an unnamed file during the run; write_run_outputs publishes it.
     if (spec.trace) options.trace_writer = std::make_shared<ChromeTraceWriter>();
-    run.simulation = simulate(platform, {run.plan}, workload_from_json(spec.workload, "workload"), options,
+    run.simulation = simulate(platform, run.variants, workload_from_json(spec.workload, "workload"), options,
                               scheduler.get());
     run.results = run_metrics(spec.name, run.simulation);
+    run.results.update(effective_accuracy_metrics(run.variants, run.simulation));
+    if (run.variants.size() > 1 || !run.plan.metadata.empty()) {
+      Json variants = Json::array();
+      for (const auto& v : run.variants) variants.push_back({{"name", v.name}, {"metadata", v.metadata}});
+      run.results["plan_variants"] = std::move(variants);
+    }
     run.results["model"] = graph.name();
     run.results["platform"] = platform.name;
     run.results["partitioner"] = spec.partitioner;

@@ -98,14 +98,16 @@ struct ScenarioPlan {
   Graph graph;
   Platform platform;
   std::string source;
-  Plan plan;
+  Plan plan;                   ///< variant 0
+  std::vector<Plan> variants;  ///< every plan variant (Partitioner::partition_variants), variant 0 first
 };
 
 /// Loads model and platform, builds the cost model and asks the partitioner for a plan.
 ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegistry& partitioners);
 
 struct ScenarioRun {
-  Plan plan;
+  Plan plan;                   ///< variant 0
+  std::vector<Plan> variants;  ///< every plan variant the replay could run
   SimulationResult simulation;
   Json results;  ///< run_metrics(...) plus "model", "partitioner", "scheduler", "platform"
 };

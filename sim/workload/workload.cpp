@@ -95,7 +95,8 @@ Workload workload_from_json(const Json& json, const std::string& path) {
     w.iterations = static_cast<std::size_t>(json_int(json, "iterations", path, 1, kMaxFrames));
   } else {
     json_reject_unknown_keys(json, path,
-                             {"kind", "start_s", "rate_fps", "frames", "duration_s", "policy", "deadline_s"});
+                             {"kind", "start_s", "rate_fps", "frames", "duration_s", "policy", "deadline_s",
+                              "max_in_flight", "queue_capacity"});
     w.kind = WorkloadKind::Stream;
     w.rate_fps = json_number(json, "rate_fps", path, kMinRate_fps, kMaxRate_fps);
     const bool has_frames = json_find(json, "frames", path) != nullptr;
@@ -111,6 +112,13 @@ Workload workload_from_json(const Json& json, const std::string& path) {
     const bool queue = json_find(json, "policy", path) != nullptr &&
                        json_enum(json, "policy", path, {"drop", "queue"}) == "queue";
     w.policy = queue ? DropPolicy::Queue : DropPolicy::DropWhenBusy;
+    if (json_find(json, "max_in_flight", path) != nullptr)
+      w.max_in_flight = static_cast<std::size_t>(json_int(json, "max_in_flight", path, 1, 1'000'000));
+    if (json_find(json, "queue_capacity", path) != nullptr) {
+      if (!queue)
+        throw InputError("", join_path(path, "queue_capacity"), "a queue capacity needs policy: queue");
+      w.queue_capacity = static_cast<std::size_t>(json_int(json, "queue_capacity", path, 1, 1'000'000));
+    }
   }
   if (const Json* d = json_find(json, "deadline_s", path)) {
     w.deadline_s = json_as_number(*d, join_path(path, "deadline_s"), 0.0, kMaxTime_s);
@@ -137,6 +145,8 @@ Json workload_to_json(const Workload& w) {
       else
         j["duration_s"] = w.duration_s;
       j["policy"] = w.policy == DropPolicy::Queue ? "queue" : "drop";
+      if (w.max_in_flight > 0) j["max_in_flight"] = w.max_in_flight;
+      if (w.queue_capacity > 0) j["queue_capacity"] = w.queue_capacity;
       break;
   }
   if (std::isfinite(w.deadline_s) && w.kind != WorkloadKind::Training) j["deadline_s"] = w.deadline_s;

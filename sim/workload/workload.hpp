@@ -7,7 +7,14 @@
 ///   (compiled_plan.hpp) still works on an earlier frame, `policy` decides: `drop` it, or
 ///   `queue` it (FIFO; it starts when the first stage frees up). With a `deadline_s`, a
 ///   queued frame whose deadline has passed when its turn comes is dropped, and every frame
-///   records whether it met its deadline.
+///   records whether it met its deadline. With `queue_capacity` = c > 0 (policy queue), at most c
+///   frames wait: one released when c already wait is dropped as `busy` (a camera's frame
+///   buffer). With `max_in_flight` = k > 0, the first stage also
+///   counts as busy while k admitted frames have not completed: a pipeline whose stages hold one
+///   frame each (k = its stage count) pushes back on its source when a later stage (a slow link)
+///   is the bottleneck, so frames are dropped (or wait) at the entry instead of piling up
+///   unboundedly before that stage (Hu & Krishnamachari sec. III: a frame the pipeline cannot
+///   take is dropped).
 /// - training: `iterations` back to back (closed loop: iteration k+1 is released when
 ///   iteration k has completed every task).
 ///
@@ -32,6 +39,8 @@ struct Workload {
   DropPolicy policy = DropPolicy::DropWhenBusy;
   std::size_t iterations = 0;  ///< training
   double start_s = 0.0;
+  std::size_t max_in_flight = 0;   ///< stream: admitted, uncompleted frames at most (0: unbounded)
+  std::size_t queue_capacity = 0;  ///< stream, policy queue: waiting frames at most (0: unbounded)
 
   /// Number of frames (or iterations) the workload releases.
   std::size_t frame_count() const;
@@ -45,10 +54,12 @@ Workload stream_workload(double rate_fps, std::size_t frames, DropPolicy policy 
 Workload training_workload(std::size_t iterations);
 
 /// JSON form: {"kind": "single"} | {"kind": "stream", "rate_fps": 30, "frames": 1000 (or
-/// "duration_s": 10), "policy": "drop"|"queue", "deadline_s": 0.1, "start_s": 0} |
+/// "duration_s": 10), "policy": "drop"|"queue", "deadline_s": 0.1, "start_s": 0, "max_in_flight": 7,
+/// "queue_capacity": 1} |
 /// {"kind": "training", "iterations": 100}. Throws `InputError` naming `path`. Ranges: start_s,
 /// duration_s, deadline_s in [0, 1e9] s (deadline > 0), rate_fps in [1e-6, 1e6], frames and
-/// iterations in [1, 1e8] (also when derived from duration_s), the last release at most 1e9 s.
+/// iterations in [1, 1e8] (also when derived from duration_s), the last release at most 1e9 s,
+/// max_in_flight and queue_capacity in [1, 1e6] (queue_capacity only with policy queue).
 Workload workload_from_json(const Json& json, const std::string& path = "workload");
 Json workload_to_json(const Workload& workload);
 

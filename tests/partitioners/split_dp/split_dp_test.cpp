@@ -161,7 +161,9 @@ TEST_CASE("split-dp: malformed problems name the JSON path", "[split_dp]") {
   CHECK(error_path(with("layer_ops", Json::array())) == "layer_ops");
   CHECK(error_path(with("device_speeds", Json::array())) == "device_speeds");
   CHECK(error_path(with("device_speeds", {1, -2})) == "device_speeds[1]");
-  CHECK(error_path(with("layer_ops", {1, 0, 3})) == "layer_ops[1]");
+  CHECK(error_path(with("layer_ops", {1, 1e-40, 3})) == "layer_ops[1]");  // neither 0 nor >= 1e-30
+  CHECK(error_path(with("layer_ops", {0, 0, 0})) == "layer_ops");         // no layer carries work
+  CHECK(error_path(with("device_speeds", {1, 0})) == "device_speeds[1]");
   CHECK(error_path(with("layer_ops", {1, "x"})) == "layer_ops[1]");
   CHECK(error_path(with("layers", 3)) == "layers");  // unknown key (typo)
   CHECK(error_path(Json::array({1, 2})) == "");      // not an object
@@ -169,9 +171,9 @@ TEST_CASE("split-dp: malformed problems name the JSON path", "[split_dp]") {
 }
 
 TEST_CASE("split-dp: 1e308 ops are out of range, not a feasible split of throughput 0", "[split_dp]") {
-  // 1 / 1e308 underflowed, and 1e308 + 1e308 overflowed; every number lies in [1e-30, 1e30]
+  // 1 / 1e308 underflowed, and 1e308 + 1e308 overflowed; every op count is 0 or in [1e-30, 1e30]
   CHECK_THROWS_WITH(solve({{"layer_ops", {1, 1e308, 3}}, {"device_speeds", {1, 2}}}),
-                    Catch::Contains("layer_ops[1]: expected a number in [1e-30, 1e+30], got 1e+308"));
+                    Catch::Contains("layer_ops[1]: expected 0 or a number in [1e-30, 1e+30], got 1e+308"));
   CHECK(error_path({{"layer_ops", {1, 2}}, {"device_speeds", {1e-300}}}) == "device_speeds[0]");
 }
 
@@ -180,4 +182,40 @@ TEST_CASE("split-dp: the value bounds keep every throughput finite and positive"
   const Json out = solve({{"layer_ops", std::vector<double>(4096, 1e30)}, {"device_speeds", {1e-30}}});
   CHECK(out["throughput"].get<double>() == Approx(1e-30 / 4.096e33));
   CHECK(error_path({{"layer_ops", std::vector<double>(4097, 1.0)}, {"device_speeds", {1}}}) == "layer_ops");
+}
+
+TEST_CASE("split-dp: layers with 0 ops agree with brute force on 600 seeded instances", "[split_dp]") {
+  // Pooling, activations and adds have no MACs: entries of 0 make stages of unbounded throughput
+  // and many exact ties; the split must still be a valid composition and optimal.
+  std::mt19937_64 rng(20261122);
+  std::uniform_int_distribution<int> layers(1, 10), small_int(0, 6);
+  for (int trial = 0; trial < 600; ++trial) {
+    const std::size_t m = static_cast<std::size_t>(layers(rng));
+    const std::size_t n = std::uniform_int_distribution<std::size_t>(1, m)(rng);
+    SplitDpProblem p;
+    for (std::size_t j = 0; j < m; ++j) p.layer_ops.push_back(small_int(rng) % 3 == 0 ? 0.0 : small_int(rng));
+    p.layer_ops[std::uniform_int_distribution<std::size_t>(0, m - 1)(rng)] = 1.0 + small_int(rng);
+    for (std::size_t i = 0; i < n; ++i) p.device_speeds.push_back(1.0 + small_int(rng));
+    const auto s = coinfer::solve_split_dp(p);
+    INFO("trial " << trial << ", m = " << m << ", n = " << n);
+    REQUIRE(s.feasible);
+    REQUIRE(s.splits.size() == n - 1);
+    for (std::size_t k = 0; k < s.splits.size(); ++k) {
+      CHECK(s.splits[k] >= 1);
+      CHECK(s.splits[k] <= m - 1);
+      if (k > 0) CHECK(s.splits[k] > s.splits[k - 1]);
+    }
+    CHECK(std::isfinite(s.throughput_fps));
+    CHECK(s.throughput_fps == Approx(brute_force_throughput(p)).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("split-dp: a stage of 0-op layers is unbounded, null in JSON", "[split_dp]") {
+  // ops 4 0 | 0 on speeds 1 1: cut s = 1 gives 1/4 and 1/0 = inf; s = 2 gives 1/4 and inf too
+  // (tie, the smallest cut wins): splits {1}, throughput 0.25, the second stage unbounded.
+  const Json out = solve({{"layer_ops", {4, 0, 0}}, {"device_speeds", {1, 1}}});
+  CHECK(out["splits"] == Json::array({1}));
+  CHECK(out["throughput"].get<double>() == 0.25);
+  CHECK(out["stage_throughputs"][0].get<double>() == 0.25);
+  CHECK(out["stage_throughputs"][1].is_null());
 }

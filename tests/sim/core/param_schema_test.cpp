@@ -121,3 +121,14 @@ TEST_CASE("a path parameter is named file or ends in _file, so scenarios know to
   CHECK_NOTHROW(ParamSpec::path("trace_file", "a trace"));
   CHECK_THROWS_AS(ParamSpec::path("trace", "a trace"), Error);
 }
+
+TEST_CASE("param schema: a value parameter takes any JSON, checked by its component") {
+  const ParamSchema s{ParamSpec::value("devices", "list of device names").mandatory()};
+  const Json list = {"d1", "d2"};
+  CHECK(s.resolve(Json{{"devices", list}}, "partitioner")["devices"] == list);
+  CHECK(s.resolve(Json{{"devices", {{"a", 1}}}}, "partitioner")["devices"]["a"] == 1);
+  CHECK(std::string(param_type_name(ParamType::Value)) == "value");
+  CHECK(ParamSpec::from_json(ParamSpec::value("x", "y").to_json()).type == ParamType::Value);
+  CHECK_THROWS_WITH(s.resolve(Json::object(), "partitioner"),
+                    Catch::Contains("partitioner.devices: missing key"));
+}

@@ -106,3 +106,25 @@ TEST_CASE("workload: counts beyond 1e8 are out of range") {
   CHECK_THAT(workload_error(R"({"kind": "stream", "rate_fps": 1, "frames": 1180591620717411303424})"),
              Catch::Contains("workload.frames: integer out of range"));
 }
+
+TEST_CASE("workload: max_in_flight round-trips and is checked") {
+  const Workload w = workload_from_json(
+      Json::parse(R"({"kind": "stream", "rate_fps": 3, "frames": 10, "max_in_flight": 7})"));
+  CHECK(w.max_in_flight == 7);
+  CHECK(workload_from_json(workload_to_json(w)).max_in_flight == 7);
+  CHECK(workload_from_json(Json::parse(R"({"kind": "stream", "rate_fps": 3, "frames": 1})")).max_in_flight ==
+        0);
+  CHECK_THROWS_WITH(workload_from_json(
+                        Json::parse(R"({"kind": "stream", "rate_fps": 3, "frames": 1, "max_in_flight": 0})")),
+                    Catch::Contains("workload.max_in_flight"));
+}
+
+TEST_CASE("workload: queue_capacity needs the queue policy") {
+  const Workload w = workload_from_json(Json::parse(
+      R"({"kind": "stream", "rate_fps": 3, "frames": 10, "policy": "queue", "queue_capacity": 1})"));
+  CHECK(w.queue_capacity == 1);
+  CHECK(workload_from_json(workload_to_json(w)).queue_capacity == 1);
+  CHECK_THROWS_WITH(workload_from_json(Json::parse(
+                        R"({"kind": "stream", "rate_fps": 3, "frames": 1, "queue_capacity": 1})")),
+                    Catch::Contains("workload.queue_capacity: a queue capacity needs policy: queue"));
+}
