@@ -314,4 +314,3 @@ TEST_CASE("yolo_small, nin, overfeat, convnet and deepspeech have their document
   CHECK(shape_of(ds, "fc1") == Shape{100, 2048});
   CHECK(shape_of(ds, "prob") == Shape{100, 29});
 }
-
