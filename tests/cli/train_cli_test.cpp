@@ -60,3 +60,12 @@ TEST_CASE("coinfer train --resize 28 trains an MNIST network on the upscaled dig
   CHECK_THAT(r.out, Contains("model mxnet_mlp: 8 layers, 109,386 parameters") &&
                         Contains("1797 samples [1,28,28], 10 classes"));
 }
+
+TEST_CASE("coinfer step-times prints one row per minibatch size and the least-squares line") {
+  const auto r = run_cli("step-times digits_mlp --batches 1,4,16 --repeats 1");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("model digits_mlp: training step (forward, backward, SGD) on this host") &&
+                        Contains("minibatch  step ms  ms per sample") && Contains("least squares:"));
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 3 + 3 + 1);  // title, header, rule; 3 rows; fit
+}
