@@ -72,18 +72,18 @@ struct GroupView {
     }
     return 1;
   }
-  std::size_t of(std::size_t i) const {
-    switch (groups) {
-      case OneBitGroups::Rows:
-        return i / static_cast<std::size_t>(cols);
-      case OneBitGroups::Columns:
-        return i % static_cast<std::size_t>(cols);
-      case OneBitGroups::Whole:
-        break;
-    }
-    return 0;
-  }
 };
+
+// Calls f(i, group) for every element i in order; the matrix walk keeps the group a loop counter.
+template <class F>
+void for_each_grouped(const GroupView& v, F f) {
+  std::size_t i = 0;
+  for (std::int64_t r = 0; r < v.rows; ++r)
+    for (std::int64_t c = 0; c < v.cols; ++c, ++i)
+      f(i, static_cast<std::size_t>(v.groups == OneBitGroups::Rows      ? r
+                                    : v.groups == OneBitGroups::Columns ? c
+                                                                        : 0));
+}
 
 bool bit_of(const OneBitTensor& q, std::size_t i) { return (q.bits[i / 8] >> (i % 8)) & 1u; }
 
@@ -97,9 +97,8 @@ OneBitTensor quantize_one_bit(const Tensor& x, OneBitGroups groups) {
                  std::vector<float>(n_groups, 0.0f), std::vector<float>(n_groups, 0.0f)};
   std::vector<double> pos(n_groups, 0.0), neg(n_groups, 0.0);
   std::vector<std::int64_t> n_pos(n_groups, 0), n_neg(n_groups, 0);
-  for (std::size_t i = 0; i < x.data.size(); ++i) {
+  for_each_grouped(view, [&](std::size_t i, std::size_t g) {
     const float v = x.data[i];
-    const std::size_t g = view.of(i);
     if (v >= 0.0f) {  // threshold 0: x >= 0 -> 1, x < 0 -> 0
       q.bits[i / 8] |= static_cast<std::uint8_t>(1u << (i % 8));
       pos[g] += v;
@@ -108,7 +107,7 @@ OneBitTensor quantize_one_bit(const Tensor& x, OneBitGroups groups) {
       neg[g] += v;
       ++n_neg[g];
     }
-  }
+  });
   for (std::size_t g = 0; g < n_groups; ++g) {
     q.positive_level[g] = n_pos[g] ? static_cast<float>(pos[g] / static_cast<double>(n_pos[g])) : 0.0f;
     q.negative_level[g] = n_neg[g] ? static_cast<float>(neg[g] / static_cast<double>(n_neg[g])) : 0.0f;
@@ -123,10 +122,9 @@ void add_dequantized(Tensor& into, const OneBitTensor& q) {
     throw Error(fmt::format("1-bit decode: shape {} into a tensor of shape {}", shape_to_string(q.shape),
                             shape_to_string(into.shape)));
   const GroupView view(q.shape, q.groups);
-  for (std::size_t i = 0; i < into.data.size(); ++i) {
-    const std::size_t g = view.of(i);
+  for_each_grouped(view, [&](std::size_t i, std::size_t g) {
     into.data[i] += bit_of(q, i) ? q.positive_level[g] : q.negative_level[g];
-  }
+  });
 }
 
 Tensor dequantize(const OneBitTensor& q) {
