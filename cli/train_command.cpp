@@ -32,8 +32,8 @@ struct TrainCliOptions {
   bool distributed = false;  // --workers or --quantizer given
 };
 
-// `make()` for `o.model`, its errors attributed to the model (a zoo name or a file); --workers and
-// --batch errors keep their option names.
+// `make()` for `o.model`, its errors attributed to the model (a zoo name or a file); errors of
+// --workers, --batch and --quantizer are reported under those options.
 template <class Make>
 auto with_model_errors(const TrainCliOptions& o, Make make) {
   try {
@@ -73,8 +73,7 @@ void run_train(const TrainCliOptions& o) {
   std::unique_ptr<DistributedTrainer> distributed;
   if (o.distributed) {
     distributed = with_model_errors(o, [&] {
-      DistributedOptions d{o.workers, GradientCodec::Fp32, o.train};
-      d.codec = parse_gradient_codec(o.quantizer);
+      const DistributedOptions d{o.workers, parse_gradient_codec(o.quantizer), o.train};
       return std::make_unique<DistributedTrainer>(load_model(o.model), o.seed, d);
     });
   } else {
