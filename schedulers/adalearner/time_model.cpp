@@ -50,6 +50,18 @@ double StepTable::seconds(std::int64_t batch) const {
   return batch < batches_.front() ? std::min(std::max(t, 0.0), seconds_.front()) : t;
 }
 
+StepTable measured_step_table(std::vector<StepTime> steps) {
+  std::sort(steps.begin(), steps.end(),
+            [](const StepTime& a, const StepTime& b) { return a.batch < b.batch; });
+  std::vector<std::int64_t> batches;
+  std::vector<double> seconds;
+  for (const auto& s : steps) {
+    batches.push_back(s.batch);
+    seconds.push_back(seconds.empty() ? s.seconds : std::max(seconds.back(), s.seconds));
+  }
+  return StepTable(std::move(batches), std::move(seconds));
+}
+
 std::vector<std::int64_t> split_minibatch(const std::vector<StepTable>& workers, std::int64_t total) {
   if (workers.empty()) throw InputError("", "workers", "expected at least 1 worker, got 0");
   const auto n = static_cast<std::int64_t>(workers.size());

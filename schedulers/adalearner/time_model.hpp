@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/functional/step_timer.hpp"
+
 namespace coinfer::adalearner {
 
 /// One device's lookup table (Fig. 3.8): the measured time of a training step (forward, backward,
@@ -34,6 +36,11 @@ class StepTable {
   std::vector<std::int64_t> batches_;
   std::vector<double> seconds_;
 };
+
+/// The lookup table of measured steps (sim/functional/step_timer.hpp, `coinfer step-times`), sorted
+/// by size, each time raised to the running maximum of the smaller sizes' (on a loaded host a larger
+/// step can measure faster than a smaller one; the table must not decrease). Throws like StepTable.
+StepTable measured_step_table(std::vector<StepTime> steps);
 
 /// Sec. 3.3: the total minibatch split across the workers (one StepTable each) so that the slowest
 /// worker finishes first, every worker getting at least one sample. One sample at a time goes to the

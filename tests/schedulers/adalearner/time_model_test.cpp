@@ -7,6 +7,7 @@
 #include "schedulers/adalearner/time_model.hpp"
 #include "sim/core/error.hpp"
 #include "sim/kernels/tensor.hpp"
+#include "sim/models/zoo.hpp"
 
 using namespace coinfer;
 using namespace coinfer::adalearner;
@@ -123,4 +124,22 @@ TEST_CASE("eq. 3.8: the slowest worker's step, the serialized transfers and the 
   const IterationEstimate chosen = estimate_iteration(w, 90, c, Scheme::Auto);
   CHECK(chosen.onebit == prefer_onebit(c, 2));
   CHECK(chosen.total_s == Approx(std::min(fp32.total_s, onebit.total_s)));
+}
+
+TEST_CASE("measured step times become a table sorted by size that never decreases") {
+  // 64 measured faster than 32 (a loaded host): raised to 32's time.
+  const StepTable t = measured_step_table({{64, 0.9}, {1, 0.02}, {32, 1.0}, {128, 2.0}});
+  CHECK(t.batches() == std::vector<std::int64_t>{1, 32, 64, 128});
+  CHECK(t.seconds(64) == 1.0);
+  CHECK(t.seconds(128) == 2.0);
+  CHECK_THROWS_WITH(measured_step_table({{4, 0.1}, {4, 0.2}}), Catch::Contains("increasing"));
+}
+
+TEST_CASE("a real training step's table splits a minibatch across two equal hosts evenly") {
+  // The same measured table twice: the split of 64 is 32 / 32 whatever the measured times are.
+  const StepTable t =
+      measured_step_table(time_training_steps(build_zoo_model("digits_mlp"), {1, 16, 64}, 2, 1));
+  const auto split = split_minibatch({t, t}, 64);
+  CHECK(split == std::vector<std::int64_t>{32, 32});
+  CHECK(t.seconds(64) >= t.seconds(16));
 }
