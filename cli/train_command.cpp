@@ -1,7 +1,9 @@
 // `coinfer train MODEL --epochs E --seed S [--batch B] [--lr X] [--momentum M] [--weight-decay W]
-// [--test-fraction F] [--data FILE]`: functional training (sim/functional/trainer.hpp) on the 8x8
-// handwritten digits scikit-learn ships, one line per epoch. Nothing timed is printed, so the same
-// seed gives byte-identical output.
+// [--test-fraction F] [--data FILE] [--resize N] [--workers K] [--quantizer
+// fp32|onebit|onebit-noef|terngrad]`: functional training (sim/functional/trainer.hpp) on the 8x8 handwritten
+// digits scikit-learn ships, one line per epoch; with --workers or --quantizer, AdaLearner's data-parallel
+// training over K workers (sim/functional/distributed_trainer.hpp), --batch being the total minibatch split
+// across them. Nothing timed is printed, so the same seed gives byte-identical output.
 #include <iostream>
 #include <memory>
 
@@ -10,7 +12,7 @@
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "sim/core/error.hpp"
-#include "sim/functional/trainer.hpp"
+#include "sim/functional/distributed_trainer.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/report/table.hpp"
 
@@ -24,24 +26,68 @@ struct TrainCliOptions {
   TrainOptions train;
   double test_fraction = 0.2;
   std::string data = default_digits_path();
+  std::int64_t resize = 0;  // 0: the samples as read
+  std::int64_t workers = 1;
+  std::string quantizer = "fp32";
+  bool distributed = false;  // --workers or --quantizer given
 };
 
-// The trainer for `o.model`, its errors attributed to the model (a zoo name or a file).
-Trainer make_trainer(const TrainCliOptions& o) {
+// `make()` for `o.model`, its errors attributed to the model (a zoo name or a file); errors of
+// --workers, --batch and --quantizer are reported under those options.
+template <class Make>
+auto with_model_errors(const TrainCliOptions& o, Make make) {
   try {
-    return Trainer(load_model(o.model), o.seed, o.train);
+    return make();
   } catch (const InputError& e) {
+    for (const char* option : {"workers", "batch", "quantizer"})
+      if (e.path() == option) throw InputError("", std::string("--") + option, e.message());
     throw e.file().empty() ? e.with_file(o.model) : e;
   }
 }
 
-void run_train(const TrainCliOptions& o) {
-  Trainer trainer = make_trainer(o);  // a model that cannot train fails before the data is read
+Dataset load_data(const TrainCliOptions& o) {
   const Dataset data = load_digits(o.data);
+  if (o.resize == 0) return data;
+  try {
+    return resized(data, o.resize, o.resize);
+  } catch (const InputError& e) {
+    throw InputError("", "--resize", e.message());
+  }
+}
+
+void print_distribution(const DistributedTrainer& t, const TrainCliOptions& o) {
+  std::vector<std::int64_t> local;
+  for (std::int64_t w = 0; w < o.workers; ++w) local.push_back(t.local_batch(w));
+  const GradientCodec codec = parse_gradient_codec(o.quantizer);
+  const std::int64_t fp32 = t.message_bytes(GradientCodec::Fp32), coded = t.message_bytes(codec);
+  std::cout << fmt::format(
+      "workers {} on disjoint shards, local minibatches {} of {}; quantizer {}: {} bytes "
+      "per gradient message ({:.1f}x smaller than fp32's {})\n",
+      o.workers, fmt::join(local, ", "), o.train.batch, codec_name(codec), format_count(coded),
+      static_cast<double>(fp32) / static_cast<double>(coded), format_count(fp32));
+}
+
+void run_train(const TrainCliOptions& o) {
+  // a model that cannot train fails before the data is read
+  std::unique_ptr<Trainer> local;
+  std::unique_ptr<DistributedTrainer> distributed;
+  if (o.distributed) {
+    distributed = with_model_errors(o, [&] {
+      const DistributedOptions d{o.workers, parse_gradient_codec(o.quantizer), o.train};
+      return std::make_unique<DistributedTrainer>(load_model(o.model), o.seed, d);
+    });
+  } else {
+    local =
+        with_model_errors(o, [&] { return std::make_unique<Trainer>(load_model(o.model), o.seed, o.train); });
+  }
+  const Trainer& trainer = distributed ? distributed->trainer() : *local;
+  const Dataset data = load_data(o);
   try {
     trainer.check_dataset(data);
   } catch (const InputError& e) {
-    throw e.with_file(o.model);
+    const bool shape = e.message().find("takes input") != std::string::npos;
+    throw InputError(o.model, e.path(),
+                     shape ? e.message() + " (--resize N resizes them to N x N)" : e.message());
   }
   const DatasetSplit split = [&] {
     try {
@@ -59,9 +105,11 @@ void run_train(const TrainCliOptions& o) {
   const auto& s = o.train.sgd;
   std::cout << fmt::format("sgd: batch {}, learning rate {}, momentum {}, weight decay {}\n", o.train.batch,
                            s.learning_rate, s.momentum, s.weight_decay);
+  if (distributed) print_distribution(*distributed, o);
   std::cout << "epoch  train loss  test loss  test accuracy\n";
   for (std::int64_t epoch = 1; epoch <= o.epochs; ++epoch) {
-    const double loss = trainer.train_epoch(data, split.train, epoch);
+    const double loss = distributed ? distributed->train_epoch(data, split.train, epoch)
+                                    : local->train_epoch(data, split.train, epoch);
     const Evaluation e = trainer.evaluate(data, split.test);
     std::cout << fmt::format("{:>5}  {:>10.4f}  {:>9.4f}  {:>12.2f}% ({}/{})\n", epoch, loss, e.loss,
                              100.0 * e.accuracy, e.correct, e.samples)
@@ -76,7 +124,8 @@ void add_train_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "train",
       "Train a model with SGD on the 8x8 handwritten digits (functional mode, seeded, deterministic)");
-  cmd->add_option("model", o->model, "Zoo name (digits_mlp, digits_cnn) or model JSON file")->required();
+  cmd->add_option("model", o->model, "Zoo name (digits_mlp, digits_cnn, mxnet_mlp, ...) or model JSON file")
+      ->required();
   cmd->add_option("--epochs", o->epochs, "Passes over the training set")
       ->capture_default_str()
       ->check(at_least_one());
@@ -99,7 +148,21 @@ void add_train_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--data", o->data, "The digits CSV (gzip or plain; default: python3-sklearn's copy)")
       ->capture_default_str();
-  cmd->callback([o] { run_train(*o); });
+  cmd->add_option(
+         "--resize", o->resize,
+         "Resize the samples to N x N (bilinear), e.g. 28 for the MNIST networks mxnet_mlp, mxnet_lenet")
+      ->check(at_least_one());
+  auto* workers = cmd->add_option("--workers", o->workers,
+                                  "AdaLearner: worker nodes on disjoint shards, --batch split across them")
+                      ->capture_default_str()
+                      ->check(at_least_one());
+  auto* quantizer =
+      cmd->add_option("--quantizer", o->quantizer, "Gradient exchange: fp32, onebit, onebit-noef or terngrad")
+          ->capture_default_str();
+  cmd->callback([o, workers, quantizer] {
+    o->distributed = workers->count() > 0 || quantizer->count() > 0;
+    run_train(*o);
+  });
 }
 
 }  // namespace coinfer::cli

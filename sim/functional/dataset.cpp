@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/kernels/resize.hpp"
 
 namespace coinfer {
 namespace {
@@ -97,6 +98,19 @@ Dataset load_digits(const std::string& path) {
     throw InputError(path, "", fmt::format("cannot read the file: {}", message));
   if (d.samples.empty()) throw InputError(path, "", "no samples in the file");
   return d;
+}
+
+Dataset resized(const Dataset& data, std::int64_t height, std::int64_t width) {
+  if (data.sample_shape.size() != 3)
+    throw InputError("", "resize",
+                     fmt::format("expected samples of shape (C, H, W), {} has {}", data.source,
+                                 shape_to_string(data.sample_shape)));
+  if (height < 1 || width < 1)
+    throw InputError("", "resize", fmt::format("expected sizes >= 1, got {}x{}", height, width));
+  Dataset out{data.source, {data.sample_shape[0], height, width}, data.classes, {}, data.labels};
+  out.samples.reserve(data.size());
+  for (const Tensor& x : data.samples) out.samples.push_back(kernels::resize_bilinear(x, height, width));
+  return out;
 }
 
 void shuffle_indices(std::vector<std::size_t>& indices, std::uint64_t seed) {

@@ -33,6 +33,11 @@ std::string default_digits_path();
 /// and `InputError(path, "line N", ...)` for a malformed row.
 Dataset load_digits(const std::string& path);
 
+/// The dataset with every sample resized to (C, height, width) by bilinear interpolation
+/// (kernels::resize_bilinear): the 8x8 digits upscaled for a network that takes 28x28 MNIST digits.
+/// Throws `InputError("", "resize", ...)` unless the samples are (C, H, W) and both sizes are >= 1.
+Dataset resized(const Dataset& data, std::int64_t height, std::int64_t width);
+
 struct DatasetSplit {
   std::vector<std::size_t> train, test;  ///< sample indices
 };

@@ -253,12 +253,12 @@ void Trainer::apply(const std::vector<kernels::LayerGradients>& grads) {
   }
 }
 
-Trainer::Batch Trainer::make_batch(const std::vector<const Tensor*>& samples) const {
+Trainer::Batch Trainer::make_batch(const std::vector<const Tensor*>& samples, std::string_view stream) const {
   const Graph& g = model_.graph();
   const std::size_t input = g.input_layers().front();
   if (samples.empty()) throw Error("training: an empty minibatch");
   Batch b;
-  b.seed = derive_seed(seed_, fmt::format("step{}", steps_));
+  b.seed = derive_seed(seed_, fmt::format("step{}{}", steps_, stream));
   b.acts.assign(samples.size(), std::vector<Tensor>(g.size()));
   for (std::size_t n = 0; n < samples.size(); ++n) {
     if (samples[n]->shape != g.layer(input).output_shape)
@@ -271,10 +271,18 @@ Trainer::Batch Trainer::make_batch(const std::vector<const Tensor*>& samples) co
 }
 
 double Trainer::gradients(const std::vector<const Tensor*>& samples, const std::vector<std::int64_t>& labels,
-                          std::vector<kernels::LayerGradients>& grads) {
-  Batch b = make_batch(samples);
+                          std::vector<kernels::LayerGradients>& grads, std::string_view stream) {
+  Batch b = make_batch(samples, stream);
   forward(b, true);
   return backward(b, labels, grads);
+}
+
+void Trainer::apply_gradients(const std::vector<kernels::LayerGradients>& grads) {
+  if (grads.size() != model_.graph().size())
+    throw Error(fmt::format("training: {} layer gradients for a model of {} layers", grads.size(),
+                            model_.graph().size()));
+  apply(grads);
+  ++steps_;
 }
 
 double Trainer::train_step(const std::vector<const Tensor*>& samples,

@@ -16,6 +16,7 @@
 /// as PyTorch) for evaluation; it starts at scale 1, shift 0, mean 0, variance 1. Dropout draws an
 /// inverted mask per sample and step. Everything is seeded: the same seed gives the same bits.
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "sim/functional/dataset.hpp"
@@ -64,16 +65,22 @@ class Trainer {
   double train_step(const std::vector<const Tensor*>& samples, const std::vector<std::int64_t>& labels);
 
   /// The mean loss of a minibatch in training mode and its gradient with respect to every layer's
-  /// parameters (per layer index; `inputs` left empty), without updating anything.
+  /// parameters (per layer index; `inputs` left empty), without updating anything. `stream` tells
+  /// apart minibatches of the same step (a distributed worker's name): it seeds their dropout masks.
   double gradients(const std::vector<const Tensor*>& samples, const std::vector<std::int64_t>& labels,
-                   std::vector<kernels::LayerGradients>& grads);
+                   std::vector<kernels::LayerGradients>& grads, std::string_view stream = {});
+
+  /// One SGD step (momentum, weight decay) with gradients computed elsewhere (as `gradients` returns
+  /// them, e.g. aggregated over workers); counts as a step for the dropout seeds. Batch norm's running
+  /// averages are not touched (they need the minibatch's statistics).
+  void apply_gradients(const std::vector<kernels::LayerGradients>& grads);
 
   /// Inference mode (batch norm's running averages, no dropout) over `indices`.
   Evaluation evaluate(const Dataset& data, const std::vector<std::size_t>& indices) const;
 
  private:
   struct Batch;  // activations and per-layer training state of one minibatch
-  Batch make_batch(const std::vector<const Tensor*>& samples) const;
+  Batch make_batch(const std::vector<const Tensor*>& samples, std::string_view stream = {}) const;
   template <class Step>
   void for_each_batch(const Dataset& data, const std::vector<std::size_t>& indices, Step step) const;
   void forward(Batch& b, bool training) const;

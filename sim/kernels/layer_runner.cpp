@@ -217,24 +217,41 @@ Tensor run_layer(const Layer& l, const std::vector<const Tensor*>& inputs, const
 }
 
 bool has_backward(const Layer& l) {
-  // Every element-wise op (activations, softmax, batch norm, LRN, dropout) has a backward kernel.
-  if (op_is_shape_preserving(l.op)) return true;
+  // Declared op by op, with no default, so that a new op kind fails to compile (-Wswitch, -Werror)
+  // until someone states whether training can differentiate it; grouped by where the backward is.
   switch (l.op) {
-    case OpKind::FullyConnected:
+    case OpKind::Input:  // nothing to differentiate
+      return true;
+    case OpKind::FullyConnected:  // dense.hpp; sparse (CSR) fc has no backward kernel
       return l.attrs.sparsity == 0.0;
-    case OpKind::Input:
-    case OpKind::Conv2d:
+    case OpKind::Conv2d:  // conv.hpp
     case OpKind::DepthwiseConv2d:
-    case OpKind::MaxPool:
+      return true;
+    case OpKind::MaxPool:  // pool.hpp
     case OpKind::AvgPool:
     case OpKind::GlobalAvgPool:
-    case OpKind::Flatten:
+      return true;
+    case OpKind::Relu:  // activation.hpp
+    case OpKind::Relu6:
+    case OpKind::LeakyRelu:
+    case OpKind::Sigmoid:
+    case OpKind::Tanh:
+    case OpKind::Softmax:
+      return true;
+    case OpKind::BatchNorm:  // normalization.hpp
+    case OpKind::Lrn:
+      return true;
+    case OpKind::Flatten:  // tensor_ops.hpp
     case OpKind::Add:
     case OpKind::Concat:
+    case OpKind::Dropout:
       return true;
-    default:
+    case OpKind::ConvTranspose2d:
+    case OpKind::Lstm:
+    case OpKind::Upsample:
       return false;
   }
+  return false;
 }
 
 namespace {

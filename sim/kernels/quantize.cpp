@@ -47,43 +47,89 @@ std::int64_t OneBitTensor::size_bytes() const {
   return static_cast<std::int64_t>(bits.size()) + 8 * static_cast<std::int64_t>(positive_level.size());
 }
 
-OneBitTensor quantize_one_bit(const Tensor& x) {
-  max_abs(x);  // rejects NaN / infinity
-  const std::int64_t rows = rows_of(x.shape), cols = rows ? x.size() / rows : 0;
-  OneBitTensor q{x.shape, std::vector<std::uint8_t>((x.data.size() + 7) / 8, 0),
-                 std::vector<float>(static_cast<std::size_t>(rows), 0.0f),
-                 std::vector<float>(static_cast<std::size_t>(rows), 0.0f)};
-  for (std::int64_t r = 0; r < rows; ++r) {
-    double pos = 0.0, neg = 0.0;
-    std::int64_t n_pos = 0;
-    for (std::int64_t c = 0; c < cols; ++c) {
-      const auto i = static_cast<std::size_t>(r * cols + c);
-      const float v = x.data[i];
-      if (v >= 0.0f) {  // threshold 0: x >= 0 -> 1, x < 0 -> 0
-        q.bits[i / 8] |= static_cast<std::uint8_t>(1u << (i % 8));
-        pos += v;
-        ++n_pos;
-      } else {
-        neg += v;
-      }
+OneBitGroups one_bit_groups_for(const Shape& shape) {
+  if (shape.size() <= 1) return OneBitGroups::Whole;
+  return shape.size() == 2 ? OneBitGroups::Columns : OneBitGroups::Rows;
+}
+
+namespace {
+
+// The rows x cols matrix view of a shape (rows = shape[0]) and the group of each element under `g`.
+struct GroupView {
+  std::int64_t rows = 1, cols = 0;
+  OneBitGroups groups = OneBitGroups::Whole;
+  GroupView(const Shape& s, OneBitGroups g) : rows(rows_of(s)), groups(g) {
+    cols = rows ? shape_elements(s) / rows : 0;
+  }
+  std::size_t count() const {
+    switch (groups) {
+      case OneBitGroups::Rows:
+        return static_cast<std::size_t>(rows);
+      case OneBitGroups::Columns:
+        return static_cast<std::size_t>(cols);
+      case OneBitGroups::Whole:
+        break;
     }
-    const auto k = static_cast<std::size_t>(r);
-    q.positive_level[k] = n_pos ? static_cast<float>(pos / static_cast<double>(n_pos)) : 0.0f;
-    q.negative_level[k] = n_pos < cols ? static_cast<float>(neg / static_cast<double>(cols - n_pos)) : 0.0f;
+    return 1;
+  }
+};
+
+// Calls f(i, group) for every element i in order; the matrix walk keeps the group a loop counter.
+template <class F>
+void for_each_grouped(const GroupView& v, F f) {
+  std::size_t i = 0;
+  for (std::int64_t r = 0; r < v.rows; ++r)
+    for (std::int64_t c = 0; c < v.cols; ++c, ++i)
+      f(i, static_cast<std::size_t>(v.groups == OneBitGroups::Rows      ? r
+                                    : v.groups == OneBitGroups::Columns ? c
+                                                                        : 0));
+}
+
+bool bit_of(const OneBitTensor& q, std::size_t i) { return (q.bits[i / 8] >> (i % 8)) & 1u; }
+
+}  // namespace
+
+OneBitTensor quantize_one_bit(const Tensor& x, OneBitGroups groups) {
+  max_abs(x);  // rejects NaN / infinity
+  const GroupView view(x.shape, groups);
+  const std::size_t n_groups = view.count();
+  OneBitTensor q{x.shape, groups, std::vector<std::uint8_t>((x.data.size() + 7) / 8, 0),
+                 std::vector<float>(n_groups, 0.0f), std::vector<float>(n_groups, 0.0f)};
+  std::vector<double> pos(n_groups, 0.0), neg(n_groups, 0.0);
+  std::vector<std::int64_t> n_pos(n_groups, 0), n_neg(n_groups, 0);
+  for_each_grouped(view, [&](std::size_t i, std::size_t g) {
+    const float v = x.data[i];
+    if (v >= 0.0f) {  // threshold 0: x >= 0 -> 1, x < 0 -> 0
+      q.bits[i / 8] |= static_cast<std::uint8_t>(1u << (i % 8));
+      pos[g] += v;
+      ++n_pos[g];
+    } else {
+      neg[g] += v;
+      ++n_neg[g];
+    }
+  });
+  for (std::size_t g = 0; g < n_groups; ++g) {
+    q.positive_level[g] = n_pos[g] ? static_cast<float>(pos[g] / static_cast<double>(n_pos[g])) : 0.0f;
+    q.negative_level[g] = n_neg[g] ? static_cast<float>(neg[g] / static_cast<double>(n_neg[g])) : 0.0f;
   }
   return q;
 }
 
+OneBitTensor quantize_one_bit(const Tensor& x) { return quantize_one_bit(x, one_bit_groups_for(x.shape)); }
+
+void add_dequantized(Tensor& into, const OneBitTensor& q) {
+  if (into.shape != q.shape)
+    throw Error(fmt::format("1-bit decode: shape {} into a tensor of shape {}", shape_to_string(q.shape),
+                            shape_to_string(into.shape)));
+  const GroupView view(q.shape, q.groups);
+  for_each_grouped(view, [&](std::size_t i, std::size_t g) {
+    into.data[i] += bit_of(q, i) ? q.positive_level[g] : q.negative_level[g];
+  });
+}
+
 Tensor dequantize(const OneBitTensor& q) {
   Tensor t(q.shape);
-  const std::int64_t rows = rows_of(q.shape), cols = rows ? t.size() / rows : 0;
-  for (std::int64_t r = 0; r < rows; ++r)
-    for (std::int64_t c = 0; c < cols; ++c) {
-      const auto i = static_cast<std::size_t>(r * cols + c);
-      const bool bit = (q.bits[i / 8] >> (i % 8)) & 1u;
-      t.data[i] =
-          bit ? q.positive_level[static_cast<std::size_t>(r)] : q.negative_level[static_cast<std::size_t>(r)];
-    }
+  add_dequantized(t, q);
   return t;
 }
 

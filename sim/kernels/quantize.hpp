@@ -2,8 +2,9 @@
 /// Quantizers for tensors sent between devices:
 /// - int8: symmetric, one scale per tensor (q = round(x / scale), scale = max|x| / 127);
 /// - 1-bit with error feedback (Seide et al.; AdaLearner, /work/shared/seeds/000_e8b96928b487f067.txt
-///   sec. 3.1.3 eq. 3.4-3.5 and sec. 3.4.1 eq. 3.9-3.10): sign bit per element, and per row (filter) the
-///   mean of the non-negative and of the negative values as reconstruction levels (sec. 3.4.2);
+///   sec. 3.1.3 eq. 3.4-3.5 and sec. 3.4.1 eq. 3.9-3.10): sign bit per element, and per group the mean
+///   of the non-negative and of the negative values as reconstruction levels (sec. 3.4.2: per column of
+///   an fc weight matrix, per filter of a conv weight; one group for a bias vector);
 /// - TernGrad (sec. 3.1.3 eq. 3.6): s * sign(x) * b with s = max|x| and b ~ Bernoulli(|x| / s), an
 ///   unbiased estimate of x.
 ///
@@ -34,19 +35,39 @@ Int8Tensor quantize_int8(const Tensor& x);
 Int8Tensor quantize_symmetric(const Tensor& x, int bits);
 Tensor dequantize(const Int8Tensor& q);
 
-/// 1-bit codes of a tensor viewed as rows = shape[0] (filters / output units) by the remaining elements.
+/// Which elements share a pair of 1-bit reconstruction levels. The tensor is viewed as a matrix of
+/// rows = shape[0] by the remaining elements (PyTorch layouts: an fc weight is (out, in), a conv weight
+/// (out, in / groups, kh, kw)).
+enum class OneBitGroups {
+  Rows,     ///< one group per row: per filter of a conv weight, per output unit of an fc weight
+  Columns,  ///< one group per column: per column of an fc weight matrix (Seide et al.'s 1-bit SGD)
+  Whole,    ///< the whole tensor is one group (a bias vector)
+};
+
+/// AdaLearner's grouping (sec. 3.4.2) for a parameter gradient of this shape: rank 1 (a bias) Whole,
+/// rank 2 (an fc weight) Columns, rank 3 or more (a conv filter bank) Rows, i.e. per filter.
+OneBitGroups one_bit_groups_for(const Shape& shape);
+
+/// 1-bit codes of a tensor and the two reconstruction levels of each group.
 struct OneBitTensor {
   Shape shape;
+  OneBitGroups groups = OneBitGroups::Rows;
   std::vector<std::uint8_t> bits;     ///< packed, 1 = non-negative; element i is bit i % 8 of byte i / 8
-  std::vector<float> positive_level;  ///< per row: mean of its non-negative values (0 if none)
-  std::vector<float> negative_level;  ///< per row: mean of its negative values (0 if none)
-  /// Bytes sent: packed bits plus two fp32 levels per row.
+  std::vector<float> positive_level;  ///< per group: mean of its non-negative values (0 if none)
+  std::vector<float> negative_level;  ///< per group: mean of its negative values (0 if none)
+  /// Bytes sent: packed bits plus two fp32 levels per group.
   std::int64_t size_bytes() const;
 };
 
-/// One-shot 1-bit quantization (threshold 0), no error feedback.
+/// One-shot 1-bit quantization (threshold 0), no error feedback. Since the levels are the group's
+/// means, the decoded tensor keeps every group's sum. Throws `Error` for a NaN or an infinity.
+OneBitTensor quantize_one_bit(const Tensor& x, OneBitGroups groups);
+/// With AdaLearner's grouping for x's shape (one_bit_groups_for).
 OneBitTensor quantize_one_bit(const Tensor& x);
 Tensor dequantize(const OneBitTensor& q);
+/// into += dequantize(q), without the temporary: the GO's sum of its workers' 1-bit gradients in
+/// unquantized form (sec. 3.4.2). Throws `Error` if the shapes differ.
+void add_dequantized(Tensor& into, const OneBitTensor& q);
 
 /// 1-bit quantization with error feedback: the residual of step k - 1 is added before quantizing
 /// step k (eq. 3.9), and the new residual is what the codes failed to carry (eq. 3.10, written for the
@@ -54,7 +75,8 @@ Tensor dequantize(const OneBitTensor& q);
 /// Hence sum_k Q^-1(...) = sum_k x_k - e_K: the decoded sum tracks the input sum up to one residual.
 class OneBitQuantizer {
  public:
-  /// Throws `Error` if x's shape differs from the previous call's.
+  /// Quantizes with one_bit_groups_for(x.shape). Throws `Error` if x's shape differs from the previous
+  /// call's.
   OneBitTensor quantize(const Tensor& x);
   const Tensor& residual() const { return residual_; }
   void reset() { residual_ = Tensor(); }

@@ -36,6 +36,10 @@ const std::vector<ZooEntry>& zoo() {
        make_digits_mlp},
       {"digits_cnn", "LeNet-style CNN for the 8x8 digits: conv 3x3 x8, max pool, fc 32, fc 10; 1x8x8",
        make_digits_cnn},
+      {"mxnet_mlp", "MXNet's example MLP (AdaLearner's MNIST MLP), 784-128-64-10, 109,386 parameters",
+       make_mxnet_mlp},
+      {"mxnet_lenet", "MXNet's example LeNet (AdaLearner's LeNet): conv 5x5 x20, x50, fc 500, 1x28x28",
+       make_mxnet_lenet},
   };
   return entries;
 }

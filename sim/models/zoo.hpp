@@ -49,5 +49,7 @@ Graph make_flownets();            // flownet.cpp: FlowNetSimple
 Graph make_yolo_small();          // yolo.cpp: YOLO v1 small
 Graph make_digits_mlp();          // digits.cpp: 64-64-10 MLP for the 8x8 digits
 Graph make_digits_cnn();          // digits.cpp: LeNet-style CNN for the 8x8 digits
+Graph make_mxnet_mlp();           // mxnet_examples.cpp: MXNet's example MLP (AdaLearner)
+Graph make_mxnet_lenet();         // mxnet_examples.cpp: MXNet's example LeNet (AdaLearner)
 
 }  // namespace coinfer

@@ -37,3 +37,35 @@ TEST_CASE("coinfer train reads another copy of the digits given with --data") {
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Contains("100 samples [1,8,8], 10 classes; 80 train, 20 test"));
 }
+
+TEST_CASE("coinfer train --workers --quantizer prints the split and the message size, byte for byte") {
+  // 4 workers share the minibatch of 32 (8 each); digits_mlp's 1-bit message: fc1 (64, 64) 512 bytes of
+  // bits + 64 columns x 8 = 1,024; bias 8 + 8; fc2 (10, 64) 80 + 512; bias 2 + 8: 1,642 bytes against
+  // 4,810 x 4 = 19,240 in fp32, 11.7x.
+  const std::string args = "train digits_mlp --epochs 2 --seed 3 --workers 4 --quantizer onebit";
+  const auto a = run_cli(args);
+  INFO(a.err);
+  REQUIRE(a.exit_code == 0);
+  CHECK_THAT(a.out, Contains("workers 4 on disjoint shards, local minibatches 8, 8, 8, 8 of 32; quantizer "
+                             "onebit: 1,642 bytes per gradient message (11.7x smaller than fp32's 19,240)"));
+  CHECK(std::count(a.out.begin(), a.out.end(), '\n') == 5 + 2);
+  CHECK(run_cli(args).out == a.out);
+  CHECK(run_cli("train digits_mlp --epochs 2 --seed 3 --workers 4 --quantizer terngrad").out != a.out);
+}
+
+TEST_CASE("coinfer train --resize 28 trains an MNIST network on the upscaled digits") {
+  const auto r = run_cli("train mxnet_mlp --epochs 1 --seed 1 --resize 28");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("model mxnet_mlp: 8 layers, 109,386 parameters") &&
+                        Contains("1797 samples [1,28,28], 10 classes"));
+}
+
+TEST_CASE("coinfer step-times prints one row per minibatch size and the least-squares line") {
+  const auto r = run_cli("step-times digits_mlp --batches 1,4,16 --repeats 1");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("model digits_mlp: training step (forward, backward, SGD) on this host") &&
+                        Contains("minibatch  step ms  ms per sample") && Contains("least squares:"));
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 3 + 3 + 1);  // title, header, rule; 3 rows; fit
+}

@@ -69,3 +69,21 @@ TEST_CASE("the split is seeded, disjoint and holds round(n * fraction) test samp
   CHECK_THROWS_AS(split_dataset(1797, 1.0, 4), InputError);
   CHECK_THROWS_AS(split_dataset(3, 0.1, 4), InputError);  // round(0.3) = 0 test samples
 }
+
+TEST_CASE("resized samples keep their labels and a constant image stays constant") {
+  // Bilinear interpolation of a constant image is that constant; of a two-valued one, between them.
+  Dataset d{"mem", {1, 8, 8}, 10, {Tensor({1, 8, 8}, 0.25f), Tensor({1, 8, 8})}, {3, 7}};
+  for (std::size_t i = 0; i < 32; ++i) d.samples[1].data[i] = 1.0f;  // top half 1, bottom half 0
+  const Dataset r = resized(d, 28, 28);
+  CHECK(r.sample_shape == Shape{1, 28, 28});
+  CHECK(r.labels == d.labels);
+  REQUIRE(r.size() == 2);
+  CHECK(r.samples[0].shape == Shape{1, 28, 28});
+  for (float v : r.samples[0].data) CHECK(v == Approx(0.25f));
+  for (float v : r.samples[1].data) CHECK((v >= 0.0f && v <= 1.0f));
+  CHECK(r.samples[1].data.front() == Approx(1.0f));
+  CHECK(r.samples[1].data.back() == Approx(0.0f));
+  CHECK_THROWS_WITH(resized(d, 0, 28), Catch::Contains("resize") && Catch::Contains("sizes >= 1"));
+  Dataset flat{"mem", {64}, 10, {Tensor({64})}, {0}};
+  CHECK_THROWS_WITH(resized(flat, 28, 28), Catch::Contains("(C, H, W)"));
+}

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <set>
 
 #include "kernel_test_util.hpp"
 #include "sim/core/error.hpp"
@@ -119,4 +120,19 @@ TEST_CASE("parameter-free layers get empty weights and batch norm gets per-chann
   relu.op = OpKind::Relu;
   relu.inputs = {"x"};
   CHECK(make_weights(inferred(relu, in), in, 1).size_bytes() == 0);
+}
+
+TEST_CASE("has_backward is declared op by op: every op but transposed conv, lstm, upsample, sparse fc") {
+  const std::set<std::string> without{"conv_transpose2d", "lstm", "upsample"};
+  for (const std::string& name : op_names()) {
+    Layer l;
+    l.name = "x";
+    l.op = *op_from_name(name);
+    INFO(name);
+    CHECK(has_backward(l) == (without.count(name) == 0));
+  }
+  Layer sparse;
+  sparse.op = OpKind::FullyConnected;
+  sparse.attrs.sparsity = 0.5;
+  CHECK_FALSE(has_backward(sparse));
 }

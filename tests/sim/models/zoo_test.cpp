@@ -164,6 +164,25 @@ TEST_CASE("alexnet, vgg16 and nin have JointDNN's Table 2 layer counts") {
   CHECK(counted("nin") == 29);
 }
 
+TEST_CASE("mxnet_mlp is MXNet's example 784-128-64-10 MLP, 109,386 parameters (0.44 MB)") {
+  // fc1 784*128+128 = 100,480; fc2 128*64+64 = 8,256; fc3 64*10+10 = 650. 109,386 x 4 bytes = 437,544
+  // bytes, the 0.44 MB of the dissertation's sec. 3.6.2.
+  const Graph g = build_zoo_model("mxnet_mlp");
+  CHECK(params_of(g, "fc1") == 100480);
+  CHECK(g.total_params() == 109386);
+  CHECK(g.total_params() * 4 == 437544);
+}
+
+TEST_CASE("mxnet_lenet is MXNet's example LeNet: 20 and 50 5x5 filters, fc 500, 431,080 parameters") {
+  // conv1 20*25+20 = 520 (28 -> 24, pool -> 12); conv2 50*20*25+50 = 25,050 (12 -> 8, pool -> 4);
+  // fc1 50*4*4*500+500 = 400,500; fc2 500*10+10 = 5,010.
+  const Graph g = build_zoo_model("mxnet_lenet");
+  CHECK(shape_of(g, "pool2") == Shape{50, 4, 4});
+  CHECK(params_of(g, "conv2") == 25050);
+  CHECK(params_of(g, "fc1") == 400500);
+  CHECK(g.total_params() == 431080);
+}
+
 // ---- Every zoo model ------------------------------------------------------------------------------------
 
 TEST_CASE("zoo names are unique and every model is named after its zoo entry") {
@@ -174,7 +193,7 @@ TEST_CASE("zoo names are unique and every model is named after its zoo entry") {
     CHECK_FALSE(e.summary.empty());
     CHECK(e.build().name() == e.name);
   }
-  CHECK(seen.size() == 21);
+  CHECK(seen.size() == 23);
 }
 
 TEST_CASE("every zoo model builds with one input, unique names and a complete topological order") {

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The accuracy table of README's AdaLearner section (the shape of the dissertation's Fig. 3.13):
+# test accuracy after E epochs of `coinfer train` for 2, 3 and 4 workers and each gradient codec, next
+# to local training, on the 8x8 digits upscaled to 28x28 for MXNet's example networks. Each cell is
+# the mean over the seeds in SEEDS (default "1 2 3") with the lowest and highest in brackets.
+# Usage: [SEEDS="1 2"] scripts/adalearner_accuracy.sh [COINFER] [EPOCHS] [MODELS...]
+set -euo pipefail
+coinfer=${1:-build/coinfer}
+epochs=${2:-15}
+shift 2 || true
+models=("$@")
+[ ${#models[@]} -gt 0 ] || models=(mxnet_mlp mxnet_lenet)
+read -r -a seeds <<< "${SEEDS:-1 2 3}"
+common=(--resize 28 --epochs "$epochs" --batch 128 --lr 0.1 --momentum 0)
+# mean (min-max) of the last epoch's test accuracy over the seeds, for `coinfer train MODEL ARGS...`
+cell() {
+  for s in "${seeds[@]}"; do "$coinfer" train "$@" "${common[@]}" --seed "$s" | tail -1 | awk '{print $4}'; done |
+    tr -d '%' | awk '{s += $1; if (NR == 1 || $1 < lo) lo = $1; if (NR == 1 || $1 > hi) hi = $1}
+                     END {printf "%.1f%% (%.1f-%.1f)", s / NR, lo, hi}'
+}
+for model in "${models[@]}"; do
+  echo "### $model ($epochs epochs, total minibatch 128, lr 0.1, momentum 0, seeds ${seeds[*]})"
+  echo
+  echo "| workers | fp32 | onebit | terngrad | onebit-noef |"
+  echo "|---|---|---|---|---|"
+  echo "| local | $(cell "$model") | | | |"
+  for k in 2 3 4; do
+    row="| $k |"
+    for q in fp32 onebit terngrad onebit-noef; do row+=" $(cell "$model" --workers "$k" --quantizer "$q") |"; done
+    echo "$row"
+  done
+  echo
+done

@@ -1,0 +1,50 @@
+#include "sim/functional/step_timer.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/functional/trainer.hpp"
+
+namespace coinfer {
+
+std::vector<StepTime> time_training_steps(const Graph& graph, const std::vector<std::int64_t>& batches,
+                                          int repeats, std::uint64_t seed) {
+  if (repeats < 1) throw InputError("", "repeats", fmt::format("expected an integer >= 1, got {}", repeats));
+  if (batches.empty()) throw InputError("", "batches", "expected at least one minibatch size");
+  for (std::size_t i = 0; i < batches.size(); ++i)
+    if (batches[i] < 1)
+      throw InputError("", index_path("batches", i), fmt::format("expected a size >= 1, got {}", batches[i]));
+  Trainer trainer(graph, seed);
+  const Graph& g = trainer.model().graph();
+  const Shape input = g.layer(g.input_layers().front()).output_shape;
+  const std::int64_t classes = g.layer(trainer.logits_layer()).output_shape.empty()
+                                   ? 1
+                                   : shape_elements(g.layer(trainer.logits_layer()).output_shape);
+  const std::int64_t largest = *std::max_element(batches.begin(), batches.end());
+  std::vector<Tensor> samples;
+  std::vector<std::int64_t> labels;
+  for (std::int64_t k = 0; k < largest; ++k) {
+    samples.push_back(random_normal(input, derive_seed(seed, fmt::format("sample{}", k))));
+    labels.push_back(k % classes);
+  }
+  std::vector<StepTime> out;
+  for (const std::int64_t b : batches) {
+    std::vector<const Tensor*> xs;
+    for (std::int64_t k = 0; k < b; ++k) xs.push_back(&samples[static_cast<std::size_t>(k)]);
+    const std::vector<std::int64_t> ys(labels.begin(), labels.begin() + b);
+    trainer.train_step(xs, ys);  // warm-up
+    double best = 1e300;
+    for (int r = 0; r < repeats; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      trainer.train_step(xs, ys);
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    out.push_back({b, best});
+  }
+  return out;
+}
+
+}  // namespace coinfer

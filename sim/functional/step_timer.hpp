@@ -1,0 +1,28 @@
+#pragma once
+/// The time of a real training step (forward, backward and SGD update through the Trainer's kernels)
+/// at several minibatch sizes on this host: the measurement behind AdaLearner's lookup table
+/// (/work/shared/seeds/000_e8b96928b487f067.txt sec. 3.3, Fig. 3.7-3.8), which
+/// schedulers/adalearner/time_model.hpp turns into minibatch splits and iteration times.
+///
+///     auto t = time_training_steps(build_zoo_model("mxnet_lenet"), {1, 16, 128}, 3, 1);
+///     // t[2].seconds: one step of 128 samples, the fastest of 3 after a warm-up
+#include <cstdint>
+#include <vector>
+
+#include "sim/graph/graph.hpp"
+
+namespace coinfer {
+
+struct StepTime {
+  std::int64_t batch = 0;
+  double seconds = 0.0;  ///< host wall time of one step
+};
+
+/// Times `Trainer::train_step` on seeded N(0, 1) inputs with labels k mod classes, for every size in
+/// `batches` (each >= 1), keeping the fastest of `repeats` (>= 1) timed steps after one untimed step.
+/// Throws what Trainer throws for a model that cannot train, and `InputError("", "batches", ...)` /
+/// `InputError("", "repeats", ...)` for bad sizes or counts.
+std::vector<StepTime> time_training_steps(const Graph& graph, const std::vector<std::int64_t>& batches,
+                                          int repeats, std::uint64_t seed);
+
+}  // namespace coinfer
