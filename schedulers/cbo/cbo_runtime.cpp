@@ -100,14 +100,16 @@ Continuation RuntimeScheduler::on_plan_end(std::size_t k, const SchedulerView& v
   switch (mode_) {
     case Mode::Local:
       return Continuation::finish();
+    case Mode::Threshold:
+      if (s.order_key[k] > params_.threshold) return Continuation::finish();
+      return upload(k, static_cast<int>(R) - 1);
     case Mode::Server:
       return server_decision(k, view);
     case Mode::Optimal:
       if (!s.solved) {
-        Problem p = base_problem(view);
-        p.bandwidth_bps = bandwidth_bps(view);
-        const auto i = static_cast<std::size_t>(s.uplink_index);
-        p.bandwidth_bps = view.link_rates_bps[i];  // offline: the true rate
+        Problem p = base_problem(view);  // finds the uplink's index too
+        p.bandwidth_bps =
+            view.link_rates_bps[static_cast<std::size_t>(s.uplink_index)];  // offline: the true rate
         for (std::size_t j = 0; j < std::min(s.streamed(), view.frames->size()); ++j) {
           Frame f = problem_frame(j, view);
           f.local_accuracy = s.frame(j).correct;
@@ -119,13 +121,16 @@ Continuation RuntimeScheduler::on_plan_end(std::size_t k, const SchedulerView& v
         s.optimal_model_accuracy = sol.accuracy;
         s.solved = true;
       }
-      if (s.decision[k] == kLocal) return Continuation::finish();
+      if (s.decision[k] == kLocal) {  // the NPU answers it after all
+        s.decision[k] = kLocalAfter;
+        return Continuation::run(2 * R + 1);
+      }
       s.queue.push_back(k);
       return Continuation::hold();
     case Mode::Compress:
       if (!s.cpu_busy && s.cpu_s <= view.deadline_s) {
         s.cpu_busy = true;
-        s.decision[k] = kCpuLocal;
+        s.decision[k] = kLocalAfter;
         return Continuation::run(2 * R + 1);
       }
       [[fallthrough]];
@@ -142,7 +147,7 @@ Continuation RuntimeScheduler::on_plan_end(std::size_t k, const SchedulerView& v
 std::vector<std::pair<std::size_t, Continuation>> RuntimeScheduler::take_decisions(
     const SchedulerView& view) {
   if (mode_ == Mode::Optimal) return decide_optimal(view);
-  if (mode_ == Mode::Local || mode_ == Mode::Server) return {};
+  if (mode_ == Mode::Local || mode_ == Mode::Server || mode_ == Mode::Threshold) return {};
   return decide_online(view);
 }
 
@@ -206,7 +211,7 @@ double RuntimeScheduler::frame_score(std::size_t k, const FrameRecord& record) {
   if (d >= 0) {
     score = on_time ? f.server_correct[static_cast<std::size_t>(d)] : (runs_npu(mode_) ? f.correct : 0);
     miss = !on_time;
-  } else if (d == kCpuLocal || runs_npu(mode_)) {
+  } else if (d == kLocalAfter || runs_npu(mode_)) {
     score = on_time ? f.correct : 0;
     miss = !on_time;
   } else {

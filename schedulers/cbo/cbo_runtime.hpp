@@ -1,7 +1,8 @@
 #pragma once
 /// The CBO system of Tan & Cao (Fig. 8) and its baselines (sec. V-A) as runtime schedulers over a
 /// per-frame trace (frame_trace.hpp): `cbo`, `cbo-wo`, `fastva`, `local`, `server`, `compress`,
-/// `optimal`. One class, one `Mode` per name; registered by register_cbo_schedulers (register.hpp).
+/// `optimal`, and `cbo-threshold` (the fixed threshold of the paper's Figs. 6-7). One class, one `Mode` per
+/// name; registered by register_cbo_schedulers (register.hpp).
 ///
 /// The trace is split in file order: the first `calibration_fraction` of its frames train the
 /// calibrator and give the accuracies the schedulers plan with (A^npu for FastVA, A^o_r per
@@ -10,14 +11,18 @@
 ///
 /// Plan variants (built by `plan_variants` from the partitioner's plan and the platform):
 ///   0            stage 1: the partitioner's plan (the local model on `device`, e.g. AlexNet on the
-///                NPU), then for `cbo` only `calibrate` (`calibration_ms` on `device`); for `server`
-///                and `compress` a zero-time `capture` on `device` instead (they do not run the NPU)
+///                NPU), then for `cbo` only `calibrate` (`calibration_ms` on `device`); for `server`,
+///                `compress` and `optimal` a zero-time `capture` on `device` instead (they decide
+///                before any local pass)
 ///   1 .. R       `upload`: the frame from `device` to `server` at resolution r (per-frame size
 ///                from the trace x `size_scale`, set per frame)
 ///   R+1 .. 2R    `serve` at resolution r: `infer` (`server_ms` on `server`), then `result`
 ///                (`result_bytes`) back to `device`
-///   2R+1         `compress` only: the partitioner's plan with durations x `local_time_scale`
-/// A frame's record names the last variant it ran (frames.csv: 0 local, R+1+r served at r).
+///   2R+1         `compress`: the partitioner's plan (on `cpu_device`) with durations x
+///                `local_time_scale`; `optimal`: the partitioner's plan (the NPU), for the frames it
+///                keeps local
+/// A frame's record names the last variant it ran (frames.csv: 0 local, R+1+r served at r,
+/// 2R+1 local model after the decision).
 ///
 /// Decisions (after stage 1, Scheduler::on_plan_end; uploads one at a time, as Algorithm 1 plans):
 /// - cbo / cbo-wo / fastva: the frame joins the pool of frames processed locally and not yet
@@ -32,6 +37,9 @@
 ///   reading of FastVA [4]: the same deadline-constrained accuracy maximisation without per-frame
 ///   confidence; ties keep arrival order).
 /// - local: every frame keeps the NPU answer.
+/// - cbo-threshold (Figs. 6-7 of the paper): a fixed threshold; a frame whose confidence (calibrated
+///   with `calibration` when `calibrated`, the calibration step then timed as in cbo) is <= `threshold`
+///   is uploaded at once at the largest resolution, the others keep the NPU answer.
 /// - server: every frame is uploaded at once at the largest resolution whose upload at the measured
 ///   bandwidth fits in one frame interval (the smallest when none does).
 /// - compress: no NPU; the pruned, quantized model runs on `cpu_device` (the partitioner's plan,
@@ -39,7 +47,11 @@
 ///   deadline; other frames are offloaded as FastVA does, with no local answer (A^npu = 0).
 ///   The trace's NPU answers stand in for the compressed model's (the trace has no other model).
 /// - optimal: offline, `cbo::solve_optimal` over all streamed frames with what the trace says
-///   (each local and server answer, 1 right / 0 wrong) and the uplink's true rate, then replayed.
+///   (each local and server answer, 1 right / 0 wrong) and the uplink's true rate, then replayed:
+///   uploads may start at release (no local pass first) and the frames it keeps local run on the
+///   NPU afterwards. Every other scheduler's answers are NPU or server answers of the same trace
+///   with uploads starting no earlier and sharing one uplink (which serial uploads dominate), so
+///   it bounds them all.
 ///
 /// Score of a frame: the server's answer if it was offloaded and came back by its deadline, else
 /// the local answer if there is one in time, else 0 (wrong). Summary: accuracy, offload_fraction,
@@ -64,7 +76,7 @@
 
 namespace coinfer::cbo {
 
-enum class Mode { Cbo, CboWithout, FastVa, Local, Server, Compress, Optimal };
+enum class Mode { Cbo, CboWithout, FastVa, Local, Server, Compress, Optimal, Threshold };
 
 /// The registered name of a mode ("cbo", "cbo-wo", ...).
 std::string mode_name(Mode mode);
@@ -78,6 +90,8 @@ struct RuntimeParams {
   double size_scale = 1, local_time_scale = 1;
   double initial_bandwidth_mbps = 0;  ///< 0: the uplink's nominal rate
   bool oracle = false;
+  double threshold = 0.5;  ///< cbo-threshold
+  bool calibrated = true;  ///< cbo-threshold
 
   /// Reads the resolved scheduler parameters (schema: runtime_param_schema()).
   static RuntimeParams from_json(const Json& params);

@@ -77,6 +77,8 @@ std::string mode_name(Mode mode) {
       return "server";
     case Mode::Compress:
       return "compress";
+    case Mode::Threshold:
+      return "cbo-threshold";
     case Mode::Optimal:
       break;
   }
@@ -118,6 +120,10 @@ ParamSchema runtime_param_schema() {
           .range(1e-6, 1e6),
       ParamSpec::boolean("oracle", "plan with the uplink's true rate instead of the measured one")
           .with_default(false),
+      ParamSpec::number("threshold", "cbo-threshold: offload the frames whose confidence is <= this")
+          .with_default(0.5)
+          .range(0, 1),
+      ParamSpec::boolean("calibrated", "cbo-threshold: compare calibrated confidences").with_default(true),
   };
 }
 
@@ -138,6 +144,8 @@ RuntimeParams RuntimeParams::from_json(const Json& p) {
   r.initial_bandwidth_mbps =
       p.at("initial_bandwidth_mbps").is_null() ? 0.0 : p.at("initial_bandwidth_mbps").get<double>();
   r.oracle = p.at("oracle").get<bool>();
+  r.threshold = p.at("threshold").get<double>();
+  r.calibrated = p.at("calibrated").get<bool>();
   return r;
 }
 
@@ -176,7 +184,7 @@ RuntimeScheduler::RuntimeScheduler(Mode mode, RuntimeParams params)
   for (std::size_t k = 0; k < s.streamed(); ++k) {
     const double raw = s.frame(k).confidence;
     double a = raw;
-    if (mode_ == Mode::Cbo) a = calibrator->apply(raw);
+    if (mode_ == Mode::Cbo || (mode_ == Mode::Threshold && params_.calibrated)) a = calibrator->apply(raw);
     if (mode_ == Mode::FastVa) a = mean_local;
     if (mode_ == Mode::Compress) a = 0.0;  // no local answer in time unless the CPU runs it
     s.local_accuracy.push_back(a);
@@ -219,7 +227,7 @@ std::vector<Plan> RuntimeScheduler::plan_variants(std::vector<Plan> partitioned,
   if (runs_npu(mode_)) {
     stage1 = local_model(partitioned, params_.device, "device");
     stage1.name = "local";
-    if (mode_ == Mode::Cbo)  // only CBO calibrates its confidences (Table III: 8 ms)
+    if (mode_ == Mode::Cbo || (mode_ == Mode::Threshold && params_.calibrated))  // Table III: 8 ms
       stage1.tasks.push_back(compute_task("calibrate", params_.device, params_.calibration_ms / 1e3,
                                           sinks(stage1), "confidence calibration"));
   } else {
@@ -250,6 +258,11 @@ std::vector<Plan> RuntimeScheduler::plan_variants(std::vector<Plan> partitioned,
     for (auto& t : cpu.tasks) t.duration_s *= params_.local_time_scale;
     s.cpu_s = plan_seconds(cpu);
     out.push_back(cpu);
+  }
+  if (mode_ == Mode::Optimal) {
+    Plan npu = local_model(partitioned, params_.device, "device");
+    npu.name = "local-after";
+    out.push_back(npu);
   }
   s.planned = true;
   return out;

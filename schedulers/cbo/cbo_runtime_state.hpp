@@ -11,8 +11,9 @@
 
 namespace coinfer::cbo {
 
-/// Decision codes besides kLocal and resolution indices.
-inline constexpr int kCpuLocal = -2;
+/// Decision code besides kLocal and resolution indices: the local model runs after the decision
+/// (variant 2R+1: compress on the CPU, optimal on the NPU).
+inline constexpr int kLocalAfter = -2;
 
 struct RuntimeScheduler::State {
   // from the trace (constructor)
@@ -45,6 +46,8 @@ struct RuntimeScheduler::State {
 };
 
 /// True for the modes that classify every frame on the NPU first (they have a local answer).
-inline bool runs_npu(Mode mode) { return mode != Mode::Server && mode != Mode::Compress; }
+inline bool runs_npu(Mode mode) {
+  return mode != Mode::Server && mode != Mode::Compress && mode != Mode::Optimal;
+}
 
 }  // namespace coinfer::cbo

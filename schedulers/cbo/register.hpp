@@ -12,7 +12,7 @@ namespace coinfer {
 void register_cbo_solvers(SolverRegistry& registry);
 
 /// Adds the runtime schedulers of Tan & Cao's evaluation (schedulers/cbo/cbo_runtime.hpp): `cbo`,
-/// `cbo-wo`, `fastva`, `local`, `server`, `compress`, `optimal`.
+/// `cbo-wo`, `fastva`, `local`, `server`, `compress`, `optimal`, `cbo-threshold`.
 void register_cbo_schedulers(SchedulerRegistry& registry);
 
 }  // namespace coinfer
