@@ -72,15 +72,18 @@ Continuation RuntimeScheduler::upload(std::size_t k, int r) {
   return Continuation::run(1 + static_cast<std::size_t>(r), {{"upload", bytes}});
 }
 
-// Server: the largest resolution whose upload at the believed rate fits in one frame interval.
+// Server: the largest resolution whose upload at the believed rate fits in one frame interval and
+// leaves the answer on time (T^o + L after the upload, by the deadline); the smallest when none does.
 Continuation RuntimeScheduler::server_decision(std::size_t k, const SchedulerView& view) {
   const auto& frames = *view.frames;
   const double interval_s =
       frames.size() > 1 ? frames[1].release_s - frames[0].release_s : std::numeric_limits<double>::infinity();
+  const double budget_s =
+      std::min(interval_s, view.deadline_s - s_->stage1_s - params_.server_ms / 1e3 - s_->return_s);
   const double rate = bandwidth_bps(view);
   int best = 0;
   for (std::size_t r = 0; r < s_->resolutions; ++r)
-    if (8.0 * s_->size_bytes(k, r, params_.size_scale) / rate <= interval_s) best = static_cast<int>(r);
+    if (8.0 * s_->size_bytes(k, r, params_.size_scale) / rate <= budget_s) best = static_cast<int>(r);
   return upload(k, best);
 }
 
@@ -112,8 +115,10 @@ Continuation RuntimeScheduler::on_plan_end(std::size_t k, const SchedulerView& v
             view.link_rates_bps[static_cast<std::size_t>(s.uplink_index)];  // offline: the true rate
         for (std::size_t j = 0; j < std::min(s.streamed(), view.frames->size()); ++j) {
           Frame f = problem_frame(j, view);
-          f.local_accuracy = s.frame(j).correct;
-          for (auto c : s.frame(j).server_correct) f.server_accuracy.push_back(c);
+          if (params_.optimal_knows_answers) {
+            f.local_accuracy = s.frame(j).correct;
+            for (auto c : s.frame(j).server_correct) f.server_accuracy.push_back(c);
+          }
           p.frames.push_back(std::move(f));
         }
         const OptimalSolution sol = solve_optimal(p);
@@ -121,6 +126,7 @@ Continuation RuntimeScheduler::on_plan_end(std::size_t k, const SchedulerView& v
         s.optimal_model_accuracy = sol.accuracy;
         s.solved = true;
       }
+      if (s.decision[k] == kLocal && s.npu_first) return Continuation::finish();
       if (s.decision[k] == kLocal) {  // the NPU answers it after all
         s.decision[k] = kLocalAfter;
         return Continuation::run(2 * R + 1);
@@ -172,6 +178,7 @@ std::vector<std::pair<std::size_t, Continuation>> RuntimeScheduler::decide_onlin
   p.uplink_free_at_s = view.now_s;
   std::vector<std::size_t> pool;
   for (const auto k : s.pool) {
+    if (!std::isnan((*view.frames)[k].end_s)) continue;  // its deadline passed: the replay closed it
     Frame f = problem_frame(k, view);
     if (view.now_s + p.server_time_s + p.latency_s > f.arrival_s + p.deadline_s) {
       out.emplace_back(k, Continuation::finish());
@@ -209,9 +216,9 @@ double RuntimeScheduler::frame_score(std::size_t k, const FrameRecord& record) {
   double score = 0;
   bool miss = false;
   if (d >= 0) {
-    score = on_time ? f.server_correct[static_cast<std::size_t>(d)] : (runs_npu(mode_) ? f.correct : 0);
+    score = on_time ? f.server_correct[static_cast<std::size_t>(d)] : (s.npu_first ? f.correct : 0);
     miss = !on_time;
-  } else if (d == kLocalAfter || runs_npu(mode_)) {
+  } else if (d == kLocalAfter || s.npu_first) {
     score = on_time ? f.correct : 0;
     miss = !on_time;
   } else {

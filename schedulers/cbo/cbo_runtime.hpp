@@ -41,7 +41,9 @@
 ///   with `calibration` when `calibrated`, the calibration step then timed as in cbo) is <= `threshold`
 ///   is uploaded at once at the largest resolution, the others keep the NPU answer.
 /// - server: every frame is uploaded at once at the largest resolution whose upload at the measured
-///   bandwidth fits in one frame interval (the smallest when none does).
+///   bandwidth fits in one frame interval (sec. V-A) and leaves its answer on time (our addition: at
+///   5 fps a 200 ms interval alone would pick 224 px frames that cannot meet T); the smallest when
+///   none does.
 /// - compress: no NPU; the pruned, quantized model runs on `cpu_device` (the partitioner's plan,
 ///   durations x `local_time_scale`, 0.5 in the seed) when the CPU is idle and its time fits the
 ///   deadline; other frames are offloaded as FastVA does, with no local answer (A^npu = 0).
@@ -51,7 +53,9 @@
 ///   uploads may start at release (no local pass first) and the frames it keeps local run on the
 ///   NPU afterwards. Every other scheduler's answers are NPU or server answers of the same trace
 ///   with uploads starting no earlier and sharing one uplink (which serial uploads dominate), so
-///   it bounds them all.
+///   it bounds them all. With `optimal_knows: confidences` it is the paper's Optimal instead: the
+///   same problem as CBO's (NPU pass and calibration first, A^npu the calibrated confidence, A^o_r
+///   measured) solved offline with every future frame known; no bound on realised accuracy.
 ///
 /// Score of a frame: the server's answer if it was offloaded and came back by its deadline, else
 /// the local answer if there is one in time, else 0 (wrong). Summary: accuracy, offload_fraction,
@@ -90,8 +94,9 @@ struct RuntimeParams {
   double size_scale = 1, local_time_scale = 1;
   double initial_bandwidth_mbps = 0;  ///< 0: the uplink's nominal rate
   bool oracle = false;
-  double threshold = 0.5;  ///< cbo-threshold
-  bool calibrated = true;  ///< cbo-threshold
+  double threshold = 0.5;             ///< cbo-threshold
+  bool calibrated = true;             ///< cbo-threshold
+  bool optimal_knows_answers = true;  ///< optimal: `optimal_knows: answers` (else `confidences`)
 
   /// Reads the resolved scheduler parameters (schema: runtime_param_schema()).
   static RuntimeParams from_json(const Json& params);

@@ -124,6 +124,11 @@ ParamSchema runtime_param_schema() {
           .with_default(0.5)
           .range(0, 1),
       ParamSpec::boolean("calibrated", "cbo-threshold: compare calibrated confidences").with_default(true),
+      ParamSpec::enumeration(
+          "optimal_knows", {"answers", "confidences"},
+          "optimal: each frame's true answers (an upper bound) or, as the paper's Optimal, "
+          "the calibrated confidences of all frames")
+          .with_default("answers"),
   };
 }
 
@@ -146,6 +151,7 @@ RuntimeParams RuntimeParams::from_json(const Json& p) {
   r.oracle = p.at("oracle").get<bool>();
   r.threshold = p.at("threshold").get<double>();
   r.calibrated = p.at("calibrated").get<bool>();
+  r.optimal_knows_answers = p.at("optimal_knows").get<std::string>() == "answers";
   return r;
 }
 
@@ -176,6 +182,10 @@ RuntimeScheduler::RuntimeScheduler(Mode mode, RuntimeParams params)
   }
   for (auto& a : s.server_accuracy) a /= static_cast<double>(s.n_train);
   const double mean_local = local_sum / static_cast<double>(s.n_train);
+  const bool optimal_on_confidences = mode_ == Mode::Optimal && !params_.optimal_knows_answers;
+  s.npu_first = runs_npu(mode_) || optimal_on_confidences;
+  s.calibrates =
+      mode_ == Mode::Cbo || (mode_ == Mode::Threshold && params_.calibrated) || optimal_on_confidences;
   CalibratorRegistry methods("calibration method");
   register_confidence_calibrators(methods);
   auto calibrator = methods.create(params_.calibration, Json::object(), "", "scheduler.calibration");
@@ -184,7 +194,7 @@ RuntimeScheduler::RuntimeScheduler(Mode mode, RuntimeParams params)
   for (std::size_t k = 0; k < s.streamed(); ++k) {
     const double raw = s.frame(k).confidence;
     double a = raw;
-    if (mode_ == Mode::Cbo || (mode_ == Mode::Threshold && params_.calibrated)) a = calibrator->apply(raw);
+    if (s.calibrates) a = calibrator->apply(raw);
     if (mode_ == Mode::FastVa) a = mean_local;
     if (mode_ == Mode::Compress) a = 0.0;  // no local answer in time unless the CPU runs it
     s.local_accuracy.push_back(a);
@@ -224,10 +234,10 @@ std::vector<Plan> RuntimeScheduler::plan_variants(std::vector<Plan> partitioned,
 
   std::vector<Plan> out;
   Plan stage1;
-  if (runs_npu(mode_)) {
+  if (s.npu_first) {
     stage1 = local_model(partitioned, params_.device, "device");
     stage1.name = "local";
-    if (mode_ == Mode::Cbo || (mode_ == Mode::Threshold && params_.calibrated))  // Table III: 8 ms
+    if (s.calibrates)  // Table III: 8 ms
       stage1.tasks.push_back(compute_task("calibrate", params_.device, params_.calibration_ms / 1e3,
                                           sinks(stage1), "confidence calibration"));
   } else {
