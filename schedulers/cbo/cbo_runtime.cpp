@@ -105,7 +105,7 @@ Continuation RuntimeScheduler::on_plan_end(std::size_t k, const SchedulerView& v
       return Continuation::finish();
     case Mode::Threshold:
       if (s.order_key[k] > params_.threshold) return Continuation::finish();
-      return upload(k, static_cast<int>(R) - 1);
+      return upload(k, s.threshold_resolution);
     case Mode::Server:
       return server_decision(k, view);
     case Mode::Optimal:

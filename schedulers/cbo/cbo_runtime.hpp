@@ -39,7 +39,7 @@
 /// - local: every frame keeps the NPU answer.
 /// - cbo-threshold (Figs. 6-7 of the paper): a fixed threshold; a frame whose confidence (calibrated
 ///   with `calibration` when `calibrated`, the calibration step then timed as in cbo) is <= `threshold`
-///   is uploaded at once at the largest resolution, the others keep the NPU answer.
+///   is uploaded at once at `resolution_px` (default: the largest), the others keep the NPU answer.
 /// - server: every frame is uploaded at once at the largest resolution whose upload at the measured
 ///   bandwidth fits in one frame interval (sec. V-A) and leaves its answer on time (our addition: at
 ///   5 fps a 200 ms interval alone would pick 224 px frames that cannot meet T); the smallest when
@@ -96,6 +96,7 @@ struct RuntimeParams {
   bool oracle = false;
   double threshold = 0.5;             ///< cbo-threshold
   bool calibrated = true;             ///< cbo-threshold
+  int resolution_px = 0;              ///< cbo-threshold: offload resolution (0: the trace's largest)
   bool optimal_knows_answers = true;  ///< optimal: `optimal_knows: answers` (else `confidences`)
 
   /// Reads the resolved scheduler parameters (schema: runtime_param_schema()).

@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "schedulers/cbo/cbo_runtime_state.hpp"
 #include "schedulers/cbo/confidence_calibrator.hpp"
@@ -124,6 +125,9 @@ ParamSchema runtime_param_schema() {
           .with_default(0.5)
           .range(0, 1),
       ParamSpec::boolean("calibrated", "cbo-threshold: compare calibrated confidences").with_default(true),
+      ParamSpec::integer("resolution_px",
+                         "cbo-threshold: offload resolution, one of the trace's (unset: its largest)")
+          .range(1, 4096),
       ParamSpec::enumeration(
           "optimal_knows", {"answers", "confidences"},
           "optimal: each frame's true answers (an upper bound) or, as the paper's Optimal, "
@@ -151,6 +155,7 @@ RuntimeParams RuntimeParams::from_json(const Json& p) {
   r.oracle = p.at("oracle").get<bool>();
   r.threshold = p.at("threshold").get<double>();
   r.calibrated = p.at("calibrated").get<bool>();
+  r.resolution_px = p.at("resolution_px").is_null() ? 0 : p.at("resolution_px").get<int>();
   r.optimal_knows_answers = p.at("optimal_knows").get<std::string>() == "answers";
   return r;
 }
@@ -201,6 +206,16 @@ RuntimeScheduler::RuntimeScheduler(Mode mode, RuntimeParams params)
     s.order_key.push_back(a);
   }
   s.decision.assign(s.streamed(), kLocal);
+  s.threshold_resolution = static_cast<int>(s.resolutions) - 1;
+  if (params_.resolution_px > 0) {
+    const auto& px = s.trace.resolutions_px;
+    const auto it = std::find(px.begin(), px.end(), params_.resolution_px);
+    if (it == px.end())
+      throw param_error("resolution_px",
+                        fmt::format("the trace {} has no {} px resolution; it has {} px", params_.trace_file,
+                                    params_.resolution_px, fmt::join(px, ", ")));
+    s.threshold_resolution = static_cast<int>(it - px.begin());
+  }
 }
 
 RuntimeScheduler::~RuntimeScheduler() = default;

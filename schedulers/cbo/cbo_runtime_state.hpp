@@ -24,8 +24,9 @@ struct RuntimeScheduler::State {
   std::vector<double> order_key;        ///< per streamed frame: the confidence Algorithm 1 sorts by
   std::vector<double> server_accuracy;  ///< A^o_r measured on the calibration frames
   Json calibration_fit;
-  bool npu_first = false;   ///< stage 1 is the NPU pass (the frame has a local answer from it)
-  bool calibrates = false;  ///< stage 1 ends with the confidence calibration
+  bool npu_first = false;        ///< stage 1 is the NPU pass (the frame has a local answer from it)
+  bool calibrates = false;       ///< stage 1 ends with the confidence calibration
+  int threshold_resolution = 0;  ///< cbo-threshold: the resolution it offloads at
   // from the platform (plan_variants)
   bool planned = false;
   double stage1_s = 0, return_s = 0, cpu_s = 0;
