@@ -1,5 +1,7 @@
 #pragma once
 /// Internal to the CBO runtime schedulers (cbo_runtime*.cpp): what they know and track.
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <deque>
 #include <memory>
@@ -43,8 +45,9 @@ struct RuntimeScheduler::State {
 
   const TraceFrame& frame(std::size_t k) const { return trace.frames[n_train + k]; }
   std::size_t streamed() const { return trace.frames.size() - n_train; }
+  /// Frame k's size at resolution r, scaled, in whole bytes (what goes on the wire), at least 1.
   double size_bytes(std::size_t k, std::size_t r, double scale) const {
-    return frame(k).size_bytes[r] * scale;
+    return std::max(1.0, std::round(frame(k).size_bytes[r] * scale));
   }
 };
 

@@ -190,3 +190,30 @@ TEST_CASE("cbo runtime: held frames whose deadline passes during an upload leave
   CHECK(r.scheduler_metrics.at("offload_fraction") > 0);
   CHECK(r.scheduler_metrics.at("deadline_misses") == 0);
 }
+
+TEST_CASE(
+    "cbo runtime: Algorithm 1 plans with the bandwidth the phone measured, the true rate only as oracle") {
+  // The uplink's nominal rate is 5 Mbps but it carries 2 Mbps (a rate trace). Before its first upload
+  // the phone believes the nominal rate; once an upload completed it measures 2 Mbps exactly (one
+  // transfer at a time, zero-latency uplink). With oracle: true every run sees the true 2 Mbps.
+  for (const bool oracle : {false, true}) {
+    auto params = params_for("digits_trace.csv", 20.8);
+    params.oracle = oracle;
+    const auto text = run_in_child_process([&] {
+      RuntimeScheduler s(Mode::Cbo, params);
+      s.keep_log(true);
+      Platform p = platform(5);
+      p.networks[0].uplink.bandwidth.kind = BandwidthModel::Kind::Trace;
+      p.networks[0].uplink.bandwidth.trace = {{0.0, 2e6}};
+      const auto plans = s.plan_variants(npu_plan(), p);
+      simulate(p, plans, stream_workload(30.0, 60, DropPolicy::Queue, 0.2), {}, &s);
+      Json rates = Json::array();
+      for (const auto& e : s.log()) rates.push_back(e.problem.bandwidth_bps);
+      return rates.dump();
+    });
+    const auto rates = Json::parse(text).get<std::vector<double>>();
+    REQUIRE(rates.size() > 10);
+    CHECK(rates.front() == (oracle ? 2e6 : 5e6));
+    CHECK(rates.back() == Approx(2e6).epsilon(1e-9));
+  }
+}
