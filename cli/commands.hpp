@@ -19,5 +19,6 @@ void add_costs_command(CLI::App& app);
 void add_check_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_make_trace_command(CLI::App& app);
+void add_png_wire_command(CLI::App& app);
 
 }  // namespace coinfer::cli

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   coinfer::cli::add_check_command(app);
   coinfer::cli::add_train_command(app);
   coinfer::cli::add_make_trace_command(app);
+  coinfer::cli::add_png_wire_command(app);
   std::vector<std::string> names;
   for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
   if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end()) {

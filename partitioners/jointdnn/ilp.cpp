@@ -21,7 +21,7 @@
 // which implies eq. 5 (every layer in exactly one group) and, unlike the product linearisation,
 // keeps the LP relaxation a shortest-path flow (tight bounds for branch and bound).
 //   y[l] = sum_{p, i <= l <= j} z[p,i,j,c]      (1 iff layer l runs on the cloud; y[0] = 0)
-//   up[j] >= sum_k z[m,j+1,k,c],  dn[j] >= sum_k z[c,j+1,k,m]    (chain consumer j+1)
+//   up[j] >= sum_k z[m,j+1,k,c],  dn[j] >= sum_k z[c,j+1,k,m]    (chain consumer j+1, unless detached)
 //   dn[N] >= y[N]                                                 (the result ends on the mobile)
 //   up[a] >= y[b] - y[a],  dn[a] >= y[a] - y[b]                    (every skip [a, b])
 // One up/dn per output pays each crossing once, however many consumers need it. Crossing costs are
@@ -148,6 +148,7 @@ void add_crossings(glp_prob* lp, const Problem& p, const Columns& col) {
     add_row(lp, side, GLP_FX, 0.0, 0.0);
   }
   for (int j = 0; j < n; ++j) {  // chain consumer j+1: the transition into the group at j+1
+    if (!p.reads_previous(j + 1)) continue;
     Row up{{col.up(j), 1.0}}, dn{{col.dn(j), 1.0}};
     for (int k = j + 1; k <= n; ++k) {
       up.emplace_back(col.z(Side::mobile, j + 1, k, Side::cloud), -1.0);

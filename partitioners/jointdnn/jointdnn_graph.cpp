@@ -86,7 +86,7 @@ void JointDnnGraph::edges_from(int boundary, std::size_t code, std::vector<Edge>
       if (p.has_energy()) paid.energy_j += up ? p.upload_energy_j[a] : p.download_energy_j[a];
       prod.sides[t] |= bit;
     };
-    need(prod.count - 1);  // layer `first` consumes layer `boundary`
+    if (p.reads_previous(first)) need(prod.count - 1);  // layer `first` consumes layer `boundary`
     for (int k = first; k <= layers_; ++k) {
       for (int a : sources_of_[k])
         if (a < first) need(prod.index_of(a));  // sources inside the group are on side s already

@@ -43,21 +43,11 @@ std::vector<double> value_array(const Json& problem, const std::string& key, lon
   return checked_values(json_number_array(problem, key, "", size, 0.0, kMaxValue), key);
 }
 
-const std::vector<std::string> kKeys = {"layers",
-                                        "mobile_time",
-                                        "cloud_time",
-                                        "upload_time",
-                                        "download_time",
-                                        "mobile_energy",
-                                        "upload_energy",
-                                        "download_energy",
-                                        "skips",
-                                        "weight_download_time",
-                                        "weight_download_energy",
-                                        "objective",
-                                        "max_latency",
-                                        "max_energy",
-                                        "max_cloud_time"};
+const std::vector<std::string> kKeys = {
+    "layers",        "mobile_time",   "cloud_time",           "upload_time",
+    "download_time", "mobile_energy", "upload_energy",        "download_energy",
+    "skips",         "detached",      "weight_download_time", "weight_download_energy",
+    "objective",     "max_latency",   "max_energy",           "max_cloud_time"};
 
 /// A grouped-cost matrix: row i (first layer i+1) must hold layers - i entries, all >= 0.
 std::vector<std::vector<double>> parse_triangle(const Json& problem, const std::string& key, int layers) {
@@ -101,6 +91,22 @@ std::vector<Skip> parse_skips(const Json& problem, int layers) {
     skips.push_back({a, b});
   }
   return skips;
+}
+
+std::vector<int> parse_detached(const Json& problem, int layers) {
+  std::vector<int> detached;
+  const Json* node = json_find(problem, "detached", "");
+  if (!node) return detached;
+  if (!node->is_array()) throw InputError("", "detached", "expected an array of layers (1..N), increasing");
+  for (std::size_t i = 0; i < node->size(); ++i) {
+    const auto path = index_path("detached", i);
+    const auto k = static_cast<int>(json_as_int((*node)[i], path, 1, layers));
+    if (!detached.empty() && k <= detached.back())
+      throw InputError(
+          "", path, fmt::format("expected layers in increasing order, got {} after {}", k, detached.back()));
+    detached.push_back(k);
+  }
+  return detached;
 }
 
 void parse_energy(const Json& problem, Problem& p) {
@@ -157,6 +163,8 @@ double Problem::group_energy_j(int first, int last, Side side) const {
   return mobile_energy_j[first - 1][last - first];
 }
 
+bool Problem::reads_previous(int k) const { return !std::binary_search(detached.begin(), detached.end(), k); }
+
 Problem parse_problem(const Json& problem) {
   json_reject_unknown_keys(problem, "", kKeys);
   Problem p;
@@ -170,6 +178,7 @@ Problem parse_problem(const Json& problem) {
   if (p.weight_download_time_s.empty()) p.weight_download_time_s.assign(p.layers, 0.0);
   parse_energy(problem, p);
   p.skips = parse_skips(problem, p.layers);
+  p.detached = parse_detached(problem, p.layers);
   parse_goal(problem, p);
   return p;
 }
@@ -194,7 +203,7 @@ Cost evaluate_schedule(const Problem& problem, const std::vector<Group>& groups)
   }
   // needs_other[j]: some consumer of layer j's output runs on the other side than layer j.
   std::vector<bool> needs_other(n + 1, false);
-  for (int j = 0; j <= n; ++j) needs_other[j] = side[j + 1] != side[j];
+  for (int j = 0; j <= n; ++j) needs_other[j] = problem.reads_previous(j + 1) && side[j + 1] != side[j];
   for (const auto& s : problem.skips)
     if (side[s.to_layer] != side[s.from_layer]) needs_other[s.from_layer] = true;
   for (int j = 0; j <= n; ++j) {

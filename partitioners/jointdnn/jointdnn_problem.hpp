@@ -5,8 +5,10 @@
 /// Semantics (issue 6, sec. 1): a schedule splits layers 1..N into consecutive groups, each on the
 /// mobile or the cloud (two neighbouring groups may sit on the same side). The model input (layer 0's
 /// "output") starts on the mobile and the output of layer N must end on the mobile. The output of
-/// layer j must reach every side where one of its consumers runs (layer j+1, every b with [j, b] in
-/// skips, the mobile for j = N); each crossing is paid once (upload_time[j] or download_time[j]).
+/// layer j must reach every side where one of its consumers runs (layer j+1 unless it is `detached`,
+/// every b with [j, b] in skips, the mobile for j = N); each crossing is paid once (upload_time[j] or
+/// download_time[j]). A `detached` layer k does not read layer k-1 (a branch of a DAG in topological
+/// order: an Inception branch, a ResNet projection shortcut); layer k-1's consumers are then skips.
 ///   latency    = group times + crossings + weight_download_time[k-1] for each cloud layer k
 ///   energy     = mobile group energies + crossing energies + weight_download_energy[k-1] per cloud layer
 ///   cloud time = sum of cloud group times
@@ -58,12 +60,16 @@ struct Problem {
   std::vector<double> weight_download_time_s;
   std::vector<double> weight_download_energy_j;
   std::vector<Skip> skips;
+  /// Layers k (1..N, increasing) that do not read layer k-1; JSON key `detached` (optional).
+  std::vector<int> detached;
   Objective objective = Objective::latency;
   std::optional<double> max_latency_s;
   std::optional<double> max_energy_j;
   std::optional<double> max_cloud_time_s;
 
   bool has_energy() const { return !mobile_energy_j.empty(); }
+  /// False when layer k (1..N) is detached; layer N+1 (the mobile receiving the result) reads N.
+  bool reads_previous(int k) const;
   bool has_limits() const { return max_latency_s || max_energy_j || max_cloud_time_s; }
   /// Time of layers first..last (1-based) as one group on `side`.
   double group_time_s(int first, int last, Side side) const;

@@ -11,9 +11,9 @@ namespace {
 std::vector<Cost> split_costs(const Problem& p) {
   const int n = p.layers;
   std::vector<Cost> cost(n + 1);
-  // last_consumer[j] = max(j + 1, every skip target of j), for j < N.
+  // last_consumer[j] = max(j + 1 unless detached, every skip target of j), for j < N (j: none).
   std::vector<int> last_consumer(n);
-  for (int j = 0; j < n; ++j) last_consumer[j] = j + 1;
+  for (int j = 0; j < n; ++j) last_consumer[j] = p.reads_previous(j + 1) ? j + 1 : j;
   for (const auto& s : p.skips)
     last_consumer[s.from_layer] = std::max(last_consumer[s.from_layer], s.to_layer);
   std::vector<Cost> delta(n + 2);  // difference array over p of the uploads

@@ -39,12 +39,26 @@ ParamSchema scenario_schema(bool with_solver) {
           .at_least(0),
       ParamSpec::number("max_cloud_time_s", "maximum cloud compute time per inference (eq. 19)").at_least(0),
       ParamSpec::enumeration("compression", {"none", "png"},
-                             "activation compression on the wire (png: not yet supported)")
+                             "png: conv-shaped activations cross as real PNG (sec. 4.2), with compress and "
+                             "decompress tasks timed by the real kernel")
           .with_default("none"),
+      ParamSpec::enumeration("wire", {"fp32", "int8"},
+                             "bytes per element on the wire without png: fp32, or int8 (the paper's 8-bit "
+                             "fixed-point baseline, sec. 4.2)")
+          .with_default("fp32"),
+      ParamSpec::integer("seed", "png: seed of the forward pass's weights and input")
+          .at_least(0)
+          .with_default(1),
+      ParamSpec::path("weights_file",
+                      "png: raw float32 weights file (format in partitioners/jointdnn/png_wire.hpp) "
+                      "instead of seeded random weights"),
   };
   if (with_solver)
-    specs.push_back(ParamSpec::enumeration("solver", {"auto", "shortest-path", "labels", "ilp"},
-                                           "auto: shortest path without maxima, labels with them")
+    specs.push_back(ParamSpec::enumeration(
+                        "solver",
+                        {"auto", "shortest-path", "labels", "ilp", "status-quo", "mobile-only", "cloud-only"},
+                        "auto: shortest path without maxima, labels with them; "
+                        "status-quo: the better of mobile-only and cloud-only (baselines)")
                         .with_default("auto"));
   return ParamSchema(specs);
 }
@@ -64,10 +78,16 @@ jointdnn::ScenarioSetup scenario_setup(const Json& params) {
   s.solver = solver == "shortest-path" ? jointdnn::SolverChoice::shortest_path
              : solver == "labels"      ? jointdnn::SolverChoice::labels
              : solver == "ilp"         ? jointdnn::SolverChoice::ilp
+             : solver == "status-quo"  ? jointdnn::SolverChoice::status_quo
+             : solver == "mobile-only" ? jointdnn::SolverChoice::mobile_only
+             : solver == "cloud-only"  ? jointdnn::SolverChoice::cloud_only
                                        : jointdnn::SolverChoice::automatic;
-  if (json_string_or(params, "compression", "partitioner", "none") != "none")
-    throw InputError("", "partitioner.compression",
-                     "'png' is not yet supported (issue 10, item 2); use 'none'");
+  s.png = json_string_or(params, "compression", "partitioner", "none") == "png";
+  s.int8_wire = json_string_or(params, "wire", "partitioner", "fp32") == "int8";
+  s.seed = static_cast<std::uint64_t>(json_int_or(params, "seed", "partitioner", 1, 0));
+  s.weights = json_string_or(params, "weights_file", "partitioner", "");
+  if (!s.weights.empty() && !s.png)
+    throw InputError("", "partitioner.weights_file", "weights are read only with compression: png");
   return s;
 }
 

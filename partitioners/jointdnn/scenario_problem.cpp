@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 
 #include "partitioners/jointdnn/ilp.hpp"
 #include "partitioners/jointdnn/labels.hpp"
 #include "partitioners/jointdnn/neurosurgeon.hpp"
+#include "partitioners/jointdnn/png_wire.hpp"
 #include "partitioners/jointdnn/shortest_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/cost/cost_model.hpp"
@@ -105,10 +107,9 @@ void map_layers(const Graph& g, ScenarioProblem& sp) {
   for (std::size_t k = 1; k < order.size(); ++k) {
     auto& p = sp.producers[k];
     std::sort(p.begin(), p.end());
-    // The problem charges the crossing of layer k-1's output whenever k runs elsewhere.
-    if (!std::binary_search(p.begin(), p.end(), k - 1))
-      throw fail(fmt::format("layer '{}' does not read the layer before it in topological order ('{}')",
-                             g.layer(order[k]).name, g.layer(order[k - 1]).name));
+    // A layer not reading its predecessor (a branch, a projection shortcut) is detached: the
+    // predecessor's consumers are then all skips.
+    if (!std::binary_search(p.begin(), p.end(), k - 1)) sp.problem.detached.push_back(static_cast<int>(k));
     for (auto from : p)
       if (from != k - 1) sp.problem.skips.push_back({static_cast<int>(from), static_cast<int>(k)});
   }
@@ -121,29 +122,64 @@ void fill_groups(const CostModel& cost, const DeviceCalibration& mobile, const D
   p.cloud_time_s.assign(n, {});
   p.mobile_energy_j.assign(n, {});
   for (int i = 0; i < n; ++i) {
-    for (int last = i + 1; last <= n; ++last) {
-      const double tm = cost.range_time_s(i + 1, last, mobile);
-      p.mobile_time_s[i].push_back(tm);
-      p.mobile_energy_j[i].push_back(mobile.power.busy_w * tm);
-      p.cloud_time_s[i].push_back(cost.range_time_s(i + 1, last, cloud));
-    }
+    p.mobile_time_s[i] = cost.range_times_s(i + 1, mobile);
+    p.cloud_time_s[i] = cost.range_times_s(i + 1, cloud);
+    for (double tm : p.mobile_time_s[i]) p.mobile_energy_j[i].push_back(mobile.power.busy_w * tm);
   }
 }
 
-void fill_crossings(const Graph& g, const Links& links, const RadioPowerModel* radio, Problem& p) {
+/// The op_scale the compress / decompress kernels (byte work, class `other`) run at on `device`.
+double byte_work_scale(const DeviceCalibration& device) {
+  const auto it = device.op_scale.find("other");
+  if (it == device.op_scale.end())
+    throw param_error(
+        "compression",
+        fmt::format("device '{}' has no op_scale for class 'other' to scale the PNG kernels", device.name));
+  return it->second;
+}
+
+/// Wire sizes and (de)compression times per output: raw fp32, or PNG (png_wire.hpp).
+void fill_wire(const Graph& g, const ScenarioSetup& setup, const DeviceCalibration& mobile,
+               const DeviceCalibration& cloud, ScenarioProblem& sp) {
   const auto& order = g.topological_order();
+  sp.wire_bytes.clear();
+  for (auto i : order) {
+    const Layer& l = g.layer(i);
+    sp.wire_bytes.push_back(
+        static_cast<double>(setup.int8_wire ? l.output_bytes / dtype_bytes(l.attrs.dtype) : l.output_bytes));
+  }
+  sp.compress_s.assign(order.size(), {0.0, 0.0});
+  sp.decompress_s.assign(order.size(), {0.0, 0.0});
+  if (!setup.png) return;
+  const auto wire = measure_png_wire(g, {setup.seed, setup.weights, "partitioner.weights_file", 3});
+  const std::array<double, 2> scale = {byte_work_scale(mobile), byte_work_scale(cloud)};
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (!wire[k].compressed) continue;
+    sp.wire_bytes[k] = wire[k].png_bytes;
+    sp.compress_s[k] = {wire[k].compress_host_s * scale[0], wire[k].compress_host_s * scale[1]};
+    sp.decompress_s[k] = {wire[k].decompress_host_s * scale[1], wire[k].decompress_host_s * scale[0]};
+  }
+}
+
+void fill_crossings(const ScenarioProblem& sp, const Links& links, const RadioPowerModel* radio,
+                    double busy_w, Problem& p) {
   for (int j = 0; j <= p.layers; ++j) {
-    const double bytes = static_cast<double>(g.layer(order[j]).output_bytes);
+    const double bytes = sp.wire_bytes[j];
     const double up_s = transfer_time_s(bytes, links.dir[0].rate_bps, links.dir[0].latency_s);
     const double down_s = transfer_time_s(bytes, links.dir[1].rate_bps, links.dir[1].latency_s);
-    p.upload_time_s.push_back(up_s);
-    p.download_time_s.push_back(down_s);
-    // As the replay charges it: eq. 21 at the transfer's mean throughput over its whole duration.
+    const auto& zip = sp.compress_s[j];
+    const auto& unzip = sp.decompress_s[j];
+    p.upload_time_s.push_back(zip[0] + up_s + unzip[0]);
+    p.download_time_s.push_back(zip[1] + down_s + unzip[1]);
+    // As the replay charges it: eq. 21 at the transfer's mean throughput over its whole duration,
+    // plus the mobile's busy power while it compresses (upload) or decompresses (download).
     p.upload_energy_j.push_back(
-        radio ? radio_energy_j(radio->uplink_alpha_mw_per_mbps, radio->uplink_beta_mw, bytes, up_s) : 0.0);
+        busy_w * zip[0] +
+        (radio ? radio_energy_j(radio->uplink_alpha_mw_per_mbps, radio->uplink_beta_mw, bytes, up_s) : 0.0));
     p.download_energy_j.push_back(
-        radio ? radio_energy_j(radio->downlink_alpha_mw_per_mbps, radio->downlink_beta_mw, bytes, down_s)
-              : 0.0);
+        busy_w * unzip[1] +
+        (radio ? radio_energy_j(radio->downlink_alpha_mw_per_mbps, radio->downlink_beta_mw, bytes, down_s)
+               : 0.0));
   }
   p.weight_download_time_s.assign(p.layers, 0.0);
   p.weight_download_energy_j.assign(p.layers, 0.0);
@@ -188,6 +224,18 @@ bool uses_cloud(const Solution& s) {
   return std::any_of(s.groups.begin(), s.groups.end(), [](const Group& g) { return g.on == Side::cloud; });
 }
 
+/// The better feasible one of the all-on-one-side schedules on `sides` (infeasible when none meets
+/// the maxima).
+Solution one_side(const Problem& p, std::initializer_list<Side> sides) {
+  Solution best;
+  for (Side side : sides) {
+    Solution s = make_solution(p, {{1, p.layers, side}});
+    if (s.feasible && (!best.feasible || objective_value(p, s.cost) < objective_value(p, best.cost)))
+      best = std::move(s);
+  }
+  return best;
+}
+
 Solution run_core(const Problem& p, SolverChoice solver) {
   switch (solver) {
     case SolverChoice::automatic:
@@ -200,6 +248,12 @@ Solution run_core(const Problem& p, SolverChoice solver) {
       return solve_ilp(p);
     case SolverChoice::neurosurgeon:
       return solve_neurosurgeon(p);
+    case SolverChoice::status_quo:
+      return one_side(p, {Side::mobile, Side::cloud});
+    case SolverChoice::mobile_only:
+      return one_side(p, {Side::mobile});
+    case SolverChoice::cloud_only:
+      return one_side(p, {Side::cloud});
   }
   return {};
 }
@@ -236,7 +290,10 @@ Solution solve_guarded(const ScenarioProblem& sp, SolverChoice solver) {
 }
 
 std::string infeasible_message(const ScenarioProblem& sp, SolverChoice solver) {
-  const SolverChoice free_solver = solver == SolverChoice::neurosurgeon ? solver : SolverChoice::automatic;
+  // The best achievable value within the solver's own schedules (one split, one side, or any).
+  const SolverChoice free_solver = solver == SolverChoice::neurosurgeon || solver >= SolverChoice::status_quo
+                                       ? solver
+                                       : SolverChoice::automatic;
   ScenarioProblem open = sp;
   open.problem.max_latency_s.reset();
   open.problem.max_energy_j.reset();
@@ -293,7 +350,8 @@ ScenarioProblem build_scenario_problem(const PartitionContext& ctx, const Scenar
   Problem& p = sp.problem;
   p.layers = static_cast<int>(sp.position.size()) - 1;
   fill_groups(ctx.cost, mobile.calibration, cloud.calibration, p);
-  fill_crossings(ctx.graph, links, radio, p);
+  fill_wire(ctx.graph, setup, mobile.calibration, cloud.calibration, sp);
+  fill_crossings(sp, links, radio, mobile.calibration.power.busy_w, p);
   p.objective = setup.objective;
   p.max_latency_s = setup.max_latency_s;
   p.max_energy_j = setup.max_energy_j;
@@ -333,24 +391,46 @@ Plan plan_of_schedule(const PartitionContext& ctx, const ScenarioProblem& sp, co
   };
   std::vector<Where> where(sp.position.size());
   where[0].on[0] = true;
-  std::array<std::string, 2> last_task;  // the latest task whose output is on each side
+  std::array<std::string, 2> last_task;      // the latest task whose output is on each side
+  std::array<std::string, 2> last_crossing;  // the last task of the latest crossing towards each side
   Plan plan;
   plan.name = name;
   const auto add_dep = [](std::vector<std::string>& deps, const std::string& id) {
     if (!id.empty() && std::find(deps.begin(), deps.end(), id) == deps.end()) deps.push_back(id);
   };
+  // A crossing: [compress on the sender ->] transfer [-> decompress on the receiver].
   const auto cross = [&](std::size_t k, int to) {
     const int from = 1 - to;
+    const int dir = to == 1 ? 0 : 1;
+    const bool png = sp.compress_s[k][dir] > 0.0;
     std::vector<std::string> deps;
     add_dep(deps, where[k].task[from]);
     add_dep(deps, last_task[from]);  // not before the work that precedes the crossing on its side
-    const auto id = fmt::format("{}-{}", to == 1 ? "up" : "down", layer_name(k));
-    plan.tasks.push_back(transfer_task(id, device[from], device[to],
-                                       static_cast<double>(g.layer(order[sp.position[k]]).output_bytes), deps,
-                                       k == 0 ? "input" : layer_name(k), sp.network));
+    const auto tag = fmt::format("{}-{}", to == 1 ? "up" : "down", layer_name(k));
+    const auto what = k == 0 ? std::string("input") : layer_name(k);
+    // One crossing at a time: the problem charges each its own latency and eq. 21 energy, so
+    // several outputs crossing at one boundary (a split inside a residual block) go one by one.
+    bool first = true;
+    const auto push = [&](Task t) {
+      if (first && !last_crossing[to].empty() &&
+          std::find(t.deps.begin(), t.deps.end(), last_crossing[to]) == t.deps.end())
+        t.after = {last_crossing[to]};
+      first = false;
+      plan.tasks.push_back(std::move(t));
+      return plan.tasks.back().id;
+    };
+    std::string last;
+    if (png) {
+      last = push(compute_task("zip-" + tag, device[from], sp.compress_s[k][dir], deps, "png " + what));
+      deps = {last};
+    }
+    last = push(transfer_task(tag, device[from], device[to], sp.wire_bytes[k], deps, what, sp.network));
+    if (png)
+      last = push(compute_task("unzip-" + tag, device[to], sp.decompress_s[k][dir], {last}, "png " + what));
     where[k].on[to] = true;
-    where[k].task[to] = id;
-    last_task[to] = id;
+    where[k].task[to] = last;
+    last_task[to] = last;
+    last_crossing[to] = last;
   };
   for (std::size_t gi = 0; gi < solution.groups.size(); ++gi) {
     const Group& grp = solution.groups[gi];

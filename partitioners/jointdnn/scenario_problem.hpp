@@ -22,8 +22,15 @@
 ///   A schedule that uses the cloud pays exactly one wake-up, which is solved exactly by solving
 ///   with the maxima tightened by it and comparing with the all-mobile schedule.
 ///
+/// With `compression: png` a crossing of a conv-shaped output carries the PNG's bytes and its time
+/// adds the compress kernel on the sender and the decompress kernel on the receiver (host median
+/// x the device's op_scale for class `other`; the mobile's busy_w applies to its share); fc-shaped
+/// outputs cross raw. The kernel times are measured on this host, so they vary a little per run.
+///
 /// Energy is the mobile's *active* energy of the paper (busy compute + radio). The replay also
 /// charges idle_w while the mobile waits: replay energy_j = active + idle_w x (end_s - busy_s).
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +40,18 @@
 
 namespace coinfer::jointdnn {
 
-enum class SolverChoice { automatic, shortest_path, labels, ilp, neurosurgeon };
+/// `status_quo`: the better of mobile-only and cloud-only (the paper's baseline, sec. 4);
+/// `mobile_only` / `cloud_only`: that one schedule (infeasible when it misses a maximum).
+enum class SolverChoice {
+  automatic,
+  shortest_path,
+  labels,
+  ilp,
+  neurosurgeon,
+  status_quo,
+  mobile_only,
+  cloud_only
+};
 
 /// The partitioner parameters (`partitioner.*` in a scenario); empty names mean defaults.
 struct ScenarioSetup {
@@ -45,6 +63,16 @@ struct ScenarioSetup {
   std::optional<double> max_energy_j;
   std::optional<double> max_cloud_time_s;
   SolverChoice solver = SolverChoice::automatic;
+  /// `compression: png`: conv-shaped outputs cross as PNG (png_wire.hpp), with compress and
+  /// decompress tasks; `seed` seeds the forward pass's weights and input, `weights_file` names a
+  /// raw weights file (png_wire.hpp; in a scenario, relative to its folder) instead.
+  bool png = false;
+  /// `wire: int8`: every output crosses as 8-bit fixed point, one byte per element (the paper's
+  /// uncompressed baseline, sec. 4.2: "we implemented our architectures with 8-bits fixed-point");
+  /// `fp32` (default): the layer's output bytes.
+  bool int8_wire = false;
+  std::uint64_t seed = 1;
+  std::string weights;
 };
 
 /// The problem plus what is needed to turn a schedule back into a plan.
@@ -59,6 +87,11 @@ struct ScenarioProblem {
   std::vector<std::vector<std::size_t>> producers;
   /// Latency added once to every schedule using the cloud (the first upload's radio wake-up).
   double wake_up_s = 0.0;
+  /// [k]: bytes on the wire of problem layer k's output (the PNG's size when compressed).
+  std::vector<double> wire_bytes;
+  /// [k][d]: seconds to compress on the sender / decompress on the receiver when layer k's output
+  /// crosses in direction d (0: up to the cloud, 1: down to the mobile); 0 when sent raw.
+  std::vector<std::array<double, 2>> compress_s, decompress_s;
 };
 
 /// Builds the problem; throws `InputError` (path `partitioner.<key>` or `model`) for unknown

@@ -131,11 +131,29 @@ double CostModel::range_time_s(std::size_t first, std::size_t last, const Device
     device_s += layer_time_s(i, device);
     host_s += host_time_s(i);
   }
+  return with_group(first, last, device_s, host_s, use_groups);
+}
+
+double CostModel::with_group(std::size_t first, std::size_t last, double device_s, double host_s,
+                             bool use_groups) const {
   const GroupTiming* group = use_groups ? profile_.group_or_null(first, last) : nullptr;
   if (!group || host_s <= 0.0) return device_s;
   // Grouped timing: the group's host time scaled by the host-time-weighted mean scale
   // sum_i(host_i * scale_i) / sum_i(host_i) = device_s / host_s.
   return group->stats.median_s * (device_s / host_s);
+}
+
+std::vector<double> CostModel::range_times_s(std::size_t first, const DeviceCalibration& device,
+                                             bool use_groups) const {
+  check_range(first, size() - 1);
+  std::vector<double> times;
+  double device_s = 0.0, host_s = 0.0;  // summed in the order range_time_s sums them
+  for (std::size_t last = first; last < size(); ++last) {
+    device_s += layer_time_s(last, device);
+    host_s += host_time_s(last);
+    times.push_back(with_group(first, last, device_s, host_s, use_groups));
+  }
+  return times;
 }
 
 double CostModel::range_energy_j(std::size_t first, std::size_t last, const DeviceCalibration& device,

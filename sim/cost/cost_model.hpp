@@ -69,6 +69,10 @@ class CostModel {
   /// that range when the profile has one. Throws `Error` on a bad range.
   double range_time_s(std::size_t first, std::size_t last, const DeviceCalibration& device,
                       bool use_groups = true) const;
+  /// `range_time_s(first, last, device, use_groups)` for every last in [first, size() - 1], in
+  /// O(size()) (the JointDNN problem's rows of grouped times). Throws `Error` on a bad `first`.
+  std::vector<double> range_times_s(std::size_t first, const DeviceCalibration& device,
+                                    bool use_groups = true) const;
   /// Busy energy of [first, last] on the device: power.busy_w * range_time_s.
   double range_energy_j(std::size_t first, std::size_t last, const DeviceCalibration& device,
                         bool use_groups = true) const;
@@ -80,6 +84,9 @@ class CostModel {
   double scale_of(std::size_t position, const DeviceCalibration& device) const;
   void check_basis(const DeviceCalibration& device) const;
   void check_range(std::size_t first, std::size_t last) const;
+  /// The time of [first, last] given its summed device and host times (a grouped timing if any).
+  double with_group(std::size_t first, std::size_t last, double device_s, double host_s,
+                    bool use_groups) const;
 
   const Graph* graph_;
   HostProfile profile_;

@@ -52,9 +52,11 @@ Json run_metrics(const std::string& scenario, const SimulationResult& result) {
     deadline_met += f.deadline_met ? 1 : 0;
   }
   const double span = last_end - first_release;
-  Json energy = Json::object(), busy = Json::object(), wake_ups = Json::object(), bytes = Json::object();
+  Json energy = Json::object(), active = Json::object(), busy = Json::object(), wake_ups = Json::object(),
+       bytes = Json::object();
   for (const auto& d : result.devices) {
     energy[d.device] = d.energy_j;
+    active[d.device] = d.active_energy_j;
     busy[d.device] = d.busy_s;
     wake_ups[d.device] = d.wake_ups;
   }
@@ -69,6 +71,7 @@ Json run_metrics(const std::string& scenario, const SimulationResult& result) {
       {"latency_ms", latency_summary_ms(result.frames)},
       {"throughput_fps", completed == 0 || !(span > 0) ? Json(nullptr) : Json(double(completed) / span)},
       {"energy_j", energy},
+      {"active_energy_j", active},
       {"bytes", bytes},
       {"busy_s", busy},
       {"wake_ups", wake_ups},

@@ -5,6 +5,7 @@
 ///      "latency_ms": {"mean", "p50", "p95", "max"},   // completed frames, release -> end
 ///      "throughput_fps",                              // completed / (last end - first release)
 ///      "energy_j": {device: J}, "bytes": {link: B}, "busy_s": {device: s},
+///      "active_energy_j": {device: J},                 // busy_w x busy_s + radio (no idle)
 ///      "analytic_latency_ms",                          // critical path of plan variant 0
 ///      "deadline_met", "simulated_s", "wake_ups": {device: n}, "warnings": [..]}
 ///

@@ -90,23 +90,35 @@ class PlanChecker {
   // Where a task's output lives: a compute's device, a transfer's destination.
   std::size_t location(std::size_t task) const { return out_.tasks[task].device; }
 
+  // A dependency `id` of task i at `path`: known, not i itself, not listed twice (in deps or after).
+  std::size_t resolve_one(std::size_t i, const std::string& id, const std::string& path) {
+    auto it = ids_.find(id);
+    if (it == ids_.end()) fail(path, fmt::format("unknown task '{}'", id));
+    const auto d = it->second;
+    if (d == i) fail(path, "a task cannot depend on itself");
+    const auto& deps = out_.tasks[i].deps;
+    if (std::find(deps.begin(), deps.end(), d) != deps.end())
+      fail(path, fmt::format("'{}' is listed twice", id));
+    return d;
+  }
+
   void resolve_deps(std::size_t i) {
     const Task& t = plan_.tasks[i];
     CompiledTask& c = out_.tasks[i];
     const auto needed_at = t.kind == TaskKind::Compute ? c.device : c.src;
     for (std::size_t k = 0; k < t.deps.size(); ++k) {
       const auto path = index_path(task_path(i) + ".deps", k);
-      auto it = ids_.find(t.deps[k]);
-      if (it == ids_.end()) fail(path, fmt::format("unknown task '{}'", t.deps[k]));
-      const auto d = it->second;
-      if (d == i) fail(path, "a task cannot depend on itself");
-      if (std::find(c.deps.begin(), c.deps.end(), d) != c.deps.end())
-        fail(path, fmt::format("'{}' is listed twice", t.deps[k]));
+      const auto d = resolve_one(i, t.deps[k], path);
       if (location(d) != needed_at) {
         const auto& devices = topo_.platform().devices;
         fail(path, fmt::format("'{}' leaves its output on '{}' but '{}' needs it on '{}'; add a transfer",
                                t.deps[k], devices[location(d)].name, t.id, devices[needed_at].name));
       }
+      c.deps.push_back(d);
+      out_.tasks[d].succs.push_back(i);
+    }
+    for (std::size_t k = 0; k < t.after.size(); ++k) {  // ordering only: no location check
+      const auto d = resolve_one(i, t.after[k], index_path(task_path(i) + ".after", k));
       c.deps.push_back(d);
       out_.tasks[d].succs.push_back(i);
     }

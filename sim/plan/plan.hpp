@@ -32,6 +32,10 @@ struct Task {
   double duration_s = 0.0;  ///< compute time on `device`
   std::string label;        ///< what it is: a layer range, "input", "conv1..pool5", ...
   std::vector<std::string> deps;
+  /// Ordering only: the task starts after these tasks finish, wherever their outputs live (no data
+  /// moves, so no location check). E.g. two uploads of one boundary sent one after the other:
+  /// `up2.after = {"up1"}`. JSON key `after` (written only when non-empty).
+  std::vector<std::string> after;
 
   bool operator==(const Task&) const = default;
 };

@@ -5,19 +5,33 @@
 namespace coinfer {
 namespace {
 
+/// The optional list of task ids at `path.key`.
+std::vector<std::string> task_ids(const Json& j, const char* key, const std::string& path) {
+  std::vector<std::string> ids;
+  const Json* list = json_find(j, key, path);
+  if (list == nullptr) return ids;
+  const auto p = join_path(path, key);
+  if (!list->is_array()) throw InputError("", p, "expected a list of task ids");
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    if (!(*list)[i].is_string()) throw InputError("", index_path(p, i), "expected a task id");
+    ids.push_back((*list)[i].get<std::string>());
+  }
+  return ids;
+}
+
 Task task_from_json(const Json& j, const std::string& path) {
   Task t;
   t.id = json_string(j, "id", path);
   if (t.id.empty()) throw InputError("", join_path(path, "id"), "expected a non-empty id");
   const auto kind = json_enum(j, "kind", path, {"compute", "transfer"});
   if (kind == "compute") {
-    json_reject_unknown_keys(j, path, {"id", "kind", "device", "duration_s", "label", "deps"});
+    json_reject_unknown_keys(j, path, {"id", "kind", "device", "duration_s", "label", "deps", "after"});
     t.kind = TaskKind::Compute;
     t.device = json_string(j, "device", path);
     t.duration_s = json_number(j, "duration_s", path, 0.0);
   } else {
-    json_reject_unknown_keys(j, path,
-                             {"id", "kind", "src", "dst", "network", "channel", "bytes", "label", "deps"});
+    json_reject_unknown_keys(
+        j, path, {"id", "kind", "src", "dst", "network", "channel", "bytes", "label", "deps", "after"});
     t.kind = TaskKind::Transfer;
     t.src = json_string(j, "src", path);
     t.dst = json_string(j, "dst", path);
@@ -30,14 +44,8 @@ Task task_from_json(const Json& j, const std::string& path) {
     t.bytes = json_number(j, "bytes", path, 0.0);
   }
   t.label = json_string_or(j, "label", path, "");
-  if (const Json* deps = json_find(j, "deps", path)) {
-    const auto p = join_path(path, "deps");
-    if (!deps->is_array()) throw InputError("", p, "expected a list of task ids");
-    for (std::size_t i = 0; i < deps->size(); ++i) {
-      if (!(*deps)[i].is_string()) throw InputError("", index_path(p, i), "expected a task id");
-      t.deps.push_back((*deps)[i].get<std::string>());
-    }
-  }
+  t.deps = task_ids(j, "deps", path);
+  t.after = task_ids(j, "after", path);
   return t;
 }
 
@@ -61,6 +69,7 @@ Json plan_to_json(const Plan& plan) {
     }
     if (!t.label.empty()) j["label"] = t.label;
     j["deps"] = t.deps;
+    if (!t.after.empty()) j["after"] = t.after;
     tasks.push_back(std::move(j));
   }
   return {{"name", plan.name}, {"tasks", std::move(tasks)}};

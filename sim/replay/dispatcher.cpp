@@ -675,6 +675,8 @@ void Dispatcher::finish(double end_s) {
     DeviceStats& s = out_.devices[d];
     s.compute_energy_j = compute_energy_j(platform.devices[d].calibration.power, s.busy_s, end_s);
     s.energy_j = s.compute_energy_j + s.radio_energy_j;
+    s.active_energy_j =
+        compute_energy_j(platform.devices[d].calibration.power, s.busy_s, s.busy_s) + s.radio_energy_j;
   }
   if (in_.scheduler != nullptr) out_.scheduler_metrics = in_.scheduler->summary();
   finish_trace(end_s);

@@ -67,6 +67,7 @@ Json simulation_result_to_json(const SimulationResult& r) {
                        {"compute_energy_j", d.compute_energy_j},
                        {"radio_energy_j", d.radio_energy_j},
                        {"energy_j", d.energy_j},
+                       {"active_energy_j", d.active_energy_j},
                        {"bytes_sent", d.bytes_sent},
                        {"bytes_received", d.bytes_received},
                        {"wake_ups", d.wake_ups}});
@@ -124,6 +125,7 @@ SimulationResult simulation_result_from_json(const Json& j) {
     s.compute_energy_j = d.at("compute_energy_j").get<double>();
     s.radio_energy_j = d.at("radio_energy_j").get<double>();
     s.energy_j = d.at("energy_j").get<double>();
+    s.active_energy_j = d.at("active_energy_j").get<double>();
     s.bytes_sent = d.at("bytes_sent").get<double>();
     s.bytes_received = d.at("bytes_received").get<double>();
     s.wake_ups = d.at("wake_ups").get<std::size_t>();

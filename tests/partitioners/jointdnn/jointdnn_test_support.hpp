@@ -58,7 +58,7 @@ inline Cost reference_cost(const Problem& p, const std::vector<Group>& groups) {
   }
   for (int j = 0; j <= n; ++j) {
     std::set<Side> reach;
-    reach.insert(j == n ? Side::mobile : side[j + 1]);
+    if (j == n || p.reads_previous(j + 1)) reach.insert(j == n ? Side::mobile : side[j + 1]);
     for (const auto& s : p.skips)
       if (s.from_layer == j) reach.insert(side[s.to_layer]);
     for (Side target : reach) {

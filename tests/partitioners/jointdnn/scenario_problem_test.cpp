@@ -14,6 +14,7 @@
 #include "sim/platform/platform_yaml.hpp"
 #include "sim/profile/host_estimate.hpp"
 #include "sim/replay/simulate.hpp"
+#include "tests/partitioners/jointdnn/replay_check.hpp"
 
 using namespace coinfer;
 using namespace coinfer::jointdnn;
@@ -245,40 +246,34 @@ TEST_CASE("analytic latency and energy of mixed AlexNet schedules equal the repl
         Approx(s.cost.energy_j).epsilon(1e-9));
 }
 
-// MobileNet-v2's residual adds are skips; a split inside a block uploads the block input (the skip
-// source) and the previous layer's output at the same boundary. KNOWN GAP: the replay runs the two
-// uploads concurrently, so they share one 35 ms latency (the problem charges one per crossing) and
-// the replay charges eq. 21's beta to each concurrent transfer (more radio energy than the problem).
-// Splits between blocks (one upload) are exact.
-TEST_CASE("MobileNet-v2 splits: exact between residual blocks, the replay overlaps uploads inside one") {
-  const Graph g = build_zoo_model("mobilenet_v2");
-  const Platform platform =
-      load_platform_file(std::string(COINFER_SOURCE_DIR) + "/platforms/jointdnn_tx2_k40.yaml");
-  const CostModel cost(g, estimate_host_profile(g, HostSpeed::nominal()));
-  const PartitionContext ctx{g, platform, cost, "tx2"};
+// ResNet-18's residual adds are skips and its projection shortcuts detached layers; a split inside
+// a block uploads several outputs at one boundary (the block input, the skip source, and the
+// previous layer's). The plan sends them one after another, each paying the link latency and eq.
+// 21's beta, as the problem charges them: every split of the first blocks replays exactly.
+TEST_CASE("ResNet-18 splits inside and between residual blocks replay as the problem costs them") {
+  const testing::Tx2K40 f(build_zoo_model("resnet18"));
   ScenarioSetup setup;
   setup.network = "4g_rrc";
-  const auto sp = build_scenario_problem(ctx, setup);
+  const auto sp = build_scenario_problem(f.ctx, setup);
   REQUIRE_FALSE(sp.problem.skips.empty());
+  REQUIRE_FALSE(sp.problem.detached.empty());
   const int n = sp.problem.layers;
-  const int a = GENERATE(range(1, 40));
-  const Solution s = make_solution(sp.problem, {{1, a, Side::mobile}, {a + 1, n, Side::cloud}});
-  const Plan plan = plan_of_schedule(ctx, sp, s, "jointdnn");
-  const SimulationResult r = simulate_in_child(platform, {plan}, single_workload());
-  const auto& tx2 = r.devices[platform.device_index("tx2")];
-  const auto uploads = std::count_if(plan.tasks.begin(), plan.tasks.end(), [](const Task& t) {
-    return t.kind == TaskKind::Transfer && t.dst == "k40";
-  });
-  const double analytic_s = s.cost.latency_s + sp.wake_up_s;
-  const double active_j = platform.devices[0].calibration.power.busy_w * tx2.busy_s + tx2.radio_energy_j;
-  INFO("mobile 1.." << a << ", " << uploads << " uploads");
-  if (uploads == 1) {
-    CHECK(r.frames[0].latency_s() == Approx(analytic_s).epsilon(1e-9));
-    CHECK(active_j == Approx(s.cost.energy_j).epsilon(1e-9));
-  } else {
-    CHECK(r.frames[0].latency_s() == Approx(analytic_s - (uploads - 1) * 0.035).epsilon(1e-9));
-    CHECK(active_j > s.cost.energy_j);
-  }
+  const int a = GENERATE(range(1, 36));
+  INFO("mobile 1.." << a);
+  testing::check_replay(f, sp, make_solution(sp.problem, {{1, a, Side::mobile}, {a + 1, n, Side::cloud}}),
+                        sp.wake_up_s);
+}
+
+// The schedule JointDNN chooses for ResNet-18 (residual blocks, projection shortcuts), for latency
+// and for energy on every network: its analytic cost is the replay's.
+TEST_CASE("analytic latency and energy of the chosen ResNet-18 plan equal the replay's") {
+  const testing::Tx2K40 f(build_zoo_model("resnet18"));
+  ScenarioSetup setup;
+  setup.network = GENERATE(as<std::string>{}, "3g", "wifi", "4g_rrc");
+  setup.objective = GENERATE(Objective::latency, Objective::energy);
+  const auto sp = build_scenario_problem(f.ctx, setup);
+  INFO(setup.network);
+  testing::check_replay(f, sp, solve_scenario_problem(sp, SolverChoice::automatic));
 }
 
 TEST_CASE("jointdnn is never worse than neurosurgeon, which is never worse than mobile-only") {
@@ -308,6 +303,6 @@ TEST_CASE("jointdnn and neurosurgeon are registered as scenario partitioners") {
     CHECK(plan.name == name);
     CHECK_FALSE(plan.tasks.empty());
   }
-  CHECK_THROWS_WITH(r.create("jointdnn", Json{{"compression", "png"}}),
-                    Contains("partitioner.compression: 'png' is not yet supported"));
+  CHECK_THROWS_WITH(r.create("jointdnn", Json{{"weights_file", "w.bin"}}),
+                    Contains("partitioner.weights_file: weights are read only with compression: png"));
 }

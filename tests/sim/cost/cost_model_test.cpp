@@ -124,6 +124,20 @@ TEST_CASE("a grouped timing replaces the sum, scaled by the weighted mean scale"
   CHECK(cost.range_time_s(2, 3, d) == Approx(0.022));  // no group for [2, 3]
 }
 
+TEST_CASE("range_times_s gives every range from one first layer, grouped timings included") {
+  const Graph g = tiny();
+  HostProfile p = tiny_profile();
+  p.groups.push_back({1, 3, {0.012, 0.0, 5}});
+  const CostModel cost(g, p, kAsGiven);
+  const auto d = device();
+  // From layer 1: [1, 1], [1, 2], [1, 3] (the grouped one): exactly what range_time_s gives.
+  const auto row = cost.range_times_s(1, d);
+  REQUIRE(row.size() == 3);
+  for (std::size_t last = 1; last <= 3; ++last) CHECK(row[last - 1] == cost.range_time_s(1, last, d));
+  CHECK(row[2] == Approx(0.0976));
+  CHECK_THROWS_AS(cost.range_times_s(4, d), Error);
+}
+
 TEST_CASE("compute energy is busy power times time") {
   const Graph g = tiny();
   const CostModel cost(g, tiny_profile(), kAsGiven);

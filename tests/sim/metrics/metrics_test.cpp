@@ -120,6 +120,7 @@ TEST_CASE("latency, throughput and drops of a small stream") {
   DeviceStats d;
   d.device = "phone";
   d.energy_j = 1.5;
+  d.active_energy_j = 1.25;
   d.busy_s = 0.12;
   r.devices = {d};
   const Json m = run_metrics("demo", r);
@@ -132,6 +133,7 @@ TEST_CASE("latency, throughput and drops of a small stream") {
   CHECK(m["latency_ms"]["max"].get<double>() == Approx(70));
   CHECK(m["throughput_fps"].get<double>() == Approx(2 / 0.17));
   CHECK(m["energy_j"]["phone"] == 1.5);
+  CHECK(m["active_energy_j"]["phone"] == 1.25);
   CHECK(m["busy_s"]["phone"] == 0.12);
   CHECK(m["analytic_latency_ms"].get<double>() == Approx(50));
 }

@@ -141,3 +141,22 @@ TEST_CASE("analytic critical path of a diamond") {
   CHECK(cost.path == std::vector<std::string>{"c0", "ab", "cb"});
   CHECK(analytic_latency_s(plan, p) == Approx(1.41));
 }
+
+TEST_CASE("plan: an after dependency orders two uploads without moving data") {
+  const Platform p = four_devices();
+  // Two uploads a -> c of 1e6 B each (0.01 s + 1 s on the 8 Mbps cell), the second after the
+  // first: 2.02 s on the critical path; in parallel they would end at 1.01 s each.
+  Task second = transfer_task("up2", "a", "c", 1e6, {});
+  second.after = {"up1"};
+  const Plan plan{"p", "", {transfer_task("up1", "a", "c", 1e6, {}), second}};
+  const Topology topo(p);
+  CHECK(analytic_critical_path(compile_plan(plan, topo), topo).latency_s == Approx(2.02));
+  const Json j = plan_to_json(plan);
+  CHECK(j["tasks"][1]["after"] == Json::array({"up1"}));
+  CHECK_FALSE(j["tasks"][0].contains("after"));
+  CHECK(plan_from_json(j) == plan);
+  // After names a known task, not itself, not one of its deps.
+  second.after = {"nope"};
+  CHECK_THAT(compile_error({"p", "", {transfer_task("up1", "a", "c", 1, {}), second}}),
+             Catch::Contains("tasks[1].after[0]: unknown task 'nope'"));
+}

@@ -284,6 +284,9 @@ TEST_CASE("replay: energy of a known busy/idle pattern") {
   CHECK(r.devices[0].energy_j == Approx(8.0));
   CHECK(r.devices[1].energy_j == Approx(5.5));
   CHECK(r.devices[0].radio_energy_j == 0.0);
+  // Active energy leaves out idle: a 3 W x 2 s = 6 J, b 4 W x 1 s = 4 J.
+  CHECK(r.devices[0].active_energy_j == Approx(6.0));
+  CHECK(r.devices[1].active_energy_j == Approx(4.0));
 }
 
 TEST_CASE("replay: radio energy follows JointDNN eq. 21") {
