@@ -1,0 +1,42 @@
+#include "partitioners/adalearner/register.hpp"
+
+#include "partitioners/adalearner/adalearner_plan.hpp"
+
+namespace coinfer {
+
+void register_adalearner_partitioners(PartitionerRegistry& registry) {
+  using adalearner::AdaScheme;
+  ParamSchema schema({
+      ParamSpec::integer(
+          "workers", "worker phones k (unset: AdaLearner's scheduler picks local or k by eq. 3.8, sec. 3.5)")
+          .range(1, 1024),
+      ParamSpec::integer("max_workers", "largest k the scheduler tries (unset: every device the GO reaches)")
+          .range(1, 1024),
+      ParamSpec::enumeration("scheme", {"fp32", "onebit", "terngrad", "auto", "local"},
+                             "gradient exchange: fp32 (Fig. 3.4), 1-bit or TernGrad (Fig. 3.5), auto = eq. "
+                             "3.13, local = the whole minibatch on the GO")
+          .with_default("auto"),
+      ParamSpec::integer("minibatch", "total minibatch W_comp split across the workers (sec. 3.5)")
+          .with_default(128)
+          .range(1, 1000000),
+  });
+  registry.add("adalearner",
+               "AdaLearner: data-parallel training on a GO and k phones, fp32 / 1-bit / TernGrad gradients, "
+               "adaptive workers and scheme (eq. 3.8-3.13)",
+               std::move(schema), [](const Json& params) {
+                 adalearner::AdaOptions o;
+                 o.workers = params.at("workers").is_null() ? 0 : params.at("workers").get<int>();
+                 o.max_workers = params.at("max_workers").is_null() ? 0 : params.at("max_workers").get<int>();
+                 const std::string s = params.at("scheme").get<std::string>();
+                 o.scheme = s == "fp32"       ? AdaScheme::Fp32
+                            : s == "onebit"   ? AdaScheme::OneBit
+                            : s == "terngrad" ? AdaScheme::TernGrad
+                            : s == "local"    ? AdaScheme::Local
+                                              : AdaScheme::Auto;
+                 o.minibatch = params.at("minibatch").get<std::int64_t>();
+                 return make_partitioner(
+                     [o](const PartitionContext& ctx) { return adalearner::adalearner_plan(ctx, o).plan; });
+               });
+}
+
+}  // namespace coinfer
