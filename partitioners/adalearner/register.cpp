@@ -2,14 +2,32 @@
 
 #include "partitioners/adalearner/adalearner_plan.hpp"
 
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
 namespace coinfer {
+namespace {
+
+// `workers`: "auto" (0) or an integer in [1, 1024].
+int workers_param(const Json& v) {
+  if (v.is_string() && v.get<std::string>() == "auto") return 0;
+  if (v.is_number_integer() && v.get<std::int64_t>() >= 1 && v.get<std::int64_t>() <= 1024)
+    return v.get<int>();
+  throw InputError("", "partitioner.workers",
+                   fmt::format("expected an integer in [1, 1024] or auto, got {}", v.dump()));
+}
+
+}  // namespace
 
 void register_adalearner_partitioners(PartitionerRegistry& registry) {
   using adalearner::AdaScheme;
   ParamSchema schema({
-      ParamSpec::integer(
-          "workers", "worker phones k (unset: AdaLearner's scheduler picks local or k by eq. 3.8, sec. 3.5)")
-          .range(1, 1024),
+      ParamSpec::value(
+          "workers",
+          "worker phones k (1-1024), or auto (the default): AdaLearner's scheduler picks local or k "
+          "by eq. 3.8 (sec. 3.5)")
+          .with_default("auto"),
       ParamSpec::integer("max_workers", "largest k the scheduler tries (unset: every device the GO reaches)")
           .range(1, 1024),
       ParamSpec::enumeration("scheme", {"fp32", "onebit", "terngrad", "auto", "local"},
@@ -25,7 +43,7 @@ void register_adalearner_partitioners(PartitionerRegistry& registry) {
                "adaptive workers and scheme (eq. 3.8-3.13)",
                std::move(schema), [](const Json& params) {
                  adalearner::AdaOptions o;
-                 o.workers = params.at("workers").is_null() ? 0 : params.at("workers").get<int>();
+                 o.workers = workers_param(params.at("workers"));
                  o.max_workers = params.at("max_workers").is_null() ? 0 : params.at("max_workers").get<int>();
                  const std::string s = params.at("scheme").get<std::string>();
                  o.scheme = s == "fp32"       ? AdaScheme::Fp32

@@ -111,3 +111,19 @@ TEST_CASE("adalearner: a minibatch smaller than the workers is an input error", 
   CHECK_THROWS_AS(adalearner_plan(f.ctx(), o), InputError);
   CHECK_THROWS_AS(adalearner_plan(f.ctx(), fixed(9, AdaScheme::Fp32)), InputError);
 }
+
+TEST_CASE("adalearner: TernGrad sends the real codec's 2-bit message both ways", "[adalearner]") {
+  const Fixture f("mxnet_mlp");
+  const AdaCosts c = adalearner_costs(f.ctx());
+  const auto r = adalearner_plan(f.ctx(), fixed(2, AdaScheme::TernGrad));
+  CHECK(c.terngrad_bytes < c.fp32_bytes / 15);
+  CHECK(c.onebit_bytes < c.terngrad_bytes);
+  int sent = 0;
+  for (const auto& t : r.plan.tasks)
+    if (t.kind == TaskKind::Transfer) {
+      CHECK(t.bytes == c.terngrad_bytes);
+      ++sent;
+    }
+  CHECK(sent == 4);
+  CHECK(r.plan.metadata.at("onebit") == 1);
+}
