@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "partitioners/adalearner/codec_timing.hpp"
 #include "schedulers/adalearner/time_model.hpp"
 #include "sim/calibration/op_class.hpp"
 #include "sim/core/error.hpp"
@@ -14,7 +15,6 @@ namespace coinfer::adalearner {
 namespace {
 
 constexpr double kTrainingFactor = 3.0;  // forward + backward + update ~ 3 forward passes (nexus5x.json)
-constexpr double kOneBitEncodeOps = 3.0, kTernGradEncodeOps = 2.0, kDecodeOps = 1.0;
 
 double elementwise_op_s(const DeviceCalibration& device) {
   static const double host_rate = HostSpeed::nominal().work_per_s.at(OpClass::Elementwise);
@@ -24,7 +24,9 @@ double elementwise_op_s(const DeviceCalibration& device) {
   return scale / host_rate;
 }
 
-double encode_ops(AdaScheme s) { return s == AdaScheme::TernGrad ? kTernGradEncodeOps : kOneBitEncodeOps; }
+double encode_ops(const AdaCosts& c, AdaScheme s) {
+  return s == AdaScheme::TernGrad ? c.codec.terngrad_encode : c.codec.onebit_encode;
+}
 
 double message_bytes(const AdaCosts& c, AdaScheme s) {
   switch (s) {
@@ -57,19 +59,20 @@ CommModel comm_model(const AdaCosts& c, AdaScheme quantized) {
   return CommModel{w,
                    c.rate_bytes_per_s,
                    2.0 * c.wake_up_s,
-                   w / (elements * encode_ops(quantized) * op_s),
-                   w / (elements * kDecodeOps * c.go_elementwise_op_s),
+                   w / (elements * encode_ops(c, quantized) * op_s),
+                   w / (elements * c.codec.decode * c.go_elementwise_op_s),
                    c.fp32_bytes / message_bytes(c, quantized)};
 }
 
 }  // namespace
 
-AdaCosts adalearner_costs(const PartitionContext& ctx) {
+AdaCosts adalearner_costs(const PartitionContext& ctx, bool measured_codecs) {
   AdaCosts c;
   DistributedOptions d;
   d.workers = 1;
   const DistributedTrainer trainer(ctx.graph, 0, d);  // checks every layer has a backward kernel
   c.params = ctx.graph.total_params();
+  if (measured_codecs) c.codec = measured_codec_ops(ctx.graph);
   c.fp32_bytes = static_cast<double>(trainer.message_bytes(GradientCodec::Fp32));
   c.onebit_bytes = static_cast<double>(trainer.message_bytes(GradientCodec::OneBit));
   c.terngrad_bytes = static_cast<double>(trainer.message_bytes(GradientCodec::TernGrad));
@@ -141,16 +144,17 @@ Plan distributed_plan(const PartitionContext& ctx, const AdaCosts& c, int k, std
     tasks.push_back(compute_task(w + ".step", w, step, {}, "train step"));
     std::string last = w + ".step";
     if (quantized) {
-      tasks.push_back(compute_task(
-          w + ".encode", w, elements * encode_ops(scheme) * c.elementwise_op_s[static_cast<std::size_t>(i)],
-          {last}, "encode"));
+      tasks.push_back(
+          compute_task(w + ".encode", w,
+                       elements * encode_ops(c, scheme) * c.elementwise_op_s[static_cast<std::size_t>(i)],
+                       {last}, "encode"));
       last = w + ".encode";
     }
     tasks.push_back(transfer_task(w + ".grad", w, go, bytes, {last}, "gradient"));
     last = w + ".grad";
     if (quantized) {
-      Task decode =
-          compute_task("go.decode." + w, go, elements * kDecodeOps * c.go_elementwise_op_s, {last}, "decode");
+      Task decode = compute_task("go.decode." + w, go, elements * c.codec.decode * c.go_elementwise_op_s,
+                                 {last}, "decode");
       if (!previous_decode.empty()) decode.after = {previous_decode};
       previous_decode = decode.id;
       tasks.push_back(decode);
@@ -162,7 +166,7 @@ Plan distributed_plan(const PartitionContext& ctx, const AdaCosts& c, int k, std
   tasks.push_back(compute_task("go.merge", go, merge_s, merge_deps, "merge"));
   std::string ready = "go.merge";
   if (quantized) {
-    tasks.push_back(compute_task("go.encode", go, elements * encode_ops(scheme) * c.go_elementwise_op_s,
+    tasks.push_back(compute_task("go.encode", go, elements * encode_ops(c, scheme) * c.go_elementwise_op_s,
                                  {ready}, "encode"));
     ready = "go.encode";
   }
@@ -175,9 +179,9 @@ Plan distributed_plan(const PartitionContext& ctx, const AdaCosts& c, int k, std
     previous_send = send.id;
     tasks.push_back(send);
     if (quantized)
-      tasks.push_back(compute_task(w + ".decode", w,
-                                   elements * kDecodeOps * c.elementwise_op_s[static_cast<std::size_t>(i)],
-                                   {send.id}, "decode"));
+      tasks.push_back(compute_task(
+          w + ".decode", w, elements * c.codec.decode * c.elementwise_op_s[static_cast<std::size_t>(i)],
+          {send.id}, "decode"));
   }
   plan.name = fmt::format("adalearner-{}-{}", k, scheme_label(scheme));
   plan.metadata = {{"workers", static_cast<double>(k)},
@@ -196,7 +200,7 @@ Plan distributed_plan(const PartitionContext& ctx, const AdaCosts& c, int k, std
 }  // namespace
 
 AdaResult adalearner_plan(const PartitionContext& ctx, const AdaOptions& o) {
-  const AdaCosts c = adalearner_costs(ctx);
+  const AdaCosts c = adalearner_costs(ctx, o.measured_codecs);
   const int available = static_cast<int>(c.workers.size());
   for (const auto& [key, asked] : {std::pair<const char*, int>{"partitioner.workers", o.workers},
                                    std::pair<const char*, int>{"partitioner.max_workers", o.max_workers}})

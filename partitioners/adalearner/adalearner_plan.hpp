@@ -14,10 +14,10 @@
 ///   GO one worker after another, `go.merge`, `go.encode` (the GO quantizes the sum), the encoded
 ///   update to every worker in FIFO order, `w<i>.decode` on each worker (parallel);
 /// - `local` (k = 0 in the result): the whole minibatch on the GO, no communication.
-/// Codec and merge times: element operations at the nominal host's elementwise rate
-/// (HostSpeed::nominal) times the device's `elementwise` op scale (deterministic, like the
-/// estimate basis): 1-bit encode 3 ops per element (residual add, sign and level sums, new
-/// residual), TernGrad encode 2, decode 1, merge k + 2 per parameter (k sums, the SGD update).
+/// Codec and merge times: element operations (codec_timing.hpp: nominal counts, or the real kernels
+/// timed on this host with `measured_codecs`) at the nominal host's elementwise rate
+/// (HostSpeed::nominal) times the device's `elementwise` op scale (`default` when it has none);
+/// merge k + 2 operations per parameter (k sums, the SGD update).
 ///
 /// The scheme `auto` applies eq. 3.13 for the worker count; `workers` unset (auto) applies sec.
 /// 3.5: the least eq. 3.8 estimate (time_model.hpp) over local and 1..max_workers workers, each
@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "partitioners/adalearner/codec_timing.hpp"
 #include "sim/scenario/partitioner.hpp"
 
 namespace coinfer::adalearner {
@@ -42,6 +43,7 @@ struct AdaOptions {
   int max_workers = 0;  ///< 0: every device the GO reaches
   AdaScheme scheme = AdaScheme::Auto;
   std::int64_t minibatch = 128;
+  bool measured_codecs = false;  ///< time the real codec kernels (codec_timing.hpp)
 };
 
 /// What the plan is built from (also what the analytic estimate uses).
@@ -57,6 +59,7 @@ struct AdaCosts {
   double wake_up_s = 0.0;                 ///< per transfer (the network's wake-up)
   std::vector<double> elementwise_op_s;   ///< per candidate worker: seconds per element op
   double go_elementwise_op_s = 0.0;
+  CodecOps codec;  ///< nominal or measured codec operations per element
 };
 
 struct AdaResult {
@@ -69,7 +72,7 @@ struct AdaResult {
 /// Throws `InputError` naming `partitioner.workers` (more than reachable, none reachable),
 /// `partitioner.minibatch` (fewer samples than workers) or the model layer without a backward
 /// kernel.
-AdaCosts adalearner_costs(const PartitionContext& context);
+AdaCosts adalearner_costs(const PartitionContext& context, bool measured_codecs = false);
 AdaResult adalearner_plan(const PartitionContext& context, const AdaOptions& options);
 
 /// Eq. 3.8 (time_model.hpp estimate_iteration) for `workers` (>= 1) of `costs` with the codec

@@ -34,6 +34,10 @@ void register_adalearner_partitioners(PartitionerRegistry& registry) {
                              "gradient exchange: fp32 (Fig. 3.4), 1-bit or TernGrad (Fig. 3.5), auto = eq. "
                              "3.13, local = the whole minibatch on the GO")
           .with_default("auto"),
+      ParamSpec::enumeration("codec_timing", {"nominal", "measured"},
+                             "encode / decode cost: nominal operation counts (deterministic) or the real "
+                             "kernels timed on this host (codec_timing.hpp; not byte-identical across runs)")
+          .with_default("nominal"),
       ParamSpec::integer("minibatch", "total minibatch W_comp split across the workers (sec. 3.5)")
           .with_default(128)
           .range(1, 1000000),
@@ -52,6 +56,7 @@ void register_adalearner_partitioners(PartitionerRegistry& registry) {
                             : s == "local"    ? AdaScheme::Local
                                               : AdaScheme::Auto;
                  o.minibatch = params.at("minibatch").get<std::int64_t>();
+                 o.measured_codecs = params.at("codec_timing").get<std::string>() == "measured";
                  return make_partitioner(
                      [o](const PartitionContext& ctx) { return adalearner::adalearner_plan(ctx, o).plan; });
                });

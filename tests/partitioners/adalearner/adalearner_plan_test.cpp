@@ -127,3 +127,18 @@ TEST_CASE("adalearner: TernGrad sends the real codec's 2-bit message both ways",
   CHECK(sent == 4);
   CHECK(r.plan.metadata.at("onebit") == 1);
 }
+
+TEST_CASE("adalearner: measured codec timing costs the encode tasks from the real kernels", "[adalearner]") {
+  const Fixture f("mxnet_mlp");
+  AdaOptions o = fixed(2, AdaScheme::OneBit);
+  const double nominal = duration(adalearner_plan(f.ctx(), o).plan, "w1.encode");
+  o.measured_codecs = true;
+  const auto r = adalearner_plan(f.ctx(), o);
+  const CodecOps ops = measured_codec_ops(f.graph);
+  CHECK(ops.onebit_encode > 0);
+  CHECK(ops.decode > 0);
+  CHECK(ops.terngrad_encode > 0);
+  // Same message, different (timed) encode cost than the nominal 3 operations per element.
+  CHECK(duration(r.plan, "w1.encode") > 0);
+  CHECK(duration(r.plan, "w1.encode") != nominal);
+}
