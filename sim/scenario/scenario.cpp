@@ -279,7 +279,7 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     options.record_trace = spec.stages;  // frame 0's events, for stage_metrics
     // The trace streams to an unnamed file during the run; write_run_outputs publishes it.
     if (spec.trace) options.trace_writer = std::make_shared<ChromeTraceWriter>();
-    run.variants = scheduler->plan_variants(run.variants, platform);
+    run.variants = scheduler->plan_variants(std::move(run.variants), platform);
     run.simulation = simulate(platform, run.variants, workload_from_json(spec.workload, "workload"), options,
                               scheduler.get());
     run.results = run_metrics(spec.name, run.simulation);
