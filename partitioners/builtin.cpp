@@ -1,5 +1,6 @@
 #include "partitioners/builtin.hpp"
 
+#include "partitioners/adalearner/register.hpp"
 #include "partitioners/baseline/baseline.hpp"
 
 #include "partitioners/jointdnn/register.hpp"
@@ -23,6 +24,7 @@ void register_builtin_partitioners(PartitionerRegistry& registry) {
   register_modnn_partitioners(registry);
   register_jointdnn_partitioners(registry);
   register_pipeline_partitioners(registry);
+  register_adalearner_partitioners(registry);
 }
 
 }  // namespace coinfer

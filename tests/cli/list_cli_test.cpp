@@ -79,7 +79,7 @@ TEST_CASE("list partitioners prints every registered partitioner, once, as --jso
   const auto names = registered("partitioners");
   CHECK(table_names(r.out) == std::set<std::string>(names.begin(), names.end()));
   // The built-ins this repository ships are all there.
-  for (const auto* n : {"local", "remote", "plan", "modnn", "bodp", "grid2d"})
+  for (const auto* n : {"local", "remote", "plan", "modnn", "bodp", "grid2d", "adalearner"})
     CHECK(std::count(names.begin(), names.end(), n) == 1);
 }
 
