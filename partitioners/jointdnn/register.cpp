@@ -99,7 +99,7 @@ PartitionerRegistry::Factory scenario_partitioner(const char* name, bool single_
   return [name, single_split](const Json& params) {
     auto setup = scenario_setup(params);
     if (single_split) setup.solver = jointdnn::SolverChoice::neurosurgeon;
-    if (params.contains("table")) {
+    if (params.contains("table") && !params.at("table").is_null()) {
       const auto grid = jointdnn::parse_bandwidth_grid(params.at("table"), "partitioner.table");
       std::unique_ptr<Partitioner> p =
           make_variant_partitioner([name, setup, grid](const PartitionContext& ctx) {

@@ -280,8 +280,8 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     // The trace streams to an unnamed file during the run; write_run_outputs publishes it.
     if (spec.trace) options.trace_writer = std::make_shared<ChromeTraceWriter>();
     run.variants = scheduler->plan_variants(run.variants, platform);
-    run.simulation =
-        simulate(platform, run.variants, workload_from_json(spec.workload, "workload"), options, scheduler.get());
+    run.simulation = simulate(platform, run.variants, workload_from_json(spec.workload, "workload"), options,
+                              scheduler.get());
     run.results = run_metrics(spec.name, run.simulation);
     run.results.update(effective_accuracy_metrics(run.variants, run.simulation));
     if (run.variants.size() > 1 || !run.plan.metadata.empty()) {
