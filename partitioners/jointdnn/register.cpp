@@ -7,6 +7,7 @@
 #include "partitioners/jointdnn/neurosurgeon.hpp"
 #include "partitioners/jointdnn/scenario_problem.hpp"
 #include "partitioners/jointdnn/shortest_path.hpp"
+#include "partitioners/jointdnn/table.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer {
@@ -52,6 +53,9 @@ ParamSchema scenario_schema(bool with_solver) {
       ParamSpec::path("weights_file",
                       "png: raw float32 weights file (format in partitioners/jointdnn/png_wire.hpp) "
                       "instead of seeded random weights"),
+      ParamSpec::value("table",
+                       "lookup table (sec. 2.4.2): {uplink_mbps: [..], downlink_mbps: [..]}, increasing; one "
+                       "plan variant per cell after the nominal plan (partitioners/jointdnn/table.hpp)"),
   };
   if (with_solver)
     specs.push_back(ParamSpec::enumeration(
@@ -95,6 +99,14 @@ PartitionerRegistry::Factory scenario_partitioner(const char* name, bool single_
   return [name, single_split](const Json& params) {
     auto setup = scenario_setup(params);
     if (single_split) setup.solver = jointdnn::SolverChoice::neurosurgeon;
+    if (params.contains("table") && !params.at("table").is_null()) {
+      const auto grid = jointdnn::parse_bandwidth_grid(params.at("table"), "partitioner.table");
+      std::unique_ptr<Partitioner> p =
+          make_variant_partitioner([name, setup, grid](const PartitionContext& ctx) {
+            return jointdnn::table_variants(ctx, setup, grid, name);
+          });
+      return p;
+    }
     return make_partitioner([name, setup](const PartitionContext& ctx) {
       const auto sp = jointdnn::build_scenario_problem(ctx, setup);
       return jointdnn::plan_of_schedule(ctx, sp, jointdnn::solve_scenario_problem(sp, setup.solver), name);

@@ -336,7 +336,9 @@ ScenarioProblem build_scenario_problem(const PartitionContext& ctx, const Scenar
   } else {
     sp.network = setup.network;
   }
-  const Links links = network_links(ctx.platform, sp.network, sp.mobile, sp.cloud);
+  Links links = network_links(ctx.platform, sp.network, sp.mobile, sp.cloud);
+  if (setup.uplink_bps) links.dir[0].rate_bps = *setup.uplink_bps;
+  if (setup.downlink_bps) links.dir[1].rate_bps = *setup.downlink_bps;
   const RadioPowerModel* radio =
       links.network->is_wireless() ? radio_power_model(mobile.calibration, links.network->kind) : nullptr;
   const bool energy_matters = setup.objective == Objective::energy || setup.max_energy_j.has_value();

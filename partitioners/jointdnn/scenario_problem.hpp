@@ -73,6 +73,9 @@ struct ScenarioSetup {
   bool int8_wire = false;
   std::uint64_t seed = 1;
   std::string weights;
+  /// Rates (bps) the crossings are costed at instead of the network's nominal uplink / downlink
+  /// (the `table` grid cells, table.hpp); latency and the radio model stay the network's.
+  std::optional<double> uplink_bps, downlink_bps;
 };
 
 /// The problem plus what is needed to turn a schedule back into a plan.

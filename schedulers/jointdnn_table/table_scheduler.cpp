@@ -1,0 +1,178 @@
+#include "schedulers/jointdnn_table/table_scheduler.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/plan/plan.hpp"
+#include "sim/platform/platform.hpp"
+#include "sim/platform/topology.hpp"
+
+namespace coinfer::jointdnn_table {
+namespace {
+
+InputError not_a_table(const std::string& why) {
+  return InputError("", "scheduler.name",
+                    fmt::format("jointdnn-table needs the plan variants of the jointdnn partitioner with a "
+                                "`table` (partitioner.table); {}",
+                                why));
+}
+
+double meta(const Plan& plan, std::size_t variant, const char* key) {
+  const auto it = plan.metadata.find(key);
+  if (it == plan.metadata.end()) throw not_a_table(fmt::format("variant {} has no '{}'", variant, key));
+  return it->second;
+}
+
+std::size_t platform_index(double value, std::size_t size, const char* what) {
+  if (!(value >= 0.0) || value >= static_cast<double>(size) || value != std::floor(value))
+    throw not_a_table(fmt::format("variant 0's {} index {} is not in the platform", what, value));
+  return static_cast<std::size_t>(value);
+}
+
+}  // namespace
+
+ParamSchema table_param_schema() {
+  return ParamSchema{
+      ParamSpec::boolean("oracle", "pick on the true current rates instead of the measured ones")
+          .with_default(false),
+      ParamSpec::number("period_s", "decide every period_s seconds (0: at every frame release)")
+          .range(0, 1e9)
+          .with_default(0.0),
+      ParamSpec::enumeration("pick", {"floor", "nearest"},
+                             "floor: the grid rate at or below the estimate (conservative); nearest: the "
+                             "closest grid rate")
+          .with_default("floor"),
+      ParamSpec::number("max_age_s",
+                        "a direction's measurement older than this reverts to the nominal rate (0: never)")
+          .range(0, 1e9)
+          .with_default(0.0),
+  };
+}
+
+TableParams TableParams::from_json(const Json& params) {
+  TableParams p;
+  p.oracle = params.at("oracle").get<bool>();
+  p.period_s = params.at("period_s").get<double>();
+  p.max_age_s = params.at("max_age_s").get<double>();
+  p.pick = params.at("pick").get<std::string>() == "nearest" ? Pick::nearest : Pick::floor;
+  return p;
+}
+
+std::size_t pick_index(const std::vector<double>& grid, double rate_bps, Pick pick) {
+  // First grid rate above the estimate; the one before it is the floor.
+  const auto above =
+      static_cast<std::size_t>(std::upper_bound(grid.begin(), grid.end(), rate_bps) - grid.begin());
+  const std::size_t floor = above == 0 ? 0 : above - 1;
+  if (pick == Pick::floor || above == 0 || above == grid.size()) return floor;
+  return grid[above] - rate_bps < rate_bps - grid[floor] ? above : floor;
+}
+
+std::size_t pick_cell(const std::vector<double>& uplink_grid, const std::vector<double>& downlink_grid,
+                      double uplink_bps, double downlink_bps, Pick pick) {
+  return 1 + pick_index(uplink_grid, uplink_bps, pick) * downlink_grid.size() +
+         pick_index(downlink_grid, downlink_bps, pick);
+}
+
+std::vector<Plan> TableScheduler::plan_variants(std::vector<Plan> partitioned, const Platform& platform) {
+  if (partitioned.size() < 2) throw not_a_table(fmt::format("got {} variant(s)", partitioned.size()));
+  // Rebuild the grid from the cells' metadata and check the variant order of table.hpp.
+  up_grid_.clear();
+  down_grid_.clear();
+  for (std::size_t v = 1; v < partitioned.size(); ++v) {
+    const Plan& p = partitioned[v];
+    if (meta(p, v, "table_up") == 0) down_grid_.push_back(meta(p, v, "downlink_bps"));
+    if (meta(p, v, "table_down") == 0) up_grid_.push_back(meta(p, v, "uplink_bps"));
+  }
+  const std::size_t cells = up_grid_.size() * down_grid_.size();
+  if (cells + 1 != partitioned.size())
+    throw not_a_table(fmt::format("{} variants do not form a {} x {} grid", partitioned.size() - 1,
+                                  up_grid_.size(), down_grid_.size()));
+  for (std::size_t u = 0; u < up_grid_.size(); ++u)
+    for (std::size_t d = 0; d < down_grid_.size(); ++d) {
+      const std::size_t v = 1 + u * down_grid_.size() + d;
+      const Plan& p = partitioned[v];
+      if (meta(p, v, "table_up") != static_cast<double>(u) ||
+          meta(p, v, "table_down") != static_cast<double>(d) || meta(p, v, "uplink_bps") != up_grid_[u] ||
+          meta(p, v, "downlink_bps") != down_grid_[d])
+        throw not_a_table(fmt::format("variant {} is not cell ({}, {})", v, u, d));
+    }
+  const Plan& nominal = partitioned.front();
+  const auto mobile = platform_index(meta(nominal, 0, "mobile"), platform.devices.size(), "mobile");
+  const auto cloud = platform_index(meta(nominal, 0, "cloud"), platform.devices.size(), "cloud");
+  const auto net = platform_index(meta(nominal, 0, "network"), platform.networks.size(), "network");
+  const Topology topo(platform);
+  const auto route_links = [&](std::size_t from, std::size_t to) {
+    const Route* r = topo.route_or_null(net, from, to);
+    if (r == nullptr) throw not_a_table("the network does not join the mobile and the cloud");
+    std::vector<std::string> names;
+    for (auto l : r->links) names.push_back(topo.links()[l].name);
+    return names;
+  };
+  up_ = {route_links(mobile, cloud), {}, meta(nominal, 0, "uplink_bps"), {}, {}};
+  down_ = {route_links(cloud, mobile), {}, meta(nominal, 0, "downlink_bps"), {}, {}};
+  return partitioned;
+}
+
+bool TableScheduler::estimate(Direction& dir, const SchedulerView& view, double& rate_bps) const {
+  if (dir.index.empty()) {
+    const auto& names = *view.link_names;
+    for (const auto& l : dir.links) {
+      const auto it = std::find(names.begin(), names.end(), l);
+      if (it == names.end()) throw Error(fmt::format("jointdnn-table: no link '{}' in the replay", l));
+      dir.index.push_back(static_cast<std::size_t>(it - names.begin()));
+    }
+    dir.seen.assign(dir.index.size(), 0);
+    dir.measured_at_s.assign(dir.index.size(), 0.0);
+  }
+  bool known = false;
+  rate_bps = dir.nominal_bps;
+  for (std::size_t k = 0; k < dir.index.size(); ++k) {
+    const std::size_t i = dir.index[k];
+    const MeasuredLink& m = view.measured_links[i];
+    if (m.transfers != dir.seen[k]) {
+      dir.seen[k] = m.transfers;
+      dir.measured_at_s[k] = view.now_s;
+    }
+    const bool fresh = params_.max_age_s <= 0.0 || view.now_s - dir.measured_at_s[k] <= params_.max_age_s;
+    double r = 0.0;
+    if (params_.oracle) {
+      r = view.link_rates_bps[i];
+    } else if (m.transfers > 0 && m.ewma_rate_bps > 0.0 && fresh) {
+      r = m.ewma_rate_bps;
+    } else {
+      continue;
+    }
+    rate_bps = known ? std::min(rate_bps, r) : r;  // the route's bottleneck
+    known = true;
+  }
+  return known;
+}
+
+std::size_t TableScheduler::decide(const SchedulerView& view) {
+  double up = 0.0, down = 0.0;
+  const bool up_known = estimate(up_, view, up);
+  const bool down_known = estimate(down_, view, down);
+  const std::size_t v = up_known || down_known ? pick_cell(up_grid_, down_grid_, up, down, params_.pick) : 0;
+  decisions_ += 1;
+  if (up_known || down_known) measured_ += 1;
+  if (v != last_) changes_ += 1;
+  last_ = v;
+  return v;
+}
+
+FrameDecision TableScheduler::on_frame(const SchedulerView& view) {
+  if (params_.period_s > 0.0) return {};
+  return {decide(view), false};
+}
+
+std::optional<std::size_t> TableScheduler::on_period(const SchedulerView& view) { return decide(view); }
+
+std::map<std::string, double> TableScheduler::summary() const {
+  return {
+      {"table_decisions", decisions_}, {"table_changes", changes_}, {"table_measured_decisions", measured_}};
+}
+
+}  // namespace coinfer::jointdnn_table

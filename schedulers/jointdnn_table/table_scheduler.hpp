@@ -1,0 +1,85 @@
+#pragma once
+/// `jointdnn-table`: the runtime half of JointDNN's lookup table (Eshratifar et al. sec. 2.4.2,
+/// issue 10 item 4). It runs over the plan variants of the `jointdnn` partitioner with a `table`
+/// (partitioners/jointdnn/table.hpp: variant 0 = the static plan at the nominal rates, variant
+/// 1 + u * D + d = grid cell (uplink u, downlink d)) and picks, per frame (or every `period_s`),
+/// the cell for the uplink / downlink rates the phone believes in:
+///
+/// - measured (default): per direction, the EWMA rate the devices measured on their own completed
+///   transfers over the route's links (`SchedulerView::measured_links`; the bottleneck when a route
+///   has several links). A direction not yet measured counts at its nominal rate; before any
+///   transfer at all the scheduler keeps variant 0. A variant that keeps everything on the phone
+///   sends nothing, so the estimate then stays where it was (what a phone can know), unless
+///   `max_age_s` > 0: a direction whose newest measurement is older than that reverts to its
+///   nominal rate, so the table returns to the cell of the nominal rates and measures again
+///   (a probe);
+/// - `oracle: true`: the true current rates (`SchedulerView::link_rates_bps`), an upper bound.
+///
+/// Cell choice per direction (`pick`): `floor` (default, conservative) takes the largest grid rate
+/// at or below the estimate (the smallest grid rate when the estimate is below them all);
+/// `nearest` takes the grid rate closest to it (ties: the lower one).
+///
+///     pick_cell({1e6, 5e6}, {2e6, 1e7}, 4e6, 3e7, Pick::floor)  // -> 1 + 0 * 2 + 1 = 2
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "sim/core/json_access.hpp"
+#include "sim/core/param_schema.hpp"
+#include "sim/workload/scheduler.hpp"
+
+namespace coinfer::jointdnn_table {
+
+enum class Pick { floor, nearest };
+
+struct TableParams {
+  bool oracle = false;
+  double period_s = 0.0;  ///< 0: decide at every frame release
+  Pick pick = Pick::floor;
+  double max_age_s = 0.0;                            ///< 0: a measurement never expires
+  static TableParams from_json(const Json& params);  ///< params filled by table_param_schema
+};
+
+ParamSchema table_param_schema();
+
+/// Index of the grid rate chosen for `rate_bps` in `grid` (increasing, non-empty).
+std::size_t pick_index(const std::vector<double>& grid, double rate_bps, Pick pick);
+/// The plan variant of the chosen cell: 1 + u * downlink_grid.size() + d.
+std::size_t pick_cell(const std::vector<double>& uplink_grid, const std::vector<double>& downlink_grid,
+                      double uplink_bps, double downlink_bps, Pick pick);
+
+class TableScheduler final : public Scheduler {
+ public:
+  explicit TableScheduler(TableParams params) : params_(params) {}
+  std::string name() const override { return "jointdnn-table"; }
+  /// Reads the grid and the links from the variants' metadata; InputError (`scheduler.name`)
+  /// when they are not a jointdnn table's.
+  std::vector<Plan> plan_variants(std::vector<Plan> partitioned, const Platform& platform) override;
+  FrameDecision on_frame(const SchedulerView& view) override;
+  double period_s() const override { return params_.period_s; }
+  std::optional<std::size_t> on_period(const SchedulerView& view) override;
+  /// table_decisions, table_changes (decisions that changed the variant), table_measured_decisions
+  /// (decisions taken on a measurement or the oracle rather than variant 0 by default).
+  std::map<std::string, double> summary() const override;
+
+ private:
+  struct Direction {
+    std::vector<std::string> links;  ///< the route's link names
+    std::vector<std::size_t> index;  ///< their indices in the view (resolved at the first decision)
+    double nominal_bps = 0.0;
+    std::vector<std::size_t> seen;      ///< transfers counted per link at the last decision
+    std::vector<double> measured_at_s;  ///< when that count last grew
+  };
+  std::size_t decide(const SchedulerView& view);
+  /// The estimate for one direction; false when nothing (fresh) was measured on it. A measurement's
+  /// age counts from the first decision that saw it.
+  bool estimate(Direction& dir, const SchedulerView& view, double& rate_bps) const;
+
+  TableParams params_;
+  std::vector<double> up_grid_, down_grid_;
+  Direction up_, down_;
+  std::size_t last_ = 0;
+  double decisions_ = 0, changes_ = 0, measured_ = 0;
+};
+
+}  // namespace coinfer::jointdnn_table
