@@ -1,5 +1,8 @@
 #include "cli/run_outputs.hpp"
 
+#include <cmath>
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "sim/core/atomic_file.hpp"
@@ -15,9 +18,19 @@ void write_frames_csv(const std::string& path, const SimulationResult& result) {
   constexpr std::size_t kFlushBytes = 1 << 20;
   StagedFile file(path);
   fmt::memory_buffer buffer;
-  buffer.append(kFramesCsvHeader.data(), kFramesCsvHeader.data() + kFramesCsvHeader.size());
+  // A scheduler that scored frames (Scheduler::frame_score) adds a last column, `score`.
+  const bool scored = !result.frame_scores.empty();
+  std::string_view header = kFramesCsvHeader;
+  if (scored) header.remove_suffix(1);
+  buffer.append(header.data(), header.data() + header.size());
+  if (scored) buffer.append(std::string_view(",score\n"));
   for (std::size_t k = 0; k < result.frames.size(); ++k) {
     append_frames_csv_row(buffer, k, result.frames[k]);
+    if (scored) {
+      buffer.resize(buffer.size() - 1);  // the row's newline
+      const double score = result.frame_scores[k];
+      buffer.append(std::isnan(score) ? std::string(",\n") : fmt::format(",{}\n", score));
+    }
     if (buffer.size() < kFlushBytes) continue;
     file.append({buffer.data(), buffer.size()});
     buffer.clear();

@@ -14,6 +14,7 @@ void register_scheduler_solvers(SolverRegistry& registry) {
 void register_builtin_schedulers(SchedulerRegistry& registry) {
   register_engine_schedulers(registry);
   // One line per runtime scheduler family, e.g. register_cbo_schedulers(registry);
+  register_cbo_schedulers(registry);
 }
 
 }  // namespace coinfer

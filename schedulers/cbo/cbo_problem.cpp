@@ -96,7 +96,7 @@ Evaluation evaluate(const Problem& problem, const std::vector<int>& decisions,
       throw std::invalid_argument("cbo::evaluate: decision out of range");
     out.total_accuracy += frame_accuracy(problem, frame, d);
     if (d == kLocal) continue;
-    out.gain += problem.server_accuracy[static_cast<std::size_t>(d)] - frame.local_accuracy;
+    out.gain += offload_accuracy(problem, frame, static_cast<std::size_t>(d)) - frame.local_accuracy;
     uplink_free_s = upload_end_s(problem, frame, static_cast<std::size_t>(d), uplink_free_s);
     out.upload_end_s[i] = uplink_free_s;
     if (!on_time(problem, frame, uplink_free_s) && out.feasible) {

@@ -31,6 +31,9 @@ struct Frame {
   double confidence = 0;           ///< calibrated confidence p_i in [0, 1]
   double local_accuracy = 0;       ///< A^npu_{p_i} in [0, 1]
   std::vector<double> sizes_bits;  ///< S(I_i, r) per resolution r
+  /// This frame's own A^o per resolution (an offline oracle that knows each answer: 1 right, 0
+  /// wrong); empty: the problem's server_accuracy. Not read from JSON.
+  std::vector<double> server_accuracy;
 };
 
 /// A CBO problem instance (the notation of Table II in brackets).
@@ -61,10 +64,15 @@ inline bool on_time(const Problem& problem, const Frame& frame, double end_s) {
   return end_s + problem.server_time_s + problem.latency_s <= frame.arrival_s + problem.deadline_s;
 }
 
+/// A^o_r for `frame`: its own value when it has one, else the problem's.
+inline double offload_accuracy(const Problem& problem, const Frame& frame, std::size_t r) {
+  return frame.server_accuracy.empty() ? problem.server_accuracy[r] : frame.server_accuracy[r];
+}
+
 /// Accuracy of `frame` under `decision` (`kLocal` or a resolution index).
 inline double frame_accuracy(const Problem& problem, const Frame& frame, int decision) {
   return decision == kLocal ? frame.local_accuracy
-                            : problem.server_accuracy[static_cast<std::size_t>(decision)];
+                            : offload_accuracy(problem, frame, static_cast<std::size_t>(decision));
 }
 
 /// Parses and validates a problem. `extra_keys` are further top-level keys a solver accepts

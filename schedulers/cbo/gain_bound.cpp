@@ -57,7 +57,7 @@ GainBound::GainBound(const Problem& problem, const std::vector<std::size_t>& ord
     const Frame& f = problem.frames[order[j]];
     std::vector<std::pair<double, double>> points;
     for (const std::size_t r : resolutions) {
-      const double gain = problem.server_accuracy[r] - f.local_accuracy;
+      const double gain = offload_accuracy(problem, f, r) - f.local_accuracy;
       if (gain > 0) points.emplace_back(f.sizes_bits[r] / problem.bandwidth_bps, gain);
     }
     add_hull(std::move(points), j, w, g, pos);

@@ -17,8 +17,8 @@ double local_value(const Frame& frame, LabelValue value) {
 
 double offload_value(const Problem& problem, const Frame& frame, std::size_t r, LabelValue value) {
   // Algorithm 1 line 10: A' = A^o_r - A^npu_{p_j}; objective (1): A^o_r.
-  return value == LabelValue::kAccuracy ? problem.server_accuracy[r]
-                                        : problem.server_accuracy[r] - frame.local_accuracy;
+  return value == LabelValue::kAccuracy ? offload_accuracy(problem, frame, r)
+                                        : offload_accuracy(problem, frame, r) - frame.local_accuracy;
 }
 
 std::vector<std::size_t> all_resolutions(const Problem& problem) {
@@ -49,7 +49,7 @@ double greedy_completion(const Problem& problem, const std::vector<std::size_t>&
     const Frame& f = problem.frames[order[k]];
     double best_score = 0, best_end_s = 0, best_gain = 0;
     for (const std::size_t r : resolutions) {
-      const double gain = problem.server_accuracy[r] - f.local_accuracy;
+      const double gain = offload_accuracy(problem, f, r) - f.local_accuracy;
       const double end_s = upload_end_s(problem, f, r, t_s);
       const double score = gain - slope * (end_s - t_s);
       if (gain > 0 && score > best_score && on_time(problem, f, end_s)) {

@@ -2,6 +2,7 @@
 
 #include "schedulers/cbo/cbo_online.hpp"
 #include "schedulers/cbo/cbo_optimal.hpp"
+#include "schedulers/cbo/cbo_runtime.hpp"
 
 namespace coinfer {
 
@@ -12,6 +13,23 @@ void register_cbo_solvers(SolverRegistry& registry) {
   registry.add("cbo-online", "Tan & Cao Algorithm 1: confidence threshold and resolution by (t, A) DP",
                problem_documented_in("schedulers/cbo/cbo_problem.hpp"),
                solver_factory([](const Json& problem) { return cbo::solve_online_json(problem); }));
+}
+
+void register_cbo_schedulers(SchedulerRegistry& registry) {
+  using cbo::Mode;
+  const std::pair<Mode, const char*> modes[] = {
+      {Mode::Cbo, "CBO (Tan & Cao Alg. 1) on calibrated confidences, measured uplink"},
+      {Mode::CboWithout, "CBO on uncalibrated confidences (CBO-w/o)"},
+      {Mode::FastVa, "FastVA as CBO reads it: Alg. 1 without per-frame confidence"},
+      {Mode::Local, "every frame answered by the phone's NPU"},
+      {Mode::Server, "every frame offloaded, resized to upload within one frame interval"},
+      {Mode::Compress, "compressed model on the phone CPU, offloading as FastVA"},
+      {Mode::Optimal, "cbo-optimal over the whole trace, offline (upper bound)"},
+      {Mode::Threshold, "a fixed confidence threshold, offloading at full resolution (Figs. 6-7)"}};
+  for (const auto& [mode, summary] : modes)
+    registry.add(cbo::mode_name(mode), summary, cbo::runtime_param_schema(), [mode](const Json& params) {
+      return std::make_unique<cbo::RuntimeScheduler>(mode, cbo::RuntimeParams::from_json(params));
+    });
 }
 
 }  // namespace coinfer

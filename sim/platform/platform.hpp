@@ -93,6 +93,9 @@ struct Device {
   std::string name;
   std::string calibration_file;  ///< as resolved (relative to the platform file's folder)
   std::string role;              ///< free text: "phone", "worker", "server", ...
+  /// Compute tasks it runs at once (default 1: one at a time). A GPU server answering several
+  /// requests concurrently (one inference per CUDA stream) has more; each runs at full speed.
+  std::size_t slots = 1;
   DeviceCalibration calibration;
 };
 

@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kTopKeys{"name", "notes", "description", "devices", "networks"};
-const std::vector<std::string> kDeviceKeys{"name", "calibration", "role"};
+const std::vector<std::string> kDeviceKeys{"name", "calibration", "role", "slots"};
 // Network kinds, network / link / bandwidth keys: the table of network_keys.hpp.
 const std::vector<std::string> kKinds = network_kind_names();
 const std::vector<std::string> kModels = bandwidth_models();
@@ -290,6 +290,7 @@ Device parse_device(const Json& obj, const std::string& path, const std::string&
   d.name = json_string(obj, "name", path);
   check_name(d.name, join_path(path, "name"));
   d.role = json_string_or(obj, "role", path, "device");
+  d.slots = static_cast<std::size_t>(json_int_or(obj, "slots", path, 1, 1, 1024));
   const auto calibration = json_string(obj, "calibration", path);
   d.calibration_file = resolve(base_dir, calibration);
   if (std::error_code ec;

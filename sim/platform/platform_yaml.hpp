@@ -8,6 +8,7 @@
 ///       - name: phone                         # letters, digits, '_', '-', '.'
 ///         calibration: calibration/nexus5.json   # relative to this file
 ///         role: phone                         # optional free text
+///         slots: 1                            # optional: compute tasks run at once, in [1, 1024]
 ///     networks:
 ///       - name: wlan
 ///         kind: wifi                          # wifi | wifi_direct | wired | lte | 3g | 4g

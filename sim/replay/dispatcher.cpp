@@ -31,11 +31,18 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   const auto n_dev = platform.devices.size();
   const auto n_net = platform.networks.size();
   devices_.resize(n_dev);
+  for (std::size_t d = 0; d < n_dev; ++d) {
+    const std::size_t units = platform.devices[d].slots;
+    devices_[d].running.resize(units);
+    devices_[d].started_s.resize(units);
+    for (std::size_t u = units; u-- > 0;) devices_[d].free_units.push_back(u);
+  }
   radios_.resize(n_net * n_dev);
   for (auto& r : radios_) r.last_active_s = in_.options->radios_start_awake ? in_.workload->start_s : -kInf;
   network_busy_.assign(n_net, false);
   network_queue_.resize(n_net);
   links_.resize(topo.links().size());
+  measured_.resize(topo.links().size());
   for (const auto& l : topo.links()) {
     series_.emplace_back(*l.spec, link_seed(in_.options->seed, l.name));
     link_names_.push_back(l.name);
@@ -83,12 +90,14 @@ void Dispatcher::run() {
         const auto done = sg4::Activity::test_any(activities_);
         if (done >= 0) {
           on_activity_done(static_cast<std::size_t>(done));
+          poll_scheduler();
           continue;
         }
       }
       const Timer timer = timers_.top();
       timers_.pop();
       on_timer(timer);
+      poll_scheduler();
       continue;
     }
     if (activities_.empty()) {
@@ -99,6 +108,7 @@ void Dispatcher::run() {
     const double timeout = timers_.empty() ? -1.0 : std::max(0.0, timers_.top().time_s - t);
     const auto done = sg4::Activity::wait_any_for(activities_, timeout);
     if (done >= 0) on_activity_done(static_cast<std::size_t>(done));
+    poll_scheduler();
   }
 }
 
@@ -125,7 +135,7 @@ void Dispatcher::on_activity_done(std::size_t pos) {
   const Slot slot = slots_[pos];
   remove_activity(pos);
   if (slot.exec)
-    on_exec_done(slot.index);
+    on_exec_done(slot.index, slot.unit);
   else
     on_comm_done(slot.index);
 }
@@ -140,6 +150,9 @@ void Dispatcher::on_timer(const Timer& timer) {
       release_frame(timer.ref);
       if (in_.workload->kind == WorkloadKind::Stream && timer.ref + 1 < frame_count_)
         add_timer(in_.workload->release_s(timer.ref + 1), TimerKind::Release, timer.ref + 1);
+      break;
+    case TimerKind::HoldExpiry:
+      on_hold_expiry(timer.ref);
       break;
     case TimerKind::RadioAwake:
       on_radio_awake(timer.ref);
@@ -190,31 +203,34 @@ void Dispatcher::make_ready(const TaskRef& ref) {
 
 void Dispatcher::try_start(std::size_t device) {
   DeviceState& d = devices_[device];
-  if (!d.busy && !d.ready.empty()) {
-    d.running = d.ready.top();
+  while (!d.free_units.empty() && !d.ready.empty()) {
+    const std::size_t unit = d.free_units.back();
+    d.free_units.pop_back();
+    d.running[unit] = d.ready.top();
     d.ready.pop();
-    d.busy = true;
-    d.started_s = now();
+    ++d.busy;
+    d.started_s[unit] = now();
     auto exec = sg4::Exec::init()
-                    ->set_flops_amount(task(d.running).duration_s * kHostSpeedFlops)
+                    ->set_flops_amount(task(d.running[unit]).duration_s * kHostSpeedFlops)
                     ->set_host(sg_.compute[device]);
     exec->start();
-    add_activity(exec, {true, device});
+    add_activity(exec, {true, device, unit});
   }
   sample_queue(device);
 }
 
-void Dispatcher::on_exec_done(std::size_t device) {
+void Dispatcher::on_exec_done(std::size_t device, std::size_t unit) {
   DeviceState& d = devices_[device];
-  d.busy = false;
-  const TaskRef ref = d.running;
+  --d.busy;
+  d.free_units.push_back(unit);
+  const TaskRef ref = d.running[unit];
   const double t = now();
-  out_.devices[device].busy_s += t - d.started_s;
+  out_.devices[device].busy_s += t - d.started_s[unit];
   ++out_.devices[device].executions;
   ++out_.executions;
   if (tracing_) {
     const Task& spec = task_spec(ref);
-    trace(device, spec.id, "compute", d.started_s, t, ref.frame, spec.label);
+    trace(device, spec.id, "compute", d.started_s[unit], t, ref.frame, spec.label);
   }
   complete_task(ref);
   try_start(device);
@@ -228,8 +244,8 @@ void Dispatcher::complete_task(const TaskRef& ref) {
   --f.tasks_left;
   for (auto s : t.succs)
     if (--f.pending[s] == 0) make_ready({ref.frame, s});
-  if (t.first_stage && --f.first_stage_left == 0) on_first_stage_done();
-  if (f.tasks_left == 0) finish_frame(ref.frame);
+  if (t.first_stage && !f.continuing && --f.first_stage_left == 0) on_first_stage_done();
+  if (f.tasks_left == 0) plan_ended(ref.frame);
 }
 
 // ---------------------------------------------------------------- transfers
@@ -277,7 +293,8 @@ void Dispatcher::begin_transfer(const TaskRef& ref) {
   x.route = t.route;
   x.route_index = static_cast<std::size_t>(t.route - in_.topology->routes().data());
   x.channel = channel_of_[frame_state(ref.frame).variant][ref.task];
-  x.bytes = t.bytes;
+  const FrameState& fs = frame_state(ref.frame);
+  x.bytes = fs.bytes.empty() || std::isnan(fs.bytes[ref.task]) ? t.bytes : fs.bytes[ref.task];
   x.restart_pending = false;
 
   const Network& network = in_.topology->platform().networks[t.route->network];
@@ -462,6 +479,7 @@ void Dispatcher::on_comm_done(std::size_t slot) {
   touch_radios(x, false);
   touch_channel(x, false);
   add_radio_energy(x, t - x.comm_start_s);
+  measure_transfer(x, t);
   out_.devices[x.route->src].bytes_sent += x.bytes;
   out_.devices[x.route->dst].bytes_received += x.bytes;
   for (auto l : x.route->links) {
@@ -545,9 +563,11 @@ SchedulerView Dispatcher::view(std::size_t frame) {
   v.current_variant = current_variant_;
   v.queued_frames = waiting_.size();
   v.frames_in_flight = in_flight_;
+  v.deadline_s = in_.workload->deadline_s;
   v.frames = &out_.frames;
   v.link_names = &link_names_;
   for (auto& s : series_) v.link_rates_bps.push_back(s.rate_at(v.now_s));
+  v.measured_links = measured_;
   return v;
 }
 
@@ -592,6 +612,9 @@ void Dispatcher::admit(std::size_t k) {
   f->variant = rec.variant;
   f->tasks_left = plan.tasks.size();
   f->first_stage_left = plan.first_stage_size;
+  f->continuing = false;
+  f->held = false;
+  f->bytes.clear();
   f->pending.resize(plan.tasks.size());
   for (std::size_t i = 0; i < plan.tasks.size(); ++i)
     f->pending[i] = static_cast<std::uint32_t>(plan.tasks[i].deps.size());
@@ -635,9 +658,9 @@ void Dispatcher::admit_waiting() {
   sample_admission();
 }
 
-void Dispatcher::finish_frame(std::size_t k) {
+void Dispatcher::finish_frame(std::size_t k, double end_s) {
   FrameRecord& rec = out_.frames[k];
-  rec.end_s = now();
+  rec.end_s = end_s;
   rec.deadline_met = rec.latency_s() <= in_.workload->deadline_s + kTimeEps;
   // The frame's state goes back to the pool; the window of live frames drops its finished front.
   spare_states_.push_back(live_[k - live_base_]);
@@ -654,6 +677,7 @@ void Dispatcher::finish_frame(std::size_t k) {
 
 void Dispatcher::frame_resolved(std::size_t k) {
   ++resolved_;
+  record_score(k);
   if (in_.scheduler != nullptr) in_.scheduler->on_frame_end(out_.frames[k], view(k + 1));
 }
 
@@ -667,6 +691,7 @@ void Dispatcher::finish(double end_s) {
     s.active_energy_j =
         compute_energy_j(platform.devices[d].calibration.power, s.busy_s, s.busy_s) + s.radio_energy_j;
   }
+  if (in_.scheduler != nullptr) out_.scheduler_metrics = in_.scheduler->summary();
   finish_trace(end_s);
 }
 

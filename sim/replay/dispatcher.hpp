@@ -59,12 +59,18 @@ class Dispatcher {
     std::vector<std::uint32_t> pending;  ///< unfinished dependencies per task
     std::size_t tasks_left = 0;
     std::size_t first_stage_left = 0;
+    bool continuing = false;    ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
+    bool held = false;          ///< waits for the scheduler's decision
+    double plan_end_s = 0.0;    ///< when its last plan variant ended
+    std::vector<double> bytes;  ///< per task: this frame's transfer size (NaN: the plan's)
   };
+  /// A device runs up to Device::slots compute tasks at once, one per unit.
   struct DeviceState {
-    bool busy = false;
+    std::size_t busy = 0;  ///< units running a task
     std::priority_queue<TaskRef, std::vector<TaskRef>, std::greater<>> ready;
-    TaskRef running;
-    double started_s = 0.0;
+    std::vector<TaskRef> running;   ///< per unit
+    std::vector<double> started_s;  ///< per unit
+    std::vector<std::size_t> free_units;
   };
   struct RadioState {
     double last_active_s = -std::numeric_limits<double>::infinity();
@@ -112,7 +118,7 @@ class Dispatcher {
     int state = -1;
     double sleep_at_s = std::numeric_limits<double>::infinity();
   };
-  enum class TimerKind { Release, RadioAwake, BandwidthChange, LatencyEnd, SchedulerPeriod };
+  enum class TimerKind { Release, RadioAwake, BandwidthChange, LatencyEnd, SchedulerPeriod, HoldExpiry };
   struct Timer {
     double time_s = 0.0;
     std::uint64_t seq = 0;
@@ -124,6 +130,7 @@ class Dispatcher {
   struct Slot {
     bool exec = false;
     std::size_t index = 0;  ///< device (exec) or transfer slot (comm)
+    std::size_t unit = 0;   ///< exec: the device's unit running it
   };
 
   void run();
@@ -140,7 +147,7 @@ class Dispatcher {
   void make_ready(const TaskRef& ref);
   void complete_task(const TaskRef& ref);
   void try_start(std::size_t device);
-  void on_exec_done(std::size_t device);
+  void on_exec_done(std::size_t device, std::size_t unit);
   // transfers
   std::size_t radio_index(std::size_t network, std::size_t device) const;
   void index_channels();
@@ -170,7 +177,16 @@ class Dispatcher {
   /// fewer frames than that are in flight.
   bool gate_open() const;
   void admit_waiting();
-  void finish_frame(std::size_t k);
+  void finish_frame(std::size_t k, double end_s);
+  // decision points (dispatcher_decisions.cpp)
+  void plan_ended(std::size_t k);
+  void apply_continuation(std::size_t k, const Continuation& c);
+  void start_continuation(std::size_t k, const Continuation& c);
+  void on_hold_expiry(std::size_t k);
+  bool is_held(std::size_t k) const;
+  void poll_scheduler();
+  void measure_transfer(const Transfer& x, double end_s);
+  void record_score(std::size_t k);
   void frame_resolved(std::size_t k);
   SchedulerView view(std::size_t frame);
   double now() const;
@@ -220,6 +236,8 @@ class Dispatcher {
   bool gate_busy_ = false;
   std::deque<std::size_t> waiting_;
   std::vector<std::string> link_names_;
+  std::vector<MeasuredLink> measured_;  ///< per link: what the devices measured (SchedulerView)
+  std::size_t held_ = 0;                ///< frames held by the scheduler
   std::vector<std::vector<bool>> radio_warned_;
 
   TraceWriter* writer_ = nullptr;  ///< SimOptions::trace_writer

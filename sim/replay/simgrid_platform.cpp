@@ -47,7 +47,8 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
   auto* root = sg4::create_full_zone("coinfer");
   sg.dispatcher = root->create_host("coinfer.dispatcher", 1.0)->seal();
   for (const auto& d : platform.devices)
-    sg.compute.push_back(root->create_host(d.name, kHostSpeedFlops)->seal());
+    sg.compute.push_back(
+        root->create_host(d.name, kHostSpeedFlops)->set_core_count(static_cast<int>(d.slots))->seal());
 
   const auto n_dev = platform.devices.size();
   sg.links.resize(topology.links().size());

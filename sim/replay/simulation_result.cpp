@@ -87,17 +87,25 @@ Json simulation_result_to_json(const SimulationResult& r) {
                      {"end_s", e.end_s},
                      {"frame", e.frame},
                      {"label", e.label}});
-  return {{"seed", r.seed},
-          {"end_s", r.end_s},
-          {"executions", r.executions},
-          {"messages", r.messages},
-          {"analytic_latency_s", r.analytic_latency_s},
-          {"warnings", r.warnings},
-          {"frames", std::move(frames)},
-          {"devices", std::move(devices)},
-          {"links", std::move(links)},
-          {"trace_tracks", r.trace_tracks},
-          {"trace", std::move(trace)}};
+  Json out = {{"seed", r.seed},
+              {"end_s", r.end_s},
+              {"executions", r.executions},
+              {"messages", r.messages},
+              {"analytic_latency_s", r.analytic_latency_s},
+              {"warnings", r.warnings},
+              {"frames", std::move(frames)},
+              {"devices", std::move(devices)},
+              {"links", std::move(links)},
+              {"trace_tracks", r.trace_tracks},
+              {"trace", std::move(trace)}};
+  // Present only when a scheduler filled them, so runs without one keep their bytes.
+  if (!r.frame_scores.empty()) {
+    Json scores = Json::array();
+    for (double x : r.frame_scores) scores.push_back(std::isnan(x) ? Json(nullptr) : Json(x));
+    out["frame_scores"] = std::move(scores);
+  }
+  if (!r.scheduler_metrics.empty()) out["scheduler_metrics"] = r.scheduler_metrics;
+  return out;
 }
 
 SimulationResult simulation_result_from_json(const Json& j) {
@@ -128,6 +136,11 @@ SimulationResult simulation_result_from_json(const Json& j) {
                        l.at("bytes").get<double>(), l.at("messages").get<std::size_t>(),
                        l.at("busy_s").get<double>()});
   r.trace_tracks = j.at("trace_tracks").get<std::vector<std::string>>();
+  if (j.contains("frame_scores"))
+    for (const auto& x : j.at("frame_scores"))
+      r.frame_scores.push_back(x.is_null() ? std::numeric_limits<double>::quiet_NaN() : x.get<double>());
+  if (j.contains("scheduler_metrics"))
+    r.scheduler_metrics = j.at("scheduler_metrics").get<std::map<std::string, double>>();
   for (const auto& e : j.at("trace"))
     r.trace.push_back({e.at("track").get<std::size_t>(), e.at("name").get<std::string>(),
                        e.at("category").get<std::string>(), e.at("start_s").get<double>(),

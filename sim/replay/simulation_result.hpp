@@ -4,6 +4,7 @@
 /// data; `simulation_result_to_json` gives a canonical JSON (the same seed gives the same bytes).
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,6 +61,10 @@ struct SimulationResult {
   std::vector<std::string> warnings;       ///< e.g. a device without a radio power model
   std::vector<std::string> trace_tracks;   ///< devices, then links, then radios (when traced)
   std::vector<TraceEvent> trace;           ///< frame 0's events, when SimOptions::record_trace
+  /// Per frame, the scheduler's score (Scheduler::frame_score: 1 right, 0 wrong; NaN: none).
+  /// Empty when the scheduler scored no frame.
+  std::vector<double> frame_scores;
+  std::map<std::string, double> scheduler_metrics;  ///< Scheduler::summary() at the end of the run
   /// SimOptions::trace_writer, finished (null without one). Its file, when the writer was made
   /// without a path, waits for `trace_writer->publish(path)`. Not part of the JSON form.
   std::shared_ptr<TraceWriter> trace_writer;

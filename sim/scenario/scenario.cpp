@@ -279,6 +279,7 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     options.record_trace = spec.stages;  // frame 0's events, for stage_metrics
     // The trace streams to an unnamed file during the run; write_run_outputs publishes it.
     if (spec.trace) options.trace_writer = std::make_shared<ChromeTraceWriter>();
+    run.variants = scheduler->plan_variants(run.variants, platform);
     run.simulation = simulate(platform, run.variants, workload_from_json(spec.workload, "workload"), options,
                               scheduler.get());
     run.results = run_metrics(spec.name, run.simulation);
@@ -293,6 +294,8 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     run.results["partitioner"] = spec.partitioner;
     run.results["scheduler"] = spec.scheduler;
     run.results["host_profile"] = spec.profile_basis;
+    if (!run.simulation.scheduler_metrics.empty())
+      run.results["scheduler_metrics"] = run.simulation.scheduler_metrics;
     run.results["resolved_scenario"] = resolved_scenario(spec, source, partitioners, schedulers);
     if (spec.stages) run.results.update(stage_metrics(run.plan, run.simulation, graph, source));
     return run;

@@ -114,7 +114,7 @@ std::string SweepSpec::dir() const {
 
 SweepSpec parse_sweep(const Json& doc, const std::string& file) {
   try {
-    json_reject_unknown_keys(doc, "", {"name", "base", "scenario", "axes"});
+    json_reject_unknown_keys(doc, "", {"name", "base", "scenario", "axes", "columns"});
     SweepSpec spec;
     spec.file = file;
     spec.name = json_string_or(doc, "name", "", std::filesystem::path(file).stem().string());
@@ -143,6 +143,16 @@ SweepSpec parse_sweep(const Json& doc, const std::string& file) {
     spec.dropped_report = spec.base.contains("report");
     spec.base.erase("compare");
     spec.base.erase("report");
+    if (const Json* columns = json_find(doc, "columns", "")) {
+      if (!columns->is_array()) throw InputError("", "columns", "expected a list of results.json paths");
+      for (std::size_t i = 0; i < columns->size(); ++i) {
+        const Json& c = (*columns)[i];
+        if (!c.is_string() || c.get<std::string>().empty())
+          throw InputError("", index_path("columns", i),
+                           "expected a results.json path such as scheduler_metrics.accuracy");
+        spec.columns.push_back(c.get<std::string>());
+      }
+    }
     const Json& axes = json_at(doc, "axes", "");
     if (!axes.is_array()) throw InputError("", "axes", "expected a list of axes");
     std::size_t runs = std::max<std::size_t>(spec.variants.size(), 1);

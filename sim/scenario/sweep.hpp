@@ -12,6 +12,7 @@
 ///           - {key: partitioner.name, values: [bodp, grid2d]}
 ///           - {key: partitioner.workers, values: [4, 4]}
 ///       - seeds: [1, 2, 3]                            # or {from: 1, count: 5}; sets `seed`
+///     columns: [scheduler_metrics.accuracy]           # optional: more results.json paths as columns
 ///
 /// Runs are numbered in row-major order: the last axis varies fastest. A base with `compare`
 /// variants adds one more, fastest axis, `variant`: each run is one variant of one point (the
@@ -49,6 +50,8 @@ struct SweepSpec {
   std::vector<std::vector<Json>> points;
   std::vector<CompareEntry> variants;  ///< the base's `compare` entries (the fastest axis)
   bool dropped_report = false;         ///< the base had a `report:` block, which a sweep does not draw
+  /// `columns:` extra results.json paths (e.g. `scheduler_metrics.accuracy`), after the metrics.
+  std::vector<std::string> columns;
   /// The folder relative paths in a run's scenario are relative to.
   std::string dir() const;
 };

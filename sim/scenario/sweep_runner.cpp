@@ -39,6 +39,8 @@ std::vector<std::string> sweep_csv_header(const SweepSpec& spec) {
       if (std::find(header.begin(), header.end(), key) == header.end()) header.push_back(key);
   for (const auto& m : kMetricColumns)
     if (std::find(header.begin(), header.end(), m) == header.end()) header.push_back(m);
+  for (const auto& m : spec.columns)
+    if (std::find(header.begin(), header.end(), m) == header.end()) header.push_back(m);
   header.push_back("point_hash");
   return header;
 }

@@ -5,17 +5,64 @@
 /// positive (choose the variant for the frames that follow). Schedulers see a snapshot, never
 /// SimGrid; their choices index the plan variants passed to `simulate`.
 ///
+/// Decision points (continuations). A decision may also come *after* part of a frame has run
+/// (CBO, Tan & Cao: the NPU classifies the frame, then the scheduler decides whether to offload
+/// it and at which resolution). When the plan variant a frame runs has finished every task, the
+/// replay asks `on_plan_end`, which answers one of:
+/// - `Finish` (the default): the frame is done, its end time is now;
+/// - `Run{variant, transfer_bytes}`: the frame continues with that plan variant (a continuation,
+///   e.g. upload -> server -> download), whose transfer sizes may be set for this frame only
+///   (`transfer_bytes`, by task id: a per-frame size from a trace); the frame's record then names
+///   the continuation's variant and ends when it does; plan ends of continuations are asked too;
+/// - `Hold`: the frame waits undecided (its answer so far stands). After every event the scheduler
+///   hears of (release, plan end, transfer end, frame end, period, hold expiry) the replay calls
+///   `take_decisions`, which may resume held frames with `Run` or close them with `Finish`. A frame
+///   still held at its release + the workload's deadline is finished by the replay; Hold needs a
+///   finite deadline. A held frame that finishes ends when its plan ended (its answer's time).
+///
+/// Measured throughput. `SchedulerView::measured_links` is what the devices could measure about
+/// their own completed transfers on each link (bytes / time, the route's known latency taken out),
+/// computed by the replay from transfers that completed — not the simulator's true rate, which
+/// `link_rates_bps` gives as the explicit oracle view.
+///
+/// Outcomes. `frame_score` lets a scheduler that knows each frame's answer (a per-frame trace) give
+/// the frame a score when it is resolved (1 right, 0 wrong); `summary` adds the scheduler's own
+/// metrics to the results (`scheduler_metrics`). Both are kept in SimulationResult.
+///
 ///     class Fixed : public Scheduler {
 ///       FrameDecision on_frame(const SchedulerView&) override { return {1, false}; }
 ///     };
 #include <cstddef>
+#include <limits>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/workload/frame_record.hpp"
 
 namespace coinfer {
+
+struct Plan;
+struct Platform;
+
+/// What the devices measured on one link from their own completed transfers (the link's
+/// transfers, whoever sent them: a link belongs to one sender, except a shared medium).
+/// A transfer's measured duration is its completion time minus its start minus the route's
+/// latency (a device knows its round-trip latency); its rate is 8 * bytes / that duration.
+struct MeasuredLink {
+  std::size_t transfers = 0;     ///< transfers completed over the link so far
+  double last_bytes = 0.0;       ///< size of the last completed one
+  double last_duration_s = 0.0;  ///< its measured duration (latency taken out)
+  double last_rate_bps = 0.0;    ///< 8 * last_bytes / last_duration_s (0 before the first)
+  /// Exponentially weighted mean of the per-transfer rates: the first transfer's rate, then
+  /// ewma = kMeasuredEwmaWeight * rate + (1 - kMeasuredEwmaWeight) * ewma. 0 before the first.
+  double ewma_rate_bps = 0.0;
+};
+
+/// Weight of the newest transfer in MeasuredLink::ewma_rate_bps.
+inline constexpr double kMeasuredEwmaWeight = 0.5;
 
 /// The state a scheduler sees.
 struct SchedulerView {
@@ -25,9 +72,11 @@ struct SchedulerView {
   std::size_t current_variant = 0;                   ///< the default for new frames (set by on_period)
   std::size_t queued_frames = 0;                     ///< released, waiting for the first stage
   std::size_t frames_in_flight = 0;                  ///< admitted, not yet completed
+  double deadline_s = 0.0;                           ///< the workload's per-frame deadline (inf: none)
   const std::vector<FrameRecord>* frames = nullptr;  ///< every frame record so far (by index)
   const std::vector<std::string>* link_names = nullptr;
-  std::vector<double> link_rates_bps;  ///< current rate of each link (same order as link_names)
+  std::vector<double> link_rates_bps;        ///< ORACLE: true current rate of each link (link_names order)
+  std::vector<MeasuredLink> measured_links;  ///< what devices measured per link (link_names order)
 };
 
 struct FrameDecision {
@@ -35,12 +84,42 @@ struct FrameDecision {
   bool drop = false;
 };
 
+/// What happens to a frame whose plan variant has finished (see the file comment).
+struct Continuation {
+  enum class Kind { Finish, Run, Hold };
+  Kind kind = Kind::Finish;
+  std::size_t variant = 0;  ///< Run: the plan variant that continues the frame
+  /// Run: this frame's sizes of the continuation's transfer tasks, by task id (others: the plan's).
+  std::vector<std::pair<std::string, double>> transfer_bytes;
+
+  static Continuation finish() { return {}; }
+  static Continuation hold() { return {Kind::Hold, 0, {}}; }
+  static Continuation run(std::size_t variant, std::vector<std::pair<std::string, double>> bytes = {}) {
+    return {Kind::Run, variant, std::move(bytes)};
+  }
+};
+
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
   virtual std::string name() const = 0;
+  /// The plan variants to simulate, given the partitioner's plan(s) and the platform (default: as
+  /// given). A scheduler whose system has its own stages (CBO's local pass and offload variants)
+  /// builds them here. Throws InputError for parameters that do not fit the platform.
+  virtual std::vector<Plan> plan_variants(std::vector<Plan> partitioned, const Platform& platform);
   /// A frame is released.
   virtual FrameDecision on_frame(const SchedulerView& view) {
+    (void)view;
+    return {};
+  }
+  /// Frame `frame`'s current plan variant has finished every task.
+  virtual Continuation on_plan_end(std::size_t frame, const SchedulerView& view) {
+    (void)frame;
+    (void)view;
+    return {};
+  }
+  /// Decisions on held frames: (frame, Run or Finish). Called after every event.
+  virtual std::vector<std::pair<std::size_t, Continuation>> take_decisions(const SchedulerView& view) {
     (void)view;
     return {};
   }
@@ -56,6 +135,14 @@ class Scheduler {
     (void)view;
     return std::nullopt;
   }
+  /// Score of a resolved frame (1: right answer, 0: wrong; NaN: the scheduler has none).
+  virtual double frame_score(std::size_t frame, const FrameRecord& record) {
+    (void)frame;
+    (void)record;
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  /// The scheduler's own metrics at the end of the run (accuracy, offload fraction, ...).
+  virtual std::map<std::string, double> summary() const { return {}; }
 };
 
 /// Runs every frame with variant 0 and never drops.

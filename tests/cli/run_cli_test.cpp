@@ -1,5 +1,6 @@
 // `coinfer run` and `coinfer sweep` end to end on real platform files (MACs-based host estimate,
 // so the numbers do not depend on this machine's speed).
+#include <algorithm>
 #include <fstream>
 
 #include <catch2/catch.hpp>
@@ -143,4 +144,26 @@ TEST_CASE("a sweep writes one row per run and a rerun redoes nothing") {
   CHECK(again.exit_code == 0);
   CHECK_THAT(again.out, Contains("4 already done"));
   CHECK(read_text(out / "results.csv") == csv);
+}
+
+TEST_CASE("the CBO digits scenario scores every frame and reports the scheduler's metrics") {
+  // scenarios/cbo/cbo-digits.yaml: 449 streamed frames, each scored 1 or 0 from the trace; the
+  // same run twice gives the same bytes.
+  const auto out = scratch_dir() / "cbo";
+  for (const char* run : {"a", "b"})
+    REQUIRE(run_cli("run " + kRoot + "/scenarios/cbo/cbo-digits.yaml --quiet --out " + (out / run).string())
+                .exit_code == 0);
+  const auto j = results_of(out / "a");
+  const auto& m = j.at("scheduler_metrics");
+  CHECK(m.at("frames_scored") == 449);
+  CHECK(m.at("accuracy").get<double>() > 0.5);
+  CHECK(m.at("offload_fraction").get<double>() > 0.0);
+  CHECK(m.at("deadline_misses") == 0);
+  const auto frames = read_text(out / "a" / "frames.csv");
+  CHECK(frames.rfind(
+            "frame,variant,release_s,start_s,end_s,latency_ms,dropped,drop_reason,deadline_met,score\n", 0) ==
+        0);
+  CHECK(std::count(frames.begin(), frames.end(), '\n') == 450);
+  CHECK(read_text(out / "a" / "frames.csv") == read_text(out / "b" / "frames.csv"));
+  CHECK(read_text(out / "a" / "results.json") == read_text(out / "b" / "results.json"));
 }

@@ -203,10 +203,10 @@ TEST_CASE("cbo OnlineWindow: misuse is a programming error", "[cbo]") {
   parameters.server_accuracy = {1.0};
   parameters.deadline_s = 1;
   cbo::OnlineWindow window(parameters);
-  CHECK_THROWS_AS(window.add(cbo::Frame{0, 0.5, 0.5, {1, 2}}),
+  CHECK_THROWS_AS(window.add(cbo::Frame{0, 0.5, 0.5, {1, 2}, {}}),
                   std::invalid_argument);  // 2 sizes, 1 resolution
-  CHECK(window.add(cbo::Frame{0, 0.5, 0.5, {0.5}}) == 0);
-  CHECK(window.add(cbo::Frame{0.5, 0.5, 0.5, {0.5}}) == 1);
+  CHECK(window.add(cbo::Frame{0, 0.5, 0.5, {0.5}, {}}) == 0);
+  CHECK(window.add(cbo::Frame{0.5, 0.5, 0.5, {0.5}, {}}) == 1);
   CHECK(window.solve(0.25).offload == std::vector<std::size_t>{0, 1});
   CHECK_THROWS_AS(window.solve(0.125), std::invalid_argument);  // time went backwards
   // From 0.75, frame 0's 0.5 s upload would end at 1.25, past its deadline 0 + 1: expired, forgotten.

@@ -1,6 +1,7 @@
 // Sweep expansion: cartesian product of list, range, zip and seed axes, in row-major order.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -8,6 +9,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/scenario/sweep.hpp"
+#include "sim/scenario/sweep_runner.hpp"
 #include "sim/scenario/yaml_json.hpp"
 
 using namespace coinfer;
@@ -148,4 +150,21 @@ TEST_CASE("describe_run names the variant and the assignments") {
   const auto runs = expand_sweep(spec_of(
       "scenario: {compare: [{label: v, set: {}}]}\naxes:\n  - {key: partitioner.name, values: [local]}\n"));
   CHECK(describe_run(runs[0]) == "variant=v, partitioner.name=local");
+}
+
+TEST_CASE("columns add results.json paths to the CSV header after the metrics") {
+  const auto spec = spec_of(R"(
+scenario: {model: vgg16, partitioner: {name: local}}
+axes:
+  - {key: seed, values: [1, 2]}
+columns: [scheduler_metrics.accuracy, busy_s.total]
+)");
+  CHECK(spec.columns == std::vector<std::string>{"scheduler_metrics.accuracy", "busy_s.total"});
+  const auto header = sweep_csv_header(spec);
+  // busy_s.total is already a metric column: listed once; the new path comes before point_hash.
+  CHECK(std::count(header.begin(), header.end(), "busy_s.total") == 1);
+  REQUIRE(header.size() >= 2);
+  CHECK(header[header.size() - 2] == "scheduler_metrics.accuracy");
+  CHECK_THROWS_WITH(spec_of("scenario: {model: vgg16}\naxes: []\ncolumns: [1]\n"),
+                    Contains("s.yaml: columns[0]: expected a results.json path"));
 }
