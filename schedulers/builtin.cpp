@@ -1,5 +1,6 @@
 #include "schedulers/builtin.hpp"
 #include "schedulers/cbo/register.hpp"
+#include "schedulers/pipeline/adaptive_compression.hpp"
 #include "schedulers/pipeline/register.hpp"
 
 namespace coinfer {
@@ -15,6 +16,7 @@ void register_builtin_schedulers(SchedulerRegistry& registry) {
   register_engine_schedulers(registry);
   // One line per runtime scheduler family, e.g. register_cbo_schedulers(registry);
   register_cbo_schedulers(registry);
+  register_pipeline_schedulers(registry);
 }
 
 }  // namespace coinfer
