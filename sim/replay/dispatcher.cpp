@@ -175,9 +175,13 @@ void Dispatcher::on_timer(const Timer& timer) {
                                   in_.plans->size()));
         current_variant_ = *v;
       }
+      apply_stalls();
       add_timer(timer.time_s + in_.scheduler->period_s(), TimerKind::SchedulerPeriod, 0);
       break;
     }
+    case TimerKind::StallEnd:
+      try_start(timer.ref);
+      break;
   }
 }
 
@@ -203,6 +207,10 @@ void Dispatcher::make_ready(const TaskRef& ref) {
 
 void Dispatcher::try_start(std::size_t device) {
   DeviceState& d = devices_[device];
+  if (now() < d.stalled_until_s - kTimeEps) {
+    sample_queue(device);
+    return;
+  }
   while (!d.free_units.empty() && !d.ready.empty()) {
     const std::size_t unit = d.free_units.back();
     d.free_units.pop_back();
@@ -217,6 +225,20 @@ void Dispatcher::try_start(std::size_t device) {
     add_activity(exec, {true, device, unit});
   }
   sample_queue(device);
+}
+
+// The scheduler's device stalls (Scheduler::take_stalls): no task starts before the stall ends.
+void Dispatcher::apply_stalls() {
+  for (const auto& stall : in_.scheduler->take_stalls()) {
+    const auto d = in_.topology->platform().device_index_or_null(stall.device);
+    if (!d || !(stall.seconds >= 0.0))
+      throw Error(fmt::format("scheduler '{}' stalled device '{}' for {} s", in_.scheduler->name(),
+                              stall.device, stall.seconds));
+    const double until = now() + stall.seconds;
+    if (until <= devices_[*d].stalled_until_s) continue;
+    devices_[*d].stalled_until_s = until;
+    add_timer(until, TimerKind::StallEnd, *d);
+  }
 }
 
 void Dispatcher::on_exec_done(std::size_t device, std::size_t unit) {

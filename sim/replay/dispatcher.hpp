@@ -71,6 +71,7 @@ class Dispatcher {
     std::vector<TaskRef> running;   ///< per unit
     std::vector<double> started_s;  ///< per unit
     std::vector<std::size_t> free_units;
+    double stalled_until_s = -std::numeric_limits<double>::infinity();  ///< Scheduler::take_stalls
   };
   struct RadioState {
     double last_active_s = -std::numeric_limits<double>::infinity();
@@ -118,7 +119,15 @@ class Dispatcher {
     int state = -1;
     double sleep_at_s = std::numeric_limits<double>::infinity();
   };
-  enum class TimerKind { Release, RadioAwake, BandwidthChange, LatencyEnd, SchedulerPeriod, HoldExpiry };
+  enum class TimerKind {
+    Release,
+    RadioAwake,
+    BandwidthChange,
+    LatencyEnd,
+    SchedulerPeriod,
+    HoldExpiry,
+    StallEnd
+  };
   struct Timer {
     double time_s = 0.0;
     std::uint64_t seq = 0;
@@ -148,6 +157,7 @@ class Dispatcher {
   void complete_task(const TaskRef& ref);
   void try_start(std::size_t device);
   void on_exec_done(std::size_t device, std::size_t unit);
+  void apply_stalls();
   // transfers
   std::size_t radio_index(std::size_t network, std::size_t device) const;
   void index_channels();

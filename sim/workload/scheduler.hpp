@@ -29,6 +29,11 @@
 /// the frame a score when it is resolved (1 right, 0 wrong); `summary` adds the scheduler's own
 /// metrics to the results (`scheduler_metrics`). Both are kept in SimulationResult.
 ///
+/// Device stalls. Right after each `on_period` the replay calls `take_stalls`: each (device,
+/// seconds) it returns makes that device start no compute task until now + seconds (tasks already
+/// running finish; frames queue meanwhile), e.g. the devices reloading their layers after a plan
+/// switch (Hu & Krishnamachari, Algorithm 2 line 7). An unknown device name is an error.
+///
 ///     class Fixed : public Scheduler {
 ///       FrameDecision on_frame(const SchedulerView&) override { return {1, false}; }
 ///     };
@@ -77,6 +82,12 @@ struct SchedulerView {
   const std::vector<std::string>* link_names = nullptr;
   std::vector<double> link_rates_bps;        ///< ORACLE: true current rate of each link (link_names order)
   std::vector<MeasuredLink> measured_links;  ///< what devices measured per link (link_names order)
+};
+
+/// A device that computes nothing for `seconds` from now (Scheduler::take_stalls).
+struct DeviceStall {
+  std::string device;
+  double seconds = 0.0;
 };
 
 struct FrameDecision {
@@ -135,6 +146,8 @@ class Scheduler {
     (void)view;
     return std::nullopt;
   }
+  /// Devices to stall, asked right after each on_period (see the file comment).
+  virtual std::vector<DeviceStall> take_stalls() { return {}; }
   /// Score of a resolved frame (1: right answer, 0: wrong; NaN: the scheduler has none).
   virtual double frame_score(std::size_t frame, const FrameRecord& record) {
     (void)frame;
