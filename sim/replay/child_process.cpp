@@ -1,3 +1,4 @@
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,6 +64,7 @@ std::string run_in_child_process(const std::function<std::string()>& fn) {
   int fds[2];
   if (::pipe(fds) != 0) throw Error(fmt::format("cannot create a pipe: {}", std::strerror(errno)));
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
@@ -70,6 +72,9 @@ std::string run_in_child_process(const std::function<std::string()>& fn) {
     throw Error(fmt::format("cannot fork a simulation process: {}", std::strerror(errno)));
   }
   if (pid == 0) {
+    // The simulation dies with its parent (a killed `coinfer run` or sweep leaves no orphan running).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
     ::close(fds[0]);
     child_main(fds[1], fn);
   }

@@ -96,12 +96,17 @@ void Dispatcher::run() {
       }
       const Timer timer = timers_.top();
       timers_.pop();
+      if (timer.kind == TimerKind::SchedulerPeriod) --period_timers_;
       on_timer(timer);
       poll_scheduler();
       continue;
     }
     if (activities_.empty()) {
-      if (timers_.empty()) throw Error("replay stalled: frames are unfinished but nothing is running");
+      // Only the scheduler's periodic calls left: they choose variants for frames to come, and none
+      // will come, so the unfinished frames never end (without this, the periods would go on forever).
+      if (timers_.size() == period_timers_)
+        throw Error(fmt::format("replay stalled: {} frames are unfinished but nothing is running",
+                                frame_count_ - resolved_));
       sg4::this_actor::sleep_until(timers_.top().time_s);
       continue;
     }
@@ -142,6 +147,7 @@ void Dispatcher::on_activity_done(std::size_t pos) {
 
 void Dispatcher::add_timer(double time_s, TimerKind kind, std::size_t ref, std::uint64_t generation) {
   timers_.push({time_s, timer_seq_++, kind, ref, generation});
+  if (kind == TimerKind::SchedulerPeriod) ++period_timers_;
 }
 
 void Dispatcher::on_timer(const Timer& timer) {
@@ -531,12 +537,13 @@ void Dispatcher::on_comm_done(std::size_t slot) {
 
 // ---------------------------------------------------------------- time-varying rates
 
-void Dispatcher::arm_link(std::size_t link) {
+void Dispatcher::arm_link(std::size_t link, double fired_s) {
   LinkState& ls = links_[link];
   if (!series_[link].varies() || ls.armed_change_s < kInf) return;
-  // A change timer may fire a hair before the change (float clock): look past the tolerance so
-  // the change that just fired is never armed again.
-  const double next = series_[link].next_change_after(now() + kTimeEps);
+  // A change timer may fire a hair before the change (float clock): look past the tolerance, and
+  // past the change that just fired (now() + kTimeEps may round to just below it), so that change
+  // is never armed again.
+  const double next = series_[link].next_change_after(std::max(now(), fired_s) + kTimeEps);
   if (next == kInf) return;
   ls.armed_change_s = next;
   add_timer(next, TimerKind::BandwidthChange, link);
@@ -546,6 +553,7 @@ void Dispatcher::arm_link(std::size_t link) {
 // rate change each flow crossing the link continues as a fresh flow (its remaining bytes on
 // the route's latency-free twin). A flow still paying its latency is moved when it ends.
 void Dispatcher::on_bandwidth_change(std::size_t link) {
+  const double fired_s = links_[link].armed_change_s;
   links_[link].armed_change_s = kInf;
   const double t = now();
   for (std::size_t slot = 0; slot < transfers_.size(); ++slot) {
@@ -561,7 +569,7 @@ void Dispatcher::on_bandwidth_change(std::size_t link) {
       restart_comm(slot);
     }
   }
-  if (links_[link].active > 0) arm_link(link);
+  if (links_[link].active > 0) arm_link(link, fired_s);
 }
 
 void Dispatcher::restart_comm(std::size_t slot) {

@@ -174,7 +174,8 @@ class Dispatcher {
   void on_comm_done(std::size_t slot);
   void touch_radios(const Transfer& x, bool starting);
   void touch_channel(const Transfer& x, bool starting);
-  void arm_link(std::size_t link);
+  /// Arms the link's next rate change after now() and after `fired_s` (the change just handled).
+  void arm_link(std::size_t link, double fired_s = -std::numeric_limits<double>::infinity());
   void on_bandwidth_change(std::size_t link);
   void restart_comm(std::size_t slot);
   void add_radio_energy(const Transfer& x, double duration_s);
@@ -220,6 +221,7 @@ class Dispatcher {
   std::vector<simgrid::s4u::ActivityPtr> activities_;
   std::vector<Slot> slots_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+  std::size_t period_timers_ = 0;  ///< SchedulerPeriod timers in timers_ (they alone move no frame)
   std::uint64_t timer_seq_ = 0;
 
   /// Frames live_base_, live_base_ + 1, ... in flight; null once done (or never admitted).

@@ -96,8 +96,10 @@ TEST_CASE("the quickstart compares local, WiFi and LTE offloading") {
 TEST_CASE("an unknown partitioner lists the known ones") {
   const auto r = run_cli("run " + scenario("typo", "partitioner: {name: remot}\n").string());
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Contains("typo.yaml: partitioner.name: unknown partitioner 'remot'; known: bodp, grid2d, "
-                             "jointdnn, local, modnn, neurosurgeon, pipeline, plan, remote"));
+  CHECK_THAT(
+      r.err,
+      Contains("typo.yaml: partitioner.name: unknown partitioner 'remot'; known: adalearner, bodp, grid2d, "
+               "jointdnn, local, modnn, neurosurgeon, pipeline, plan, remote"));
 }
 
 TEST_CASE("an unknown scenario key is rejected") {
