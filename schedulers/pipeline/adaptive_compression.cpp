@@ -252,12 +252,6 @@ void register_pipeline_schedulers(SchedulerRegistry& registry) {
         AdaptiveCompressionParams a;
         a.reload_period_s = p.at("reload_period_s").get<double>();
         a.reload_s = p.at("reload_s").get<double>();
-        // Known bug (README, pipeline section): with a reload stall and time-varying bandwidth a long
-        // run can loop forever in the replay; refused until it is found rather than left to run away.
-        if (a.reload_s > 0.0)
-          throw InputError("", "scheduler.reload_s",
-                           "expected 0: reload stalls are disabled in scenarios until a replay bug is fixed "
-                           "(a long run with time-varying bandwidth can loop; see README, pipeline section)");
         a.oracle = p.at("oracle").get<bool>();
         if (!p.at("thresholds_mbps").is_null()) {
           const Json& t = p.at("thresholds_mbps");

@@ -576,6 +576,10 @@ void Dispatcher::restart_comm(std::size_t slot) {
   Transfer& x = transfers_[slot];
   if (!x.comm) return;
   const double remaining = x.comm->get_remaining();
+  // Under a byte left: the flow ends within a byte's time at its old rate, so let it. A restart
+  // would send 0 bytes, a SimGrid comm that never completes (the frame then never ended, and the
+  // run went on forever while rate changes restarted that flow again and again).
+  if (payload_bytes(remaining) == 0) return;
   remove_activity(x.activity_pos);
   x.comm->cancel();
   const RouteHosts& hosts = sg_.routes[x.route_index];

@@ -58,3 +58,35 @@ TEST_CASE("pipeline scenario: MobileNet-v2 with ImageNet strides at 32x32 splits
     if (t["kind"] == "transfer") cuts.push_back(t["label"]);
   CHECK(cuts == std::vector<std::string>{"features.3.add", "features.10.add", "features.14.project_bn"});
 }
+
+TEST_CASE("pipeline scenario: a long adaptive run with reload stalls and random bandwidth finishes") {
+  // Regression: a rate change used to restart a flow with under half a byte left as a 0-byte
+  // SimGrid comm that never completes; this run (sigma = 1, 8000 frames) then never ended.
+  std::string hops;
+  for (int i = 1; i <= 3; ++i)
+    hops += "    - {name: hop" + std::to_string(i) + ", kind: wifi_direct, members: [d" + std::to_string(i) +
+            ", d" + std::to_string(i + 1) +
+            "], rate_mbps: 5, latency_s: 0,\n"
+            "       bandwidth: {model: normal, stddev_mbps: 1, floor_mbps: 0.1, period_s: 2}}\n";
+  std::string devices;
+  for (int i = 1; i <= 4; ++i)
+    devices += "    - {name: d" + std::to_string(i) + ", calibration: " + kRoot +
+               "/platforms/calibration/rpi3bplus.json}\n";
+  const auto path =
+      write_text("pipeline-reload.yaml",
+                 "name: reload\nmodel: mobilenet_v2_cifar\nhost_profile: {basis: estimate}\nseed: 1\n"
+                 "platform:\n  name: rpi4_gaussian\n  devices:\n" +
+                     devices + "  networks:\n" + hops +
+                     "partitioner: {name: pipeline, devices: [d1, d2, d3, d4], compressors: [2, 4, 8],\n"
+                     "  default_gamma: 8, accuracy: {1: 0.902, 2: 0.892, 4: 0.885, 8: 0.877}}\n"
+                     "scheduler: {name: adaptive-compression, reload_period_s: 0.5, reload_s: 0.1}\n"
+                     "workload: {kind: stream, rate_fps: 46, frames: 8000, policy: queue, "
+                     "queue_capacity: 1, max_in_flight: 7}\n"
+                     "outputs: {stages: false}\n");
+  const auto out = scratch_dir() / "pipeline-reload";
+  const auto r = run_cli("run " + path.string() + " --quiet --out " + out.string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto results = json::parse(read_text(out / "results.json"));
+  CHECK(results["scheduler_metrics"]["reload_stall_s"].get<double>() > 0.0);
+}
