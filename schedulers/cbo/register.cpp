@@ -27,8 +27,8 @@ void register_cbo_schedulers(SchedulerRegistry& registry) {
       {Mode::Optimal, "cbo-optimal over the whole trace, offline (upper bound)"},
       {Mode::Threshold, "a fixed confidence threshold, offloading at full resolution (Figs. 6-7)"}};
   for (const auto& [mode, summary] : modes)
-    registry.add(cbo::mode_name(mode), summary, cbo::runtime_param_schema(), [mode](const Json& params) {
-      return std::make_unique<cbo::RuntimeScheduler>(mode, cbo::RuntimeParams::from_json(params));
+    registry.add(cbo::mode_name(mode), summary, cbo::runtime_param_schema(), [m = mode](const Json& params) {
+      return std::make_unique<cbo::RuntimeScheduler>(m, cbo::RuntimeParams::from_json(params));
     });
 }
 
