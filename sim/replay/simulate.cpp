@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/core/sanitizer.hpp"
 #include "sim/plan/critical_path.hpp"
 #include "sim/replay/dispatcher.hpp"
 
@@ -18,13 +19,6 @@ namespace sg4 = simgrid::s4u;
 // prints "ASan is ignoring requested __asan_handle_no_return" and false reports may follow
 // (google/sanitizers#189). Under ASan each actor gets a thread instead (chosen on SimGrid's command
 // line: the factory is fixed when the engine starts); the schedule, and so every result, is the same.
-#if defined(__SANITIZE_ADDRESS__)  // gcc
-#define COINFER_ASAN 1
-#elif defined(__has_feature)  // clang
-#if __has_feature(address_sanitizer)
-#define COINFER_ASAN 1
-#endif
-#endif
 #ifdef COINFER_ASAN
 constexpr const char* kContexts = "contexts/factory:thread";
 #else

@@ -10,6 +10,7 @@
 
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/sanitizer.hpp"
 #include "sim/scenario/results_csv.hpp"
 #include "sim/scenario/scenario_paths.hpp"
 #include "sim/scenario/sweep_manifest.hpp"
@@ -172,8 +173,15 @@ SweepSummary run_sweep(const SweepSpec& spec, const SweepOptions& options, const
     }
   };
   std::vector<std::thread> threads;
+#ifdef COINFER_ASAN
+  // ASan's allocator (clang 14) is not fork-safe: a run forked while another worker thread holds an
+  // allocator lock inherits the held lock and hangs. Sanitized builds run the points one at a time
+  // (the results are the same for any --jobs).
+  const std::size_t count = 1;
+#else
   const auto count =
       std::min<std::size_t>(static_cast<std::size_t>(options.jobs), std::max<std::size_t>(todo.size(), 1));
+#endif
   for (std::size_t t = 0; t < count; ++t) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
   if (summary.progress.failed == 0) csv.rewrite_sorted();  // the same file whatever --jobs was
