@@ -1,7 +1,10 @@
 // `coinfer sweep SWEEP [--jobs N] [--out DIR] [--shard i/N]` and `coinfer merge A.csv B.csv -o OUT`.
 // Each run executes in its own `coinfer run` child process: SimGrid cannot run two simulations
 // in one process (its clock is not reset between engines).
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -9,6 +12,7 @@
 #include <set>
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,29 +42,10 @@ std::string last_line(const std::string& path) {
   return last;
 }
 
-// fork + exec `coinfer run <run_dir>/scenario.json --out <run_dir>`; stdout/stderr go to files there.
-// (`--launch exec`: every run pays a process start, mostly the dynamic loader's; kept as the
-// reference the fork launcher is checked and benchmarked against.)
-RunOutcome launch_exec(const SweepRun&, const std::string& run_dir) {
-  const auto exe = self_executable();
-  const auto scenario = run_dir + "/scenario.json";
-  const auto log = run_dir + "/log.txt";
-  const pid_t pid = ::fork();
-  if (pid < 0) return {false, {}, "fork failed"};
-  if (pid == 0) {
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-    }
-    ::execl(exe.c_str(), exe.c_str(), "run", scenario.c_str(), "--out", run_dir.c_str(), "--quiet",
-            static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+// A finished run's outcome from its exit status: its results.json, or the last line it printed.
+RunOutcome run_outcome(const std::string& run_dir, int status) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    auto why = last_line(log);
+    auto why = last_line(run_dir + "/log.txt");
     if (why.empty())
       why = WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status)) : "failed";
     return {false, {}, why};
@@ -72,29 +57,65 @@ RunOutcome launch_exec(const SweepRun&, const std::string& run_dir) {
   }
 }
 
+// Forks a run's child process, which sends its stdout/stderr to run_dir/log.txt, dies with the
+// sweep, and runs `body` (which must not return).
+template <class Body>
+StartedRun start_child(const std::string& run_dir, Body body) {
+  const auto log = run_dir + "/log.txt";
+  std::fflush(nullptr);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw Error(fmt::format("cannot fork the run's process: {}", std::strerror(errno)));
+  if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a killed sweep leaves no run behind
+    if (::getppid() != parent) ::_exit(1);
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      ::dup2(fd, 1);
+      ::dup2(fd, 2);
+      ::close(fd);
+    }
+    body();
+  }
+  return {pid, [run_dir](int status) { return run_outcome(run_dir, status); }};
+}
+
+// fork + exec `coinfer run <run_dir>/scenario.json --out <run_dir> --quiet`.
+// (`--launch exec`: every run pays a process start, mostly the dynamic loader's; kept as the
+// reference the fork launcher is checked and benchmarked against.)
+StartedRun launch_exec(const SweepRun&, const std::string& run_dir) {
+  const auto exe = self_executable();
+  const auto scenario = run_dir + "/scenario.json";
+  return start_child(run_dir, [&] {
+    ::execl(exe.c_str(), exe.c_str(), "run", scenario.c_str(), "--out", run_dir.c_str(), "--quiet",
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  });
+}
+
 // fork without exec: the child inherits this process's loaded libraries, registries and parsed
 // sweep, and runs exactly what `coinfer run <run_dir>/scenario.json --out <run_dir> --quiet` runs
-// (one simulation per child, as SimGrid requires), writing the same files.
+// (one simulation per child, as SimGrid requires), writing the same files and, on failure, the same
+// error line. Safe because the sweep process has a single thread (sweep_runner.hpp).
 RunLauncher fork_launcher() {
   auto partitioners = std::make_shared<PartitionerRegistry>(builtin_partitioners());
   auto schedulers = std::make_shared<SchedulerRegistry>(builtin_schedulers());
-  return [partitioners, schedulers](const SweepRun&, const std::string& run_dir) -> RunOutcome {
-    try {
-      run_in_child_process([&] {
-        const int fd = ::open((run_dir + "/log.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd >= 0) {  // what the simulation prints goes where the exec'd child's output went
-          ::dup2(fd, 1);
-          ::dup2(fd, 2);
-          ::close(fd);
-        }
+  return [partitioners, schedulers](const SweepRun&, const std::string& run_dir) {
+    return start_child(run_dir, [&] {
+      int code = 0;
+      try {
         const ScenarioSpec spec = load_scenario(run_dir + "/scenario.json", {});
         write_run_outputs(spec, execute_scenario(spec, *partitioners, *schedulers), run_dir, "", false);
-        return std::string();
-      });
-      return {true, read_json_file(run_dir + "/results.json"), ""};
-    } catch (const Error& e) {
-      return {false, {}, e.what()};
-    }
+      } catch (const Error& e) {
+        std::fprintf(stderr, "coinfer: error: %s\n", e.what());
+        code = 2;
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "coinfer: internal error: %s\n", e.what());
+        code = 1;
+      }
+      std::fflush(nullptr);
+      ::_exit(code);  // no static destructors: SimGrid's state belongs to this process only
+    });
   };
 }
 

@@ -1,16 +1,18 @@
 #include "sim/scenario/sweep_runner.hpp"
 
 #include <algorithm>
-#include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
-#include <mutex>
-#include <thread>
+#include <map>
+#include <memory>
+
+#include <sys/wait.h>
 
 #include <fmt/format.h>
 
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
-#include "sim/core/sanitizer.hpp"
 #include "sim/scenario/results_csv.hpp"
 #include "sim/scenario/scenario_paths.hpp"
 #include "sim/scenario/sweep_manifest.hpp"
@@ -113,6 +115,13 @@ std::string fresh_run_dir(const SweepOptions& options, const SweepRun& run, cons
 
 }  // namespace
 
+RunLauncher in_process(std::function<RunOutcome(const SweepRun&, const std::string&)> run) {
+  return [run = std::move(run)](const SweepRun& r, const std::string& dir) {
+    auto outcome = std::make_shared<RunOutcome>(run(r, dir));
+    return StartedRun{0, [outcome](int) { return *outcome; }};
+  };
+}
+
 SweepSummary run_sweep(const SweepSpec& spec, const SweepOptions& options, const RunLauncher& launch,
                        const ProgressFn& progress, const PointCheck& check) {
   if (options.jobs < 1) throw InputError("", "--jobs", "expected an integer >= 1");
@@ -140,50 +149,69 @@ SweepSummary run_sweep(const SweepSpec& spec, const SweepOptions& options, const
   }
   if (progress) progress(summary.progress);
 
-  std::mutex mutex;  // guards csv, summary and progress reporting
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t k = next++; k < todo.size(); k = next++) {
-      const SweepRun run = sweep_run(spec, todo[k]);
-      RunOutcome outcome;
-      try {
-        outcome = launch(run, fresh_run_dir(options, run, spec));
-      } catch (const std::exception& e) {
-        outcome = {false, {}, e.what()};
-      }
-      std::lock_guard lock(mutex);
-      ++summary.progress.done;
-      if (outcome.ok) {
-        std::vector<std::string> cells;
-        for (std::size_t c = 1; c + 1 < header.size(); ++c) {
-          if (header[c] == "variant" && !spec.variants.empty()) {
-            cells.push_back(run.variant);
-            continue;
-          }
-          const Json* assigned = run.assignments.contains(header[c]) ? &run.assignments[header[c]] : nullptr;
-          cells.push_back(assigned ? cell_of(*assigned) : metric_cell(outcome.results, header[c]));
+  auto record = [&](const SweepRun& run, const RunOutcome& outcome) {
+    ++summary.progress.done;
+    if (outcome.ok) {
+      std::vector<std::string> cells;
+      for (std::size_t c = 1; c + 1 < header.size(); ++c) {
+        if (header[c] == "variant" && !spec.variants.empty()) {
+          cells.push_back(run.variant);
+          continue;
         }
-        cells.push_back(run.point_hash);
-        csv.append(run.index, cells);
-      } else {
-        ++summary.progress.failed;
-        summary.failures.push_back(fmt::format("run {}: {}", run.index, outcome.error));
+        const Json* assigned = run.assignments.contains(header[c]) ? &run.assignments[header[c]] : nullptr;
+        cells.push_back(assigned ? cell_of(*assigned) : metric_cell(outcome.results, header[c]));
       }
-      if (progress) progress(summary.progress);
+      cells.push_back(run.point_hash);
+      csv.append(run.index, cells);
+    } else {
+      ++summary.progress.failed;
+      summary.failures.push_back(fmt::format("run {}: {}", run.index, outcome.error));
+    }
+    if (progress) progress(summary.progress);
+  };
+  auto finish = [](const std::function<RunOutcome(int)>& f, int status) {
+    try {
+      return f(status);
+    } catch (const std::exception& e) {
+      return RunOutcome{false, {}, e.what()};
     }
   };
-  std::vector<std::thread> threads;
-#ifdef COINFER_ASAN
-  // ASan's allocator (clang 14) is not fork-safe: a run forked while another worker thread holds an
-  // allocator lock inherits the held lock and hangs. Sanitized builds run the points one at a time
-  // (the results are the same for any --jobs).
-  const std::size_t count = 1;
-#else
-  const auto count =
-      std::min<std::size_t>(static_cast<std::size_t>(options.jobs), std::max<std::size_t>(todo.size(), 1));
-#endif
-  for (std::size_t t = 0; t < count; ++t) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
+
+  struct Running {
+    SweepRun run;
+    std::function<RunOutcome(int)> finish;
+  };
+  std::map<int, Running> running;  // by child pid
+  const auto jobs = static_cast<std::size_t>(options.jobs);
+  std::size_t next = 0;
+  while (next < todo.size() || !running.empty()) {
+    while (next < todo.size() && running.size() < jobs) {
+      SweepRun run = sweep_run(spec, todo[next++]);
+      StartedRun started;
+      try {
+        started = launch(run, fresh_run_dir(options, run, spec));
+      } catch (const std::exception& e) {
+        record(run, {false, {}, e.what()});
+        continue;
+      }
+      if (started.pid == 0)
+        record(run, finish(started.finish, 0));
+      else
+        running.emplace(started.pid, Running{std::move(run), std::move(started.finish)});
+    }
+    if (running.empty()) continue;
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, 0);  // a sweep process has no other children
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      throw Error(fmt::format("waiting for the sweep's runs failed: {}", std::strerror(errno)));
+    }
+    const auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const Running done = std::move(it->second);
+    running.erase(it);
+    record(done.run, finish(done.finish, status));
+  }
   if (summary.progress.failed == 0) csv.rewrite_sorted();  // the same file whatever --jobs was
   return summary;
 }

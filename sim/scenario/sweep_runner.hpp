@@ -2,6 +2,12 @@
 /// Runs a sweep: every run of the (optionally sharded) expansion through a launcher, `jobs` at a
 /// time, appending each finished run's row to the results CSV as soon as it completes.
 ///
+/// The sweep has one thread: a launcher starts a run's child process and returns at once, and the
+/// sweep waits for whichever child ends first (`waitpid`). A child forked without exec may run any
+/// code only because its parent has no other thread that could hold a lock (malloc's, the
+/// unwinder's, a static's initialisation guard) at the moment of the fork; with worker threads,
+/// a run forked while another thread held one inherited it held forever and hung.
+///
 /// Before any run starts, every point of the sweep is expanded and checked (`PointCheck`), so a
 /// typo in an axis fails once. Rows already in the CSV are skipped only when their `point_hash`
 /// is the hash of this sweep's point with the same run number: a killed sweep resumes where it
@@ -31,8 +37,20 @@ struct RunOutcome {
   std::string error;  ///< one line when not ok
 };
 
-/// Runs one scenario (written to `run_dir`/scenario.json, paths absolute) and returns its results.
-using RunLauncher = std::function<RunOutcome(const SweepRun& run, const std::string& run_dir)>;
+/// A run a launcher started: its child process, and how to read its outcome once `waitpid`
+/// reported the child's `status`. `pid` 0: the launcher ran it in-process (`in_process`), and
+/// `finish(0)` gives the outcome.
+struct StartedRun {
+  int pid = 0;
+  std::function<RunOutcome(int status)> finish;
+};
+
+/// Starts one scenario (written to `run_dir`/scenario.json, paths absolute); its results end up in
+/// `run_dir`. Called only from the sweep's one thread.
+using RunLauncher = std::function<StartedRun(const SweepRun& run, const std::string& run_dir)>;
+
+/// A launcher that runs `run` in this process and returns (tests, and launchers without a child).
+RunLauncher in_process(std::function<RunOutcome(const SweepRun& run, const std::string& run_dir)> run);
 
 /// Checks one point before anything runs; throws `InputError` when the point's scenario is
 /// invalid (unknown partitioner, bad key, missing file...). The scenario's paths are relative to

@@ -29,10 +29,11 @@ std::string fresh_dir(const std::string& name) {
 }
 
 // A launcher whose "results" are a function of the scenario: latency = 10 * x.
-RunOutcome fake_launch(const SweepRun& run, const std::string&) {
+RunOutcome fake_run(const SweepRun& run, const std::string&) {
   const auto x = run.scenario["x"].get<int>();
   return {true, Json{{"latency_ms", {{"mean", 10 * x}}}, {"seed", run.scenario["seed"]}}, ""};
 }
+const RunLauncher fake_launch = in_process(fake_run);
 
 std::vector<std::string> lines_of(const std::string& path) {
   std::ifstream in(path);
@@ -73,12 +74,12 @@ TEST_CASE("a resumed sweep runs only the missing runs") {
   }
   std::mutex m;
   std::vector<std::size_t> launched;
-  const auto summary =
-      run_sweep(four_runs(), {.out_dir = dir, .jobs = 1}, [&](const SweepRun& r, const std::string& d) {
-        std::lock_guard lock(m);
-        launched.push_back(r.index);
-        return fake_launch(r, d);
-      });
+  const auto summary = run_sweep(four_runs(), {.out_dir = dir, .jobs = 1},
+                                 in_process([&](const SweepRun& r, const std::string& d) {
+                                   std::lock_guard lock(m);
+                                   launched.push_back(r.index);
+                                   return fake_run(r, d);
+                                 }));
   CHECK(summary.progress.skipped == 1);
   CHECK(launched == std::vector<std::size_t>{0, 2, 3});
   CHECK(lines_of(summary.csv_path).size() == 5);
@@ -98,10 +99,11 @@ TEST_CASE("shards split the runs by index and merge back to the whole") {
 
 TEST_CASE("a failed run is reported and leaves no row") {
   const auto dir = fresh_dir("fail");
-  const auto summary = run_sweep(four_runs(), {.out_dir = dir}, [](const SweepRun& r, const std::string& d) {
-    if (r.index == 2) return RunOutcome{false, {}, "boom"};
-    return fake_launch(r, d);
-  });
+  const auto summary =
+      run_sweep(four_runs(), {.out_dir = dir}, in_process([](const SweepRun& r, const std::string& d) {
+                  if (r.index == 2) return RunOutcome{false, {}, "boom"};
+                  return fake_run(r, d);
+                }));
   CHECK(summary.progress.failed == 1);
   REQUIRE(summary.failures.size() == 1);
   CHECK_THAT(summary.failures[0], Contains("run 2: boom"));
@@ -141,14 +143,13 @@ TEST_CASE("every point is checked before any run starts") {
   const PointCheck check = [](const SweepRun& run) {
     if (run.scenario["x"] == 3) throw InputError("", "x", "three is not allowed");
   };
-  CHECK_THROWS_WITH(run_sweep(
-                        four_runs(), {.out_dir = dir},
-                        [&](const SweepRun& r, const std::string& d) {
-                          ++launched;
-                          return fake_launch(r, d);
-                        },
-                        {}, check),
-                    Contains("s.yaml: run 2 (x=3): x: three is not allowed"));
+  CHECK_THROWS_WITH(
+      run_sweep(four_runs(), {.out_dir = dir}, in_process([&](const SweepRun& r, const std::string& d) {
+                  ++launched;
+                  return fake_run(r, d);
+                }),
+                {}, check),
+      Contains("s.yaml: run 2 (x=3): x: three is not allowed"));
   CHECK(launched == 0);
   CHECK_FALSE(std::filesystem::exists(std::filesystem::path(dir) / "results.csv"));
 }
@@ -177,9 +178,9 @@ TEST_CASE("a run's folder holds only what the latest attempt wrote") {
   const auto stale = std::filesystem::path(dir) / "runs" / "0" / "results.json";
   std::filesystem::create_directories(stale.parent_path());
   std::ofstream(stale) << "{}";
-  run_sweep(four_runs(), {.out_dir = dir}, [](const SweepRun& r, const std::string& d) {
-    if (r.index == 0) return RunOutcome{false, {}, "boom"};
-    return fake_launch(r, d);
-  });
+  run_sweep(four_runs(), {.out_dir = dir}, in_process([](const SweepRun& r, const std::string& d) {
+              if (r.index == 0) return RunOutcome{false, {}, "boom"};
+              return fake_run(r, d);
+            }));
   CHECK_FALSE(std::filesystem::exists(stale));
 }
