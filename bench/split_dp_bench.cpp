@@ -27,7 +27,7 @@ coinfer::SplitDpProblem split_problem(std::size_t m, std::size_t n) {
 coinfer::ExpectedThroughputProblem expected_problem() {
   // 7 links (8 devices): stage throughputs mean_i / D_i from 12 to 24 fps around Tp = 15 fps,
   // coefficient of variation 0.3.
-  coinfer::ExpectedThroughputProblem p{15.0, {}, {}, coinfer::BandwidthModel::clamped};
+  coinfer::ExpectedThroughputProblem p{15.0, {}, {}, coinfer::BandwidthTail::clamped};
   for (int i = 0; i < 7; ++i) {
     const double d = 0.5 + 0.25 * i, mean = d * (12 + 2 * i);
     p.stage_data.push_back(d);

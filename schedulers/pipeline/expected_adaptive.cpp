@@ -26,14 +26,14 @@ ThresholdProblem threshold_problem(const AdaptiveExpectationProblem& p) {
 /// P(low < B < high) for the adaptive stage's bandwidth, low >= 0 (clamped: the Gaussian itself
 /// above 0; truncated: renormalised). A deterministic bandwidth is in the region iff low < mean
 /// < high, or mean == high == the region's own upper end chosen by `owns_mean`.
-double probability_between(const GaussianBandwidth& bw, double low, double high, BandwidthModel model,
+double probability_between(const GaussianBandwidth& bw, double low, double high, BandwidthTail model,
                            bool owns_mean) {
   if (!(high > low)) return 0.0;
   if (bw.stddev == 0.0) return owns_mean && bw.mean > low ? 1.0 : 0.0;
   const double up = normal_upper((low - bw.mean) / bw.stddev);
   const double beyond = std::isinf(high) ? 0.0 : normal_upper((high - bw.mean) / bw.stddev);
   double p = std::max(0.0, up - beyond);
-  if (model == BandwidthModel::truncated) p /= normal_upper(-bw.mean / bw.stddev);
+  if (model == BandwidthTail::truncated) p /= normal_upper(-bw.mean / bw.stddev);
   return std::min(p, 1.0);
 }
 
@@ -70,7 +70,7 @@ AdaptiveExpectationProblem parse_adaptive_expectation_problem(const Json& proble
   base.erase("adaptive");
   AdaptiveExpectationProblem p;
   p.pipeline = parse_expected_throughput_problem(base);
-  if (p.pipeline.model == BandwidthModel::untruncated)
+  if (p.pipeline.model == BandwidthTail::untruncated)
     throw InputError("", "bandwidth_model", "expected clamped or truncated with adaptive compression");
   const Json& a = json_at(problem, "adaptive", "");
   json_reject_unknown_keys(a, "adaptive", {"stage", "ratios", "accuracies"});

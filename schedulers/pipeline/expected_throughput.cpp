@@ -38,11 +38,11 @@ std::vector<double> break_points(const ExpectedThroughputProblem& p, double lo, 
   return points;
 }
 
-BandwidthModel parse_model(const Json& problem) {
-  if (!json_find(problem, "bandwidth_model", "")) return BandwidthModel::clamped;
+BandwidthTail parse_model(const Json& problem) {
+  if (!json_find(problem, "bandwidth_model", "")) return BandwidthTail::clamped;
   const auto name = json_enum(problem, "bandwidth_model", "", {"clamped", "truncated", "untruncated"});
-  if (name == "truncated") return BandwidthModel::truncated;
-  return name == "untruncated" ? BandwidthModel::untruncated : BandwidthModel::clamped;
+  if (name == "truncated") return BandwidthTail::truncated;
+  return name == "untruncated" ? BandwidthTail::untruncated : BandwidthTail::clamped;
 }
 
 GaussianBandwidth parse_bandwidth(const Json& v, const std::string& path) {
@@ -81,7 +81,7 @@ ExpectedThroughputProblem parse_expected_throughput_problem(const Json& problem)
 }
 
 double stage_survival(const GaussianBandwidth& bandwidth, double stage_data, double throughput_fps,
-                      BandwidthModel model) {
+                      BandwidthTail model) {
   return std::exp(log_survival(bandwidth, stage_data, throughput_fps, model));
 }
 
@@ -93,7 +93,7 @@ ExpectedThroughputSolution solve_expected_throughput(const ExpectedThroughputPro
   // eq. 6 in survival form: int_0^Tp P(min_i B_i / D_i > x) dx ...
   auto survive = [&](double x) { return std::exp(log_all_survive(p, x)); };
   double expected = integrate(survive, break_points(p, 0.0, tp));
-  if (p.model == BandwidthModel::untruncated) {
+  if (p.model == BandwidthTail::untruncated) {
     // ... minus int_-inf^0 P(T < x) dx for the negative throughputs eq. 5 admits.
     double lo = 0.0;
     for (std::size_t i = 0; i < p.stage_data.size(); ++i)

@@ -25,7 +25,9 @@
 
 namespace coinfer {
 
-enum class BandwidthModel { clamped, truncated, untruncated };
+/// What a normal bandwidth draw below 0 becomes: 0 (clamped), a redraw (truncated: the normal
+/// conditioned on B >= 0), or kept as drawn (untruncated, the closed form of eq. 4-7).
+enum class BandwidthTail { clamped, truncated, untruncated };
 
 /// One link's bandwidth distribution, data units per second.
 struct GaussianBandwidth {
@@ -39,7 +41,7 @@ struct ExpectedThroughputProblem {
   double compute_throughput_fps = 0.0;       ///< Tp, > 0
   std::vector<double> stage_data;            ///< D_i, data units per frame, > 0, at least one stage
   std::vector<GaussianBandwidth> bandwidth;  ///< one per stage
-  BandwidthModel model = BandwidthModel::clamped;
+  BandwidthTail model = BandwidthTail::clamped;
 };
 
 /// Solution JSON `{"expected_throughput": E[T], "p_compute_bound": P1}`.
@@ -53,9 +55,9 @@ struct ExpectedThroughputSolution {
 ExpectedThroughputProblem parse_expected_throughput_problem(const Json& problem);
 
 /// P(B / D > throughput_fps) under `model`: the survival function of one stage's throughput.
-/// Example: stage_survival({10, 0}, 2, 4, BandwidthModel::clamped) == 1 (10 / 2 = 5 > 4).
+/// Example: stage_survival({10, 0}, 2, 4, BandwidthTail::clamped) == 1 (10 / 2 = 5 > 4).
 double stage_survival(const GaussianBandwidth& bandwidth, double stage_data, double throughput_fps,
-                      BandwidthModel model);
+                      BandwidthTail model);
 
 /// Eq. 4 and eq. 6. Never throws on a problem from `parse_expected_throughput_problem`.
 ///

@@ -19,14 +19,14 @@ inline constexpr std::size_t kMaxIntervals = 20000;
 inline double normal_upper(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
 
 /// ln P(B / D > x) for one stage; ln(0) = -inf.
-inline double log_survival(const GaussianBandwidth& bw, double d, double x, BandwidthModel model) {
+inline double log_survival(const GaussianBandwidth& bw, double d, double x, BandwidthTail model) {
   const double level = d * x;
-  if (model != BandwidthModel::untruncated && x < 0.0) return 0.0;  // B' >= 0 > D x
+  if (model != BandwidthTail::untruncated && x < 0.0) return 0.0;  // B' >= 0 > D x
   if (bw.stddev == 0.0) return bw.mean > level ? 0.0 : -INFINITY;
   const double z = (level - bw.mean) / bw.stddev;
   // ln Q(z): through ln(1 - Phi(z)) on the left so that Q close to 1 keeps its digits.
   double log_q = z < 0.0 ? std::log1p(-normal_upper(-z)) : std::log(normal_upper(z));
-  if (model == BandwidthModel::truncated) log_q -= std::log(normal_upper(-bw.mean / bw.stddev));
+  if (model == BandwidthTail::truncated) log_q -= std::log(normal_upper(-bw.mean / bw.stddev));
   return std::min(log_q, 0.0);
 }
 

@@ -1,7 +1,6 @@
 #pragma once
-// A three-device pipeline replayed in SimGrid (tests/schedulers/pipeline/chain_replay_test.cpp), for
-// tests that cannot include sim/platform/platform.hpp beside schedulers/pipeline/expected_throughput.hpp
-// (both name a `coinfer::BandwidthModel`).
+// A three-device pipeline replayed in SimGrid (tests/schedulers/pipeline/chain_replay_test.cpp), shared
+// by the tests that compare the replay with eq. 4-7.
 #include <cstddef>
 
 namespace coinfer::test {

@@ -13,7 +13,7 @@
 #include "schedulers/pipeline/register.hpp"
 #include "sim/core/error.hpp"
 
-using coinfer::BandwidthModel;
+using coinfer::BandwidthTail;
 using coinfer::ExpectedThroughputProblem;
 using coinfer::InputError;
 using coinfer::Json;
@@ -36,15 +36,15 @@ double upper(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }  // 1 - c
 ///   untruncated: int_-inf^Tp t dN + Tp P(tau > Tp) = m Phi(a) - s phi(a) + Tp (1 - Phi(a)), a = (Tp - m) /
 ///   s; clamped: the same minus E[tau; tau < 0] = m Phi(c) - s phi(c), c = -m / s; truncated: (m (Phi(a) -
 ///   Phi(c)) - s (phi(a) - phi(c)) + Tp (1 - Phi(a))) / (1 - Phi(c)).
-double one_stage_closed_form(double tp, double d, double mean, double stddev, BandwidthModel model) {
+double one_stage_closed_form(double tp, double d, double mean, double stddev, BandwidthTail model) {
   const double m = mean / d, s = stddev / d, a = (tp - m) / s, c = -m / s;
   const double capped = tp * (1 - cdf(a));
   switch (model) {
-    case BandwidthModel::untruncated:
+    case BandwidthTail::untruncated:
       return m * cdf(a) - s * phi(a) + capped;
-    case BandwidthModel::clamped:
+    case BandwidthTail::clamped:
       return m * cdf(a) - s * phi(a) + capped - (m * cdf(c) - s * phi(c));
-    case BandwidthModel::truncated:
+    case BandwidthTail::truncated:
       return (m * (cdf(a) - cdf(c)) - s * (phi(a) - phi(c)) + capped) / (1 - cdf(c));
   }
   return 0;
@@ -94,9 +94,9 @@ MonteCarlo monte_carlo(const ExpectedThroughputProblem& p, int samples, std::uin
     bool comm_bound = false;
     for (std::size_t i = 0; i < p.stage_data.size(); ++i) {
       double b = p.bandwidth[i].mean + p.bandwidth[i].stddev * normal(rng);
-      if (p.model == BandwidthModel::truncated)
+      if (p.model == BandwidthTail::truncated)
         while (b <= 0) b = p.bandwidth[i].mean + p.bandwidth[i].stddev * normal(rng);
-      if (p.model == BandwidthModel::clamped) b = std::max(b, 0.0);
+      if (p.model == BandwidthTail::clamped) b = std::max(b, 0.0);
       comm_bound = comm_bound || b / p.stage_data[i] <= p.compute_throughput_fps;
       t = std::min(t, b / p.stage_data[i]);
     }
@@ -110,12 +110,12 @@ MonteCarlo monte_carlo(const ExpectedThroughputProblem& p, int samples, std::uin
 }
 
 // Three links with mean stage throughputs 10, 12, 12 fps around Tp = 10 fps.
-ExpectedThroughputProblem three_links(BandwidthModel model) {
+ExpectedThroughputProblem three_links(BandwidthTail model) {
   return {10.0, {2.0, 1.0, 0.5}, {{20, 5}, {12, 3}, {6, 2}}, model};
 }
 
 // A link that is negative with probability Phi(-3/4) = 23 %: the three models differ.
-ExpectedThroughputProblem unreliable_link(BandwidthModel model) {
+ExpectedThroughputProblem unreliable_link(BandwidthTail model) {
   return {5.0, {1.0, 1.0}, {{3, 4}, {6, 2}}, model};
 }
 
@@ -150,8 +150,8 @@ TEST_CASE("pipeline-expected: one stage matches the closed form for every model"
   // 300 seeded instances (100 per model), mean / stddev from 0.2 to 20: relative error <= 1e-8.
   std::mt19937_64 rng(4242);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  const BandwidthModel models[] = {BandwidthModel::clamped, BandwidthModel::truncated,
-                                   BandwidthModel::untruncated};
+  const BandwidthTail models[] = {BandwidthTail::clamped, BandwidthTail::truncated,
+                                  BandwidthTail::untruncated};
   for (int trial = 0; trial < 300; ++trial) {
     const auto model = models[trial % 3];
     const double tp = 1 + 20 * unit(rng), d = 0.2 + 3 * unit(rng), mean = 1 + 50 * unit(rng);
@@ -162,7 +162,7 @@ TEST_CASE("pipeline-expected: one stage matches the closed form for every model"
     CHECK(s.expected_throughput_fps == Approx(expected).epsilon(1e-8).margin(1e-12));
     // eq. 4 with one stage: P(B / D > Tp) (renormalised for "truncated").
     double p1 = upper((d * tp - mean) / stddev);
-    if (model == BandwidthModel::truncated) p1 /= upper(-mean / stddev);
+    if (model == BandwidthTail::truncated) p1 /= upper(-mean / stddev);
     CHECK(s.p_compute_bound == Approx(p1).epsilon(1e-12).margin(1e-300));
   }
 }
@@ -171,7 +171,7 @@ TEST_CASE("pipeline-expected: 'untruncated' reproduces the density form of eq. 5
   // The solver integrates the survival function; here eq. 5 is integrated as printed (density times
   // tau) with Simpson's rule and added to P1 Tp (eq. 6). They must agree to 1e-7.
   for (const auto& p :
-       {three_links(BandwidthModel::untruncated), unreliable_link(BandwidthModel::untruncated)}) {
+       {three_links(BandwidthTail::untruncated), unreliable_link(BandwidthTail::untruncated)}) {
     const double reference = eq6_density_form(p, 200000);
     CHECK(coinfer::solve_expected_throughput(p).expected_throughput_fps == Approx(reference).epsilon(1e-7));
   }
@@ -194,15 +194,15 @@ TEST_CASE("pipeline-expected: eq. 7, the paper's two i.i.d. links case", "[pipel
       };
   const double eq7 = (1 - cdf(a1)) * (1 - cdf(a2)) * tp + integral(d1, d2) + integral(d2, d1);
   const auto s = coinfer::solve_expected_throughput(
-      {tp, {d1, d2}, {{mu, sigma}, {mu, sigma}}, BandwidthModel::untruncated});
+      {tp, {d1, d2}, {{mu, sigma}, {mu, sigma}}, BandwidthTail::untruncated});
   CHECK(s.expected_throughput_fps == Approx(eq7).epsilon(1e-7));
   CHECK(s.p_compute_bound == Approx((1 - cdf(a1)) * (1 - cdf(a2))).epsilon(1e-12));
 }
 
 TEST_CASE("pipeline-expected: agrees with a seeded Monte Carlo estimate", "[pipeline]") {
   // 10^6 samples per case; the solver's value must lie within 5 standard errors of the estimate.
-  const BandwidthModel models[] = {BandwidthModel::clamped, BandwidthModel::truncated,
-                                   BandwidthModel::untruncated};
+  const BandwidthTail models[] = {BandwidthTail::clamped, BandwidthTail::truncated,
+                                  BandwidthTail::untruncated};
   std::uint64_t seed = 7;
   for (const auto model : models) {
     for (const auto& p : {three_links(model), unreliable_link(model)}) {
@@ -224,15 +224,15 @@ TEST_CASE("pipeline-expected: the models differ only through negative bandwidth 
     return coinfer::solve_expected_throughput(p).expected_throughput_fps;
   };
   const ExpectedThroughputProblem safe{10.0, {1.0, 2.0}, {{20, 1}, {30, 1.5}}};
-  auto with_model = [](ExpectedThroughputProblem p, BandwidthModel m) {
+  auto with_model = [](ExpectedThroughputProblem p, BandwidthTail m) {
     p.model = m;
     return p;
   };
-  CHECK(e(with_model(safe, BandwidthModel::truncated)) == Approx(e(safe)).epsilon(1e-12));
-  CHECK(e(with_model(safe, BandwidthModel::untruncated)) == Approx(e(safe)).epsilon(1e-12));
-  const double untruncated = e(unreliable_link(BandwidthModel::untruncated));
-  const double clamped = e(unreliable_link(BandwidthModel::clamped));
-  const double truncated = e(unreliable_link(BandwidthModel::truncated));
+  CHECK(e(with_model(safe, BandwidthTail::truncated)) == Approx(e(safe)).epsilon(1e-12));
+  CHECK(e(with_model(safe, BandwidthTail::untruncated)) == Approx(e(safe)).epsilon(1e-12));
+  const double untruncated = e(unreliable_link(BandwidthTail::untruncated));
+  const double clamped = e(unreliable_link(BandwidthTail::clamped));
+  const double truncated = e(unreliable_link(BandwidthTail::truncated));
   CHECK(untruncated < clamped);
   CHECK(clamped < truncated);
 }
