@@ -433,7 +433,9 @@ void Dispatcher::start_comm(std::size_t slot) {
   x.comm_start_s = t;
   x.latency_end_s = t + x.route->latency_s;
   const RouteHosts& hosts = sg_.routes[x.route_index];
-  x.comm = sg4::Comm::sendto_async(hosts.src, hosts.dst, payload_bytes(x.bytes));
+  // At least one byte: SimGrid never completes a 0-byte comm (its engine reports a deadlock), and a
+  // plan may carry an empty or sub-byte message (a download of a tiny updated fraction of weights).
+  x.comm = sg4::Comm::sendto_async(hosts.src, hosts.dst, std::max<std::uint64_t>(1, payload_bytes(x.bytes)));
   add_activity(x.comm, {false, slot});
   touch_radios(x, true);
   touch_channel(x, true);

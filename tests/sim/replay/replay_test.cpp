@@ -50,6 +50,16 @@ TEST_CASE("replay: one transfer takes L + 8S/R") {
   CHECK(r2.frames[0].end_s == Approx(0.202).epsilon(1e-9));
 }
 
+TEST_CASE("replay: a transfer of under a byte ends after its latency") {
+  // SimGrid never completes a 0-byte comm; the replay sends at least one byte: 0.01 + 8 / 8e6 s.
+  for (const double bytes : {0.0, 0.3}) {
+    const auto r = run(wifi_pair(), {"p", "", {transfer_task("x", "a", "b", bytes, {})}});
+    REQUIRE(r.frames.size() == 1);
+    CHECK(r.frames[0].end_s == Approx(0.010001).epsilon(1e-9));
+    CHECK(r.links[0].bytes == bytes);
+  }
+}
+
 TEST_CASE("replay: a compute task takes its duration") {
   const auto r =
       run(wifi_pair(), {"p", "", {compute_task("c", "a", 0.25, {}), compute_task("d", "a", 0.5, {"c"})}});
