@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "sim/core/error.hpp"
 #include "sim/cost/cost_model.hpp"
@@ -81,7 +82,8 @@ void fill_weight_downloads(const Graph& g, const ScenarioProblem& base, double f
   p.weight_download_energy_j.assign(2 * n, 0.0);
   for (int r = 1; r <= n; ++r) {
     const Layer& l = g.layer(order[base.position[n - r + 1]]);
-    const double bytes = fraction * static_cast<double>(l.params) * (int8 ? 1.0 : 4.0);
+    // Whole bytes (rounded up; the 1e-6 absorbs float error in e.g. 0.3 x 100,400).
+    const double bytes = std::ceil(fraction * static_cast<double>(l.params) * (int8 ? 1.0 : 4.0) - 1e-6);
     if (!(bytes > 0.0)) continue;
     const double t = transfer_time_s(bytes, base.downlink.rate_bps, base.downlink.latency_s);
     tp.weight_bytes[n + r - 1] = bytes;

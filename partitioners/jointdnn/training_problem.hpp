@@ -19,7 +19,8 @@
 /// it also needs are taken as present where it runs (the paper's cloud keeps every tensor).
 ///
 /// Weights (eq. 13's last term, eq. 16's): a backward layer run on the cloud updates its weights
-/// there; `updated_fraction` x its weight bytes (4 per parameter, 1 with `wire: int8`) are then
+/// there; `updated_fraction` x its weight bytes (4 per parameter, 1 with `wire: int8`; rounded up
+/// to whole bytes) are then
 /// downloaded to the mobile, right after its group, one transfer per layer. A backward layer run
 /// on the mobile updates them in place (the paper: no upload, the cloud redoes the step itself).
 ///

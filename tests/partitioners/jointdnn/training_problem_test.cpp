@@ -128,6 +128,11 @@ TEST_CASE("updated_fraction scales the weight downloads") {
   const TrainingProblem quarter = build_training_problem(f.ctx, ScenarioSetup{}, 0.25);
   CHECK(quarter.weight_bytes[5] == 25100);  // 0.25 x 100,400 B
   CHECK(quarter.scenario.problem.weight_download_time_s[5] == Approx(0.0251));
+  // Whole bytes, rounded up (a fraction of a byte never completes as a SimGrid flow):
+  // 1e-4 x 2,040 B = 0.204 B -> 1 B; 1e-4 x 100,400 B = 10.04 B -> 11 B.
+  const TrainingProblem tiny = build_training_problem(f.ctx, ScenarioSetup{}, 1e-4);
+  CHECK(tiny.weight_bytes[3] == 1);
+  CHECK(tiny.weight_bytes[5] == 11);
   const TrainingProblem none = build_training_problem(f.ctx, ScenarioSetup{}, 0.0);
   for (double t : none.scenario.problem.weight_download_time_s) CHECK(t == 0.0);
   // With nothing to download, a backward group on the cloud adds no weight transfer to the plan.
