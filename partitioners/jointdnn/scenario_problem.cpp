@@ -185,6 +185,24 @@ void fill_crossings(const ScenarioProblem& sp, const Links& links, const RadioPo
   p.weight_download_energy_j.assign(p.layers, 0.0);
 }
 
+}  // namespace
+
+/// Longest the mobile's radio can stay idle inside one inference: at most the sum of a
+/// schedule's group times, whose maximum over all groupings is a longest path over the layer
+/// boundaries (edge i -> i+1+k weighs the slower side of group [i+1 .. i+1+k]).
+double idle_gap_bound_s(const Problem& p) {
+  std::vector<double> longest(p.layers + 1, 0.0);  // [j]: over groupings of layers 1..j
+  for (int i = 0; i < p.layers; ++i)
+    for (std::size_t k = 0; k < p.mobile_time_s[i].size(); ++k) {
+      const double t = std::max(p.mobile_time_s[i][k], p.cloud_time_s[i][k]);
+      double& to = longest[i + 1 + static_cast<int>(k)];
+      to = std::max(to, longest[i] + t);
+    }
+  return longest.back();
+}
+
+namespace {
+
 void check_wake_up(const Links& links, const std::string& cloud, ScenarioProblem& sp) {
   const Network& net = *links.network;
   if (!net.is_wireless() || !(net.wake_up_s > 0.0)) return;
@@ -302,20 +320,6 @@ std::string infeasible_message(const ScenarioProblem& sp, SolverChoice solver) {
 }
 
 }  // namespace
-
-/// Longest the mobile's radio can stay idle inside one inference: at most the sum of a
-/// schedule's group times, whose maximum over all groupings is a longest path over the layer
-/// boundaries (edge i -> i+1+k weighs the slower side of group [i+1 .. i+1+k]).
-double idle_gap_bound_s(const Problem& p) {
-  std::vector<double> longest(p.layers + 1, 0.0);  // [j]: over groupings of layers 1..j
-  for (int i = 0; i < p.layers; ++i)
-    for (std::size_t k = 0; k < p.mobile_time_s[i].size(); ++k) {
-      const double t = std::max(p.mobile_time_s[i][k], p.cloud_time_s[i][k]);
-      double& to = longest[i + 1 + static_cast<int>(k)];
-      to = std::max(to, longest[i] + t);
-    }
-  return longest.back();
-}
 
 ScenarioProblem build_scenario_problem(const PartitionContext& ctx, const ScenarioSetup& setup) {
   ScenarioProblem sp;
