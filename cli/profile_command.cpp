@@ -1,5 +1,6 @@
-// `coinfer profile MODEL [--groups [--max-group N]] [--repeats N] [--warmup N] [--json] [--no-cache]`:
-// per-layer (and grouped) host timings of a model's real kernels, cached on disk.
+// `coinfer profile MODEL [--groups [--max-group N]] [--backward] [--repeats N] [--warmup N] [--json]
+// [--no-cache]`: per-layer (and grouped) host timings of a model's real kernels, cached on disk;
+// `--backward` times each layer's backward kernels instead (sim/profile/backward_profiler.hpp).
 #include <iostream>
 #include <memory>
 
@@ -10,6 +11,7 @@
 #include "sim/calibration/op_class.hpp"
 #include "sim/core/error.hpp"
 #include "sim/models/zoo.hpp"
+#include "sim/profile/backward_profiler.hpp"
 #include "sim/profile/profiler.hpp"
 #include "sim/report/table.hpp"
 
@@ -24,6 +26,7 @@ struct Options {
   int warmup = 1;
   bool json = false;
   bool no_cache = false;
+  bool backward = false;
   std::uint64_t seed = 1;
 };
 
@@ -65,9 +68,11 @@ void run(const Options& o) {
   po.seed = o.seed;
   po.use_cache = !o.no_cache;
   if (o.groups) po.groups = consecutive_groups(g.size(), o.max_group);
+  if (o.backward && o.groups)
+    throw InputError("", "--groups", "--backward times single layers only; leave out --groups");
   HostProfile p;
   try {
-    p = profile_model(g, po);  // checks first that the model fits this host's memory
+    p = o.backward ? profile_backward(g, po) : profile_model(g, po);  // forward: checks memory first
   } catch (const InputError& e) {
     throw e.file().empty() ? e.with_file(o.model) : e;
   }
@@ -88,6 +93,8 @@ void add_profile_command(CLI::App& app) {
   cmd->add_option("--max-group", o->max_group, "Longest run of consecutive layers timed by --groups")
       ->check(CLI::Range(2, 64))
       ->capture_default_str();
+  cmd->add_flag("--backward", o->backward,
+                "Time each layer's backward kernels (input + weight gradient) instead; cached apart");
   cmd->add_option("--repeats", o->repeats, "Timed runs per layer / group")
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();

@@ -8,6 +8,7 @@
 #include "partitioners/jointdnn/scenario_problem.hpp"
 #include "partitioners/jointdnn/shortest_path.hpp"
 #include "partitioners/jointdnn/table.hpp"
+#include "partitioners/jointdnn/training_problem.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer {
@@ -56,6 +57,14 @@ ParamSchema scenario_schema(bool with_solver) {
       ParamSpec::value("table",
                        "lookup table (sec. 2.4.2): {uplink_mbps: [..], downlink_mbps: [..]}, increasing; one "
                        "plan variant per cell after the nominal plan (partitioners/jointdnn/table.hpp)"),
+      ParamSpec::enumeration("mode", {"inference", "training"},
+                             "inference, or training: one online training step as 2N layers, the mirrored "
+                             "backward layers after the forward ones (sec. 2.3, eq. 12-17)")
+          .with_default("inference"),
+      ParamSpec::number("updated_fraction",
+                        "training: fraction of a cloud-run backward layer's weights downloaded to the "
+                        "mobile (Fig. 10a; unset: 1)")
+          .range(0, 1),
   };
   if (with_solver)
     specs.push_back(ParamSpec::enumeration(
@@ -95,10 +104,25 @@ jointdnn::ScenarioSetup scenario_setup(const Json& params) {
   return s;
 }
 
+std::unique_ptr<Partitioner> training_partitioner(const char* name, const Json& params,
+                                                  const jointdnn::ScenarioSetup& setup, double fraction) {
+  if (params.contains("table") && !params.at("table").is_null())
+    throw InputError("", "partitioner.table", "a lookup table is built for mode: inference only");
+  return make_partitioner([name, setup, fraction](const PartitionContext& ctx) {
+    const auto tp = jointdnn::build_training_problem(ctx, setup, fraction);
+    return jointdnn::plan_of_training_schedule(
+        tp, jointdnn::solve_scenario_problem(tp.scenario, setup.solver), name);
+  });
+}
+
 PartitionerRegistry::Factory scenario_partitioner(const char* name, bool single_split) {
   return [name, single_split](const Json& params) {
     auto setup = scenario_setup(params);
     if (single_split) setup.solver = jointdnn::SolverChoice::neurosurgeon;
+    const auto fraction = json_optional_number(params, "updated_fraction", "partitioner", 0.0);
+    if (json_string_or(params, "mode", "partitioner", "inference") == "training")
+      return training_partitioner(name, params, setup, fraction.value_or(1.0));
+    if (fraction) throw InputError("", "partitioner.updated_fraction", "applies to mode: training only");
     if (params.contains("table") && !params.at("table").is_null()) {
       const auto grid = jointdnn::parse_bandwidth_grid(params.at("table"), "partitioner.table");
       std::unique_ptr<Partitioner> p =

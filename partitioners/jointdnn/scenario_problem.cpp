@@ -185,6 +185,8 @@ void fill_crossings(const ScenarioProblem& sp, const Links& links, const RadioPo
   p.weight_download_energy_j.assign(p.layers, 0.0);
 }
 
+}  // namespace
+
 /// Longest the mobile's radio can stay idle inside one inference: at most the sum of a
 /// schedule's group times, whose maximum over all groupings is a longest path over the layer
 /// boundaries (edge i -> i+1+k weighs the slower side of group [i+1 .. i+1+k]).
@@ -198,6 +200,8 @@ double idle_gap_bound_s(const Problem& p) {
     }
   return longest.back();
 }
+
+namespace {
 
 void check_wake_up(const Links& links, const std::string& cloud, ScenarioProblem& sp) {
   const Network& net = *links.network;
@@ -354,6 +358,10 @@ ScenarioProblem build_scenario_problem(const PartitionContext& ctx, const Scenar
   fill_groups(ctx.cost, mobile.calibration, cloud.calibration, p);
   fill_wire(ctx.graph, setup, mobile.calibration, cloud.calibration, sp);
   fill_crossings(sp, links, radio, mobile.calibration.power.busy_w, p);
+  sp.downlink = links.dir[1];
+  sp.radio = radio;
+  sp.busy_w = mobile.calibration.power.busy_w;
+  sp.power_save_timeout_s = links.network->power_save_timeout_s;
   p.objective = setup.objective;
   p.max_latency_s = setup.max_latency_s;
   p.max_energy_j = setup.max_energy_j;

@@ -95,7 +95,17 @@ struct ScenarioProblem {
   /// [k][d]: seconds to compress on the sender / decompress on the receiver when layer k's output
   /// crosses in direction d (0: up to the cloud, 1: down to the mobile); 0 when sent raw.
   std::vector<std::array<double, 2>> compress_s, decompress_s;
+  /// The cloud -> mobile link as costed (rate after any `downlink_bps` override) and the mobile's
+  /// radio power model on it (null on a wired network): the training problem's weight downloads.
+  LinkSpec downlink;
+  const RadioPowerModel* radio = nullptr;
+  double busy_w = 0.0;                ///< the mobile's busy power (compute energy = busy_w x time)
+  double power_save_timeout_s = 0.0;  ///< the network's (a gap longer than it puts the radio to sleep)
 };
+
+/// Longest the mobile's radio can stay idle inside one pass of `problem`: the largest sum of
+/// group times over all groupings (each group on its slower side).
+double idle_gap_bound_s(const Problem& problem);
 
 /// Builds the problem; throws `InputError` (path `partitioner.<key>` or `model`) for unknown
 /// devices or networks, a network not joining mobile and cloud, a missing radio power model when
