@@ -74,10 +74,18 @@ Tensor fully_connected_batch(const Tensor& input, const Tensor& weight, const Te
   const bool sequence = input.rank() == 3;
   const std::int64_t steps = sequence ? input.shape[1] : 1;
   const std::int64_t features = input.size() / (batch * steps);
-  Tensor rows = input.reshaped({batch * steps, features});
-  if (rows.shape[0] == 1) rows = std::move(rows).reshaped({features});  // one sample: the GEMV case
-  Tensor y = fully_connected(rows, weight, bias);
-  const std::int64_t units = weight.shape[0];
+  const std::int64_t units = weight.shape[0], columns = batch * steps;
+  if (columns < kFcGemmMinColumns) {  // too few columns to pay for packing W: one GEMV each
+    Tensor y({columns, units});
+    for (std::int64_t c = 0; c < columns; ++c) {
+      const Tensor x({features}, std::vector<float>(input.data.begin() + c * features,
+                                                    input.data.begin() + (c + 1) * features));
+      const Tensor yc = fully_connected(x, weight, bias);
+      std::copy(yc.data.begin(), yc.data.end(), y.data.begin() + c * units);
+    }
+    return std::move(y).reshaped(sequence ? Shape{batch, steps, units} : Shape{batch, units});
+  }
+  Tensor y = fully_connected(input.reshaped({columns, features}), weight, bias);
   return std::move(y).reshaped(sequence ? Shape{batch, steps, units} : Shape{batch, units});
 }
 

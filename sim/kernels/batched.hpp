@@ -9,7 +9,8 @@
 ///   so that the column matrix stays under `kBatchColumnFloats` floats, as frameworks bound their
 ///   convolution workspace); the GEMM's (OC/g) x (B OH OW) result is scattered into the samples.
 /// - fully connected (dense): the B samples are the columns of one GEMM, W (units x F) times
-///   X^T (F x B), instead of B matrix-vector products; a sequence sample (T, F) adds T columns each.
+///   X^T (F x B), instead of B matrix-vector products (from `kFcGemmMinColumns` columns on); a
+///   sequence sample (T, F) adds T columns each.
 /// - element-wise layers (activations, add, dropout, flatten) run once over the whole batch, which
 ///   is what B samples cost.
 /// - every other layer (pooling, LRN, batch norm, softmax, depthwise and transposed convolution,
@@ -26,9 +27,17 @@
 
 namespace coinfer::kernels {
 
-/// Largest batched column matrix conv2d_batch builds at once (2^26 floats, 256 MB); a batch whose
-/// matrix would be larger is multiplied in chunks of samples (at least one sample per chunk).
-inline constexpr std::int64_t kBatchColumnFloats = std::int64_t{1} << 26;
+/// Largest batched column matrix conv2d_batch builds at once (2^22 floats, 16 MB, a last-level
+/// cache's order); a batch whose matrix would be larger is multiplied in chunks of samples (at
+/// least one sample per chunk). Unbounded, a batch of 32 AlexNet conv2 inputs builds a 112 MB matrix
+/// that the GEMM then streams from memory: 2.4x slower than 32 single calls (batch_kernel_bench).
+inline constexpr std::int64_t kBatchColumnFloats = std::int64_t{1} << 22;
+
+/// Fewest columns (samples x sequence steps) fully_connected_batch multiplies as one GEMM; fewer
+/// run as that many matrix-vector products. The GEMM packs the whole weight matrix on every call,
+/// which two columns do not pay back (AlexNet fc6 at batch 2: 1.6x slower than two GEMVs,
+/// batch_kernel_bench), four do.
+inline constexpr std::int64_t kFcGemmMinColumns = 4;
 
 /// conv2d of `batch` samples (input {B, C, H, W}) by one GEMM per group and chunk; equal to B
 /// conv2d calls. Throws `Error` as conv2d does, and when the input's leading dimension is not B.
