@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "seconds_per_call.hpp"
 #include "sim/kernels/conv.hpp"
 #include "sim/kernels/dense.hpp"
 #include "sim/kernels/quantize.hpp"
@@ -33,24 +34,7 @@ namespace {
 
 int g_repeats = 5;
 
-// Seconds per call of `fn`: the fastest round of g_repeats, a round calling fn until 20 ms have passed.
-double seconds_per_call(const std::function<void()>& fn) {
-  using clock = std::chrono::steady_clock;
-  fn();  // warm-up
-  double best = 1e30;
-  for (int r = 0; r < g_repeats; ++r) {
-    int calls = 0;
-    const auto start = clock::now();
-    double elapsed = 0.0;
-    do {
-      fn();
-      ++calls;
-      elapsed = std::chrono::duration<double>(clock::now() - start).count();
-    } while (elapsed < 0.02);
-    best = std::min(best, elapsed / calls);
-  }
-  return best;
-}
+double seconds_per_call(const std::function<void()>& fn) { return bench::seconds_per_call(fn, g_repeats); }
 
 std::string ms(double s) { return fmt::format("{:.3f}", s * 1e3); }
 

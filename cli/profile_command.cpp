@@ -1,6 +1,6 @@
-// `coinfer profile MODEL [--groups [--max-group N]] [--backward] [--repeats N] [--warmup N] [--json]
-// [--no-cache]`: per-layer (and grouped) host timings of a model's real kernels, cached on disk;
-// `--backward` times each layer's backward kernels instead (sim/profile/backward_profiler.hpp).
+// `coinfer profile MODEL [--groups [--max-group N]] [--backward] [--batch B] [--repeats N] [--warmup N]
+// [--json] [--no-cache]`: per-layer (and grouped) host timings of a model's real kernels, cached on
+// disk; `--backward` times each layer's backward kernels instead (sim/profile/backward_profiler.hpp).
 #include <iostream>
 #include <memory>
 
@@ -28,13 +28,16 @@ struct Options {
   bool no_cache = false;
   bool backward = false;
   std::uint64_t seed = 1;
+  std::int64_t batch = 1;
 };
 
 std::string ms(double s) { return fmt::format("{:.4f}", s * 1e3); }
 
 void print_table(const Graph& g, const HostProfile& p) {
-  std::cout << fmt::format("model {} on '{}' ({} repeats per layer)\n", g.name(), p.host_cpu,
-                           p.layers.empty() ? 0 : p.layers.front().repeats);
+  std::cout << fmt::format(
+      "model {} on '{}' ({} repeats per layer{})\n", g.name(), p.host_cpu,
+      p.layers.empty() ? 0 : p.layers.front().repeats,
+      p.batch > 1 ? fmt::format(", batch {}: times of {} inputs together", p.batch, p.batch) : "");
   TextTable t({"#", "layer", "op", "class", "median ms", "IQR ms", "MACs"},
               {true, false, false, false, true, true, true});
   const auto& order = g.topological_order();
@@ -66,6 +69,7 @@ void run(const Options& o) {
   po.repeats = o.repeats;
   po.warmup = o.warmup;
   po.seed = o.seed;
+  po.batch = o.batch;
   po.use_cache = !o.no_cache;
   if (o.groups) po.groups = consecutive_groups(g.size(), o.max_group);
   if (o.backward && o.groups)
@@ -103,6 +107,11 @@ void add_profile_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--seed", o->seed, "Seed of weights and inputs")
       ->check(unsigned_integer())
+      ->capture_default_str();
+  cmd->add_option("--batch", o->batch,
+                  "Inputs per kernel call: every time is that of a batch run together (one GEMM over "
+                  "the batch for conv and fc)")
+      ->check(CLI::Range(1, 4096))
       ->capture_default_str();
   cmd->add_flag("--json", o->json, "Print the profile as JSON");
   cmd->add_flag("--no-cache", o->no_cache, "Measure even when a cached profile exists (and do not write it)");

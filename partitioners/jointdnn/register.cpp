@@ -48,6 +48,11 @@ ParamSchema scenario_schema(bool with_solver) {
                              "bytes per element on the wire without png: fp32, or int8 (the paper's 8-bit "
                              "fixed-point baseline, sec. 4.2)")
           .with_default("fp32"),
+      ParamSpec::integer("batch",
+                         "inputs per inference (Fig. 8): groups cost their layers' batch-B kernel "
+                         "time, crossings carry B x the tensor")
+          .at_least(1)
+          .with_default(1),
       ParamSpec::integer("seed", "png: seed of the forward pass's weights and input")
           .at_least(0)
           .with_default(1),
@@ -98,6 +103,7 @@ jointdnn::ScenarioSetup scenario_setup(const Json& params) {
   s.png = json_string_or(params, "compression", "partitioner", "none") == "png";
   s.int8_wire = json_string_or(params, "wire", "partitioner", "fp32") == "int8";
   s.seed = static_cast<std::uint64_t>(json_int_or(params, "seed", "partitioner", 1, 0));
+  s.batch = json_int_or(params, "batch", "partitioner", 1, 1);
   s.weights = json_string_or(params, "weights_file", "partitioner", "");
   if (!s.weights.empty() && !s.png)
     throw InputError("", "partitioner.weights_file", "weights are read only with compression: png");

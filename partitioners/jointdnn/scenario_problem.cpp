@@ -128,6 +128,15 @@ void fill_groups(const CostModel& cost, const DeviceCalibration& mobile, const D
   }
 }
 
+/// The cost model of `batch` inputs from the context's hook.
+CostModel batch_cost(const PartitionContext& ctx, std::int64_t batch) {
+  if (!ctx.batch_cost)
+    throw param_error("batch", fmt::format("batch {} needs batched layer costs, which this caller does not "
+                                           "provide (run it from a scenario)",
+                                           batch));
+  return ctx.batch_cost(batch);
+}
+
 /// The op_scale the compress / decompress kernels (byte work, class `other`) run at on `device`.
 double byte_work_scale(const DeviceCalibration& device) {
   const auto it = device.op_scale.find("other");
@@ -142,11 +151,13 @@ double byte_work_scale(const DeviceCalibration& device) {
 void fill_wire(const Graph& g, const ScenarioSetup& setup, const DeviceCalibration& mobile,
                const DeviceCalibration& cloud, ScenarioProblem& sp) {
   const auto& order = g.topological_order();
+  const auto batch = static_cast<double>(setup.batch);  // B samples: B x every tensor and PNG
   sp.wire_bytes.clear();
   for (auto i : order) {
     const Layer& l = g.layer(i);
-    sp.wire_bytes.push_back(
-        static_cast<double>(setup.int8_wire ? l.output_bytes / dtype_bytes(l.attrs.dtype) : l.output_bytes));
+    sp.wire_bytes.push_back(batch * static_cast<double>(setup.int8_wire
+                                                            ? l.output_bytes / dtype_bytes(l.attrs.dtype)
+                                                            : l.output_bytes));
   }
   sp.compress_s.assign(order.size(), {0.0, 0.0});
   sp.decompress_s.assign(order.size(), {0.0, 0.0});
@@ -155,9 +166,10 @@ void fill_wire(const Graph& g, const ScenarioSetup& setup, const DeviceCalibrati
   const std::array<double, 2> scale = {byte_work_scale(mobile), byte_work_scale(cloud)};
   for (std::size_t k = 0; k < order.size(); ++k) {
     if (!wire[k].compressed) continue;
-    sp.wire_bytes[k] = wire[k].png_bytes;
-    sp.compress_s[k] = {wire[k].compress_host_s * scale[0], wire[k].compress_host_s * scale[1]};
-    sp.decompress_s[k] = {wire[k].decompress_host_s * scale[1], wire[k].decompress_host_s * scale[0]};
+    sp.wire_bytes[k] = batch * wire[k].png_bytes;
+    const double zip_s = batch * wire[k].compress_host_s, unzip_s = batch * wire[k].decompress_host_s;
+    sp.compress_s[k] = {zip_s * scale[0], zip_s * scale[1]};
+    sp.decompress_s[k] = {unzip_s * scale[1], unzip_s * scale[0]};
   }
 }
 
@@ -355,7 +367,8 @@ ScenarioProblem build_scenario_problem(const PartitionContext& ctx, const Scenar
   map_layers(ctx.graph, sp);
   Problem& p = sp.problem;
   p.layers = static_cast<int>(sp.position.size()) - 1;
-  fill_groups(ctx.cost, mobile.calibration, cloud.calibration, p);
+  fill_groups(setup.batch == 1 ? ctx.cost : batch_cost(ctx, setup.batch), mobile.calibration,
+              cloud.calibration, p);
   fill_wire(ctx.graph, setup, mobile.calibration, cloud.calibration, sp);
   fill_crossings(sp, links, radio, mobile.calibration.power.busy_w, p);
   sp.downlink = links.dir[1];

@@ -10,7 +10,7 @@
 /// projection shortcuts) would be costed wrongly: it is rejected with an `InputError`. So is a model
 /// with several inputs or outputs.
 ///
-/// Costs (one inference):
+/// Costs (one inference, of `batch` inputs; below for batch 1):
 /// - group [i..j] on a side: `CostModel::range_time_s` of those layers on the device (grouped
 ///   profile timings where they exist); mobile group energy = busy_w x time;
 /// - crossing of layer j's output: latency_s + 8 bytes / rate_bps on the network's uplink (mobile to
@@ -76,6 +76,10 @@ struct ScenarioSetup {
   /// Rates (bps) the crossings are costed at instead of the network's nominal uplink / downlink
   /// (the `table` grid cells, table.hpp); latency and the radio model stay the network's.
   std::optional<double> uplink_bps, downlink_bps;
+  /// `batch: B` (Fig. 8 / 10b): B inputs per inference. Every group costs the batch-B time of its
+  /// layers (`PartitionContext::batch_cost`: kernels timed at batch B, not B x one input) and every
+  /// crossing carries B x the tensor (B x the per-sample PNG, compressed and decompressed B times).
+  std::int64_t batch = 1;
 };
 
 /// The problem plus what is needed to turn a schedule back into a plan.

@@ -63,6 +63,13 @@ std::int64_t conv_output_size(std::int64_t in, std::int64_t kernel, std::int64_t
 void im2col(const Tensor& input, std::int64_t c0, std::int64_t channels, std::array<std::int64_t, 2> kernel,
             const ConvParams& params, std::int64_t out_h, std::int64_t out_w, float* columns);
 
+/// Patch-to-column of a raw (channels, h, w) block into a column matrix whose rows start
+/// `row_stride` floats apart (row_stride >= OH * OW): the batched convolution (batched.hpp) places
+/// the columns of B samples side by side this way. `im2col` is the case row_stride = OH * OW.
+void im2col_strided(const float* input, std::int64_t h, std::int64_t w, std::int64_t channels,
+                    std::array<std::int64_t, 2> kernel, const ConvParams& params, std::int64_t out_h,
+                    std::int64_t out_w, float* columns, std::int64_t row_stride);
+
 /// A per-thread scratch area of at least `floats` floats, reused across calls (contents undefined; valid
 /// until the next call on the same thread). Holds the column matrices of conv2d and conv_transpose2d.
 float* scratch_buffer(std::int64_t floats);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/kernels/batched.hpp"
 #include "sim/kernels/conv.hpp"
 #include "sim/kernels/gemm.hpp"
 
@@ -26,18 +27,18 @@ struct ConvGeometry {
 };
 
 // Checks conv2d's input, weight and parameters and derives the output and column-matrix sizes.
-ConvGeometry conv_geometry(const Tensor& input, const Tensor& weight, const ConvParams& p) {
+ConvGeometry conv_geometry(const Shape& input, const Tensor& weight, const ConvParams& p) {
   check_params(p);
-  if (input.rank() != 3 || weight.rank() != 4)
+  if (input.size() != 3 || weight.rank() != 4)
     throw Error(fmt::format("conv2d: expected input (C,H,W) and weight (OC,IC/g,KH,KW), got {} and {}",
-                            shape_to_string(input.shape), shape_to_string(weight.shape)));
-  const std::int64_t c = input.shape[0], oc = weight.shape[0], g = p.groups;
+                            shape_to_string(input), shape_to_string(weight.shape)));
+  const std::int64_t c = input[0], oc = weight.shape[0], g = p.groups;
   const std::array<std::int64_t, 2> k{weight.shape[2], weight.shape[3]};
   if (c % g || oc % g || weight.shape[1] != c / g)
     throw Error(fmt::format("conv2d: weight {} does not match input {} with {} groups",
-                            shape_to_string(weight.shape), shape_to_string(input.shape), g));
-  const std::int64_t oh = conv_output_size(input.shape[1], k[0], p.stride[0], p.padding[0], p.dilation[0]);
-  const std::int64_t ow = conv_output_size(input.shape[2], k[1], p.stride[1], p.padding[1], p.dilation[1]);
+                            shape_to_string(weight.shape), shape_to_string(input), g));
+  const std::int64_t oh = conv_output_size(input[1], k[0], p.stride[0], p.padding[0], p.dilation[0]);
+  const std::int64_t ow = conv_output_size(input[2], k[1], p.stride[1], p.padding[1], p.dilation[1]);
   if (oh < 1 || ow < 1) throw Error("conv2d: kernel does not fit the padded input");
   const bool pointwise = k == std::array<std::int64_t, 2>{1, 1} &&
                          p.stride == std::array<std::int64_t, 2>{1, 1} &&
@@ -80,14 +81,19 @@ std::int64_t conv_output_size(std::int64_t in, std::int64_t kernel, std::int64_t
 void im2col(const Tensor& input, std::int64_t c0, std::int64_t channels, std::array<std::int64_t, 2> kernel,
             const ConvParams& p, std::int64_t out_h, std::int64_t out_w, float* columns) {
   const std::int64_t h = input.shape[1], w = input.shape[2];
-  const std::int64_t plane = out_h * out_w;
+  im2col_strided(input.ptr() + c0 * h * w, h, w, channels, kernel, p, out_h, out_w, columns, out_h * out_w);
+}
+
+void im2col_strided(const float* input, std::int64_t h, std::int64_t w, std::int64_t channels,
+                    std::array<std::int64_t, 2> kernel, const ConvParams& p, std::int64_t out_h,
+                    std::int64_t out_w, float* columns, std::int64_t row_stride) {
   // Row (c, kh, kw) of the column matrix holds input[c, oh*s - p + kh*d, ow*s - p + kw*d] for every
   // output position (oh, ow), zero where that falls in the padding.
   for (std::int64_t c = 0; c < channels; ++c) {
-    const float* src = input.ptr() + (c0 + c) * h * w;
+    const float* src = input + c * h * w;
     for (std::int64_t kh = 0; kh < kernel[0]; ++kh) {
       for (std::int64_t kw = 0; kw < kernel[1]; ++kw) {
-        float* row = columns + ((c * kernel[0] + kh) * kernel[1] + kw) * plane;
+        float* row = columns + ((c * kernel[0] + kh) * kernel[1] + kw) * row_stride;
         for (std::int64_t oh = 0; oh < out_h; ++oh) {
           const std::int64_t ih = oh * p.stride[0] - p.padding[0] + kh * p.dilation[0];
           float* dst = row + oh * out_w;
@@ -118,7 +124,7 @@ void im2col(const Tensor& input, std::int64_t c0, std::int64_t channels, std::ar
 }
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p) {
-  const ConvGeometry geo = conv_geometry(input, weight, p);
+  const ConvGeometry geo = conv_geometry(input.shape, weight, p);
   if (!bias.empty() && bias.size() != geo.oc)
     throw Error("conv2d: bias must have one value per output channel");
   const std::int64_t g = p.groups, ocg = geo.oc / g, kk = geo.kk, plane = geo.oh * geo.ow;
@@ -136,7 +142,7 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, con
 
 Gradients conv2d_backward(const Tensor& input, const Tensor& weight, bool has_bias, const Tensor& grad_output,
                           const ConvParams& p) {
-  const ConvGeometry geo = conv_geometry(input, weight, p);
+  const ConvGeometry geo = conv_geometry(input.shape, weight, p);
   if (grad_output.shape != Shape{geo.oc, geo.oh, geo.ow})
     throw Error(fmt::format("conv2d_backward: grad_output {} is not the output shape [{},{},{}]",
                             shape_to_string(grad_output.shape), geo.oc, geo.oh, geo.ow));
@@ -167,6 +173,45 @@ Gradients conv2d_backward(const Tensor& input, const Tensor& weight, bool has_bi
     grads.bias.vector() = grad_output.matrix(geo.oc, plane).rowwise().sum();
   }
   return grads;
+}
+
+Tensor conv2d_batch(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p,
+                    std::int64_t batch) {
+  if (input.rank() != 4 || input.shape[0] != batch)
+    throw Error(fmt::format("conv2d_batch: expected {} samples (B,C,H,W), got {}", batch,
+                            shape_to_string(input.shape)));
+  const Shape sample(input.shape.begin() + 1, input.shape.end());
+  const ConvGeometry geo = conv_geometry(sample, weight, p);
+  if (!bias.empty() && bias.size() != geo.oc)
+    throw Error("conv2d: bias must have one value per output channel");
+  const std::int64_t g = p.groups, ocg = geo.oc / g, kk = geo.kk, plane = geo.oh * geo.ow;
+  const std::int64_t c = sample[0], icg = c / g, h = sample[1], w = sample[2];
+  // Samples per GEMM: as many as keep the (kk x chunk*plane) column matrix under the workspace bound.
+  const std::int64_t chunk =
+      std::clamp<std::int64_t>(kBatchColumnFloats / std::max<std::int64_t>(1, kk * plane), 1, batch);
+  Tensor out({batch, geo.oc, geo.oh, geo.ow});
+  std::vector<float> product(static_cast<std::size_t>(ocg * chunk * plane));
+  for (std::int64_t b0 = 0; b0 < batch; b0 += chunk) {
+    const std::int64_t n = std::min(chunk, batch - b0), width = n * plane;
+    for (std::int64_t grp = 0; grp < g; ++grp) {
+      float* columns = scratch_buffer(kk * width);
+      for (std::int64_t b = 0; b < n; ++b)
+        im2col_strided(input.ptr() + ((b0 + b) * c + grp * icg) * h * w, h, w, icg, geo.k, p, geo.oh, geo.ow,
+                       columns + b * plane, width);
+      // product (OC/g x n*plane) = W[g] (OC/g x kk) * columns (kk x n*plane), then each sample's
+      // plane of each channel goes to its place in the output, plus the bias.
+      gemm(weight.ptr() + grp * ocg * kk, columns, product.data(), ocg, width, kk);
+      for (std::int64_t o = 0; o < ocg; ++o) {
+        const float shift = bias.empty() ? 0.0f : bias.data[static_cast<std::size_t>(grp * ocg + o)];
+        for (std::int64_t b = 0; b < n; ++b) {
+          const float* src = product.data() + o * width + b * plane;
+          float* dst = out.ptr() + ((b0 + b) * geo.oc + grp * ocg + o) * plane;
+          for (std::int64_t i = 0; i < plane; ++i) dst[i] = src[i] + shift;
+        }
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace coinfer::kernels

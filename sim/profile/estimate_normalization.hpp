@@ -35,4 +35,17 @@ bool on_estimate_basis(const HostProfile& profile);
 HostProfile normalize_to_estimate(const Graph& graph, const HostProfile& measured,
                                   const HostSpeed& reference = HostSpeed::nominal());
 
+/// A profile measured at batch B (`batched.batch`) put on the estimate basis with the factors of
+/// the batch-1 profile `single` measured on the same host: normalized_l = batched_l x E_c / M_c with
+/// M_c, E_c the class sums of `single` and of the batch-1 estimate. Normalising the batch-B
+/// profile to itself would give the estimate's class totals at batch B; this keeps the measured
+/// batch-B / batch-1 ratio of every layer (what the real batched kernels gave). Throws `Error`
+/// when `single` is not at batch 1 or a profile does not have one timing per layer.
+///
+///     HostProfile b8 = normalize_batch_to_estimate(graph, profile_model(graph, at8), profile_model(graph,
+///     at1));
+HostProfile normalize_batch_to_estimate(const Graph& graph, const HostProfile& batched,
+                                        const HostProfile& single,
+                                        const HostSpeed& reference = HostSpeed::nominal());
+
 }  // namespace coinfer

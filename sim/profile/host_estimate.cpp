@@ -1,9 +1,12 @@
 #include "sim/profile/host_estimate.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
 #include <Eigen/Dense>
+
+#include "sim/core/error.hpp"
 
 namespace coinfer {
 
@@ -74,8 +77,25 @@ double layer_traffic_bytes(const Graph& graph, std::size_t index) {
   return bytes;
 }
 
-HostProfile estimate_host_profile(const Graph& graph, const HostSpeed& speed) {
+namespace {
+
+// Work seconds of a layer for `batch` inputs: B x work / rate, except weight-streaming dense fc,
+// whose batch is one GEMM reading the weights once (the roofline in the header).
+double work_time_s(const Graph& graph, std::size_t index, const HostSpeed& speed, std::int64_t batch) {
+  const Layer& l = graph.layer(index);
+  const OpClass cls = op_class_of(l);
+  const double work = layer_work(graph, index), b = static_cast<double>(batch);
+  if (cls == OpClass::Fc)
+    return std::max(work / speed.work_per_s.at(cls), b * work / speed.work_per_s.at(OpClass::Conv));
+  return b * work / speed.work_per_s.at(cls);
+}
+
+}  // namespace
+
+HostProfile estimate_host_profile(const Graph& graph, const HostSpeed& speed, std::int64_t batch) {
+  if (batch < 1) throw Error(fmt::format("estimate_host_profile: batch must be >= 1, got {}", batch));
   HostProfile p;
+  p.batch = batch;
   p.model = graph.name();
   p.host_cpu = speed.label == "nominal" ? kNominalHostName : host_cpu_model();
   p.basis = "estimate";
@@ -83,8 +103,9 @@ HostProfile estimate_host_profile(const Graph& graph, const HostSpeed& speed) {
     const Layer& l = graph.layer(index);
     TimingStats t;
     if (l.op != OpKind::Input)
-      t.median_s = layer_work(graph, index) / speed.work_per_s.at(op_class_of(l)) +
-                   layer_traffic_bytes(graph, index) / speed.bytes_per_s + speed.overhead_s;
+      t.median_s = work_time_s(graph, index, speed, batch) +
+                   static_cast<double>(batch) * layer_traffic_bytes(graph, index) / speed.bytes_per_s +
+                   speed.overhead_s;
     p.layers.push_back(t);
   }
   return p;

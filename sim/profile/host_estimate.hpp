@@ -10,6 +10,18 @@
 /// typical of one core of a 2015-2020 x86 CPU with AVX2); `measure_host_speed()` rescales it by
 /// a GEMM timed once on this host.
 ///
+/// At batch B (B inputs per call, as the profiler's `ProfileOptions::batch` times them) every
+/// term is B times larger except the layer overhead and the dense fc work: fc is GEMV-bound at
+/// batch 1 (its weights stream from memory once per call, the fc rate above) and becomes a GEMM
+/// over B columns that reads the weights once (sim/kernels/batched.hpp), so its work follows a
+/// roofline:
+///
+///     work_fc(B) = max(work / rate_fc, B x work / rate_conv)     (the GEMM rate of convolution)
+///
+/// flat while the weight traffic dominates (B < rate_conv / rate_fc = 6 on the nominal host), then
+/// growing at the GEMM rate. Batch 1 is the formula above unchanged. LSTM stays B x its batch-1
+/// time, as the batched kernel runs it sample by sample.
+///
 ///     HostProfile p = estimate_host_profile(build_zoo_model("vgg16"), HostSpeed::nominal());
 #include <map>
 
@@ -41,7 +53,8 @@ double layer_work(const Graph& graph, std::size_t index);
 /// Bytes a layer reads and writes (input activations + output activation).
 double layer_traffic_bytes(const Graph& graph, std::size_t index);
 
-/// Estimated host profile of an inferred graph (basis "estimate", no groups).
-HostProfile estimate_host_profile(const Graph& graph, const HostSpeed& speed);
+/// Estimated host profile of an inferred graph at batch `batch` (basis "estimate", no groups);
+/// throws `Error` for batch < 1.
+HostProfile estimate_host_profile(const Graph& graph, const HostSpeed& speed, std::int64_t batch = 1);
 
 }  // namespace coinfer

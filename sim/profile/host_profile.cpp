@@ -49,8 +49,10 @@ Json host_profile_to_json(const HostProfile& p) {
     j["last"] = g.last;
     groups.push_back(j);
   }
-  return {{"model", p.model},       {"host_cpu", p.host_cpu}, {"basis", p.basis},
-          {"build_id", p.build_id}, {"layers", layers},       {"groups", groups}};
+  Json j = {{"model", p.model},       {"host_cpu", p.host_cpu}, {"basis", p.basis},
+            {"build_id", p.build_id}, {"layers", layers},       {"groups", groups}};
+  if (p.batch != 1) j["batch"] = p.batch;
+  return j;
 }
 
 HostProfile host_profile_from_json(const Json& json) {
@@ -59,6 +61,7 @@ HostProfile host_profile_from_json(const Json& json) {
   p.host_cpu = json_string(json, "host_cpu", "");
   p.basis = json_enum(json, "basis", "", {"profile", "estimate", "normalized"});
   p.build_id = json_string_or(json, "build_id", "", "");
+  p.batch = json_int_or(json, "batch", "", 1, 1);
   const auto& layers = json_at(json, "layers", "");
   if (!layers.is_array()) throw InputError("", "layers", "expected an array");
   for (std::size_t i = 0; i < layers.size(); ++i)

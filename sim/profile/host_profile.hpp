@@ -39,6 +39,9 @@ struct HostProfile {
   std::string basis;     ///< "profile" (measured), "estimate" (MACs-based) or "normalized"
                          ///< (measured, rescaled to the estimate: estimate_normalization.hpp)
   std::string build_id;  ///< kernel build the timings came from (empty for an estimate)
+  /// Inputs each timing runs together (profiler.hpp `ProfileOptions::batch`, host_estimate.hpp):
+  /// every time is that of a batch of this many inputs.
+  std::int64_t batch = 1;
   /// Per layer, indexed by topological position.
   std::vector<TimingStats> layers;
   std::vector<GroupTiming> groups;
@@ -52,7 +55,8 @@ struct HostProfile {
 };
 
 /// JSON form (also the profiler's cache format):
-/// {"model", "host_cpu", "basis", "build_id", "layers": [{"median_s", "iqr_s", "mean_s", "repeats"}],
+/// {"model", "host_cpu", "basis", "build_id", ["batch" when > 1,]
+///  "layers": [{"median_s", "iqr_s", "mean_s", "repeats"}],
 ///  "groups": [{"first", "last", "median_s", "iqr_s", "mean_s", "repeats"}]}.
 Json host_profile_to_json(const HostProfile& profile);
 /// Inverse of `host_profile_to_json`; throws `InputError` with the JSON path.

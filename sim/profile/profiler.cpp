@@ -14,6 +14,7 @@
 #include "sim/core/error.hpp"
 #include "sim/functional/forward_pass.hpp"
 #include "sim/graph/graph_json.hpp"
+#include "sim/kernels/batched.hpp"
 #include "sim/kernels/gemm.hpp"
 #include "sim/kernels/layer_runner.hpp"
 
@@ -51,6 +52,7 @@ struct Workload {
   const Graph& graph;
   const Plan& plan;
   std::uint64_t seed;
+  std::int64_t batch = 1;  ///< > 1: every tensor holds `batch` samples, {B, shape} (batched.hpp)
 
   const Layer& layer(std::size_t pos) const { return graph.layer(plan.order[pos]); }
   kernels::LayerWeights weights(std::size_t pos) const {
@@ -60,7 +62,9 @@ struct Workload {
     return kernels::make_weights(l, first_input.output_shape, derive_seed(seed, l.name));
   }
   Tensor model_input(std::size_t pos) const {
-    return random_normal(layer(pos).attrs.shape, derive_seed(seed, "input:" + layer(pos).name));
+    Shape shape = layer(pos).attrs.shape;
+    if (batch > 1) shape.insert(shape.begin(), batch);
+    return random_normal(shape, derive_seed(seed, "input:" + layer(pos).name));
   }
 };
 
@@ -81,6 +85,7 @@ Tensor run_at(const Workload& w, std::size_t pos, OutputOf&& output_of, const ke
       inputs.push_back(t);
     }
   }
+  if (w.batch > 1) return kernels::run_layer_batch(w.layer(pos), inputs, weights, w.batch);
   return kernels::run_layer(w.layer(pos), inputs, weights);
 }
 
@@ -258,7 +263,8 @@ Json cache_key(const Graph& graph, const ProfileOptions& o) {
           {"host_cpu", host_cpu_model()},
           {"seed", o.seed},
           {"clock", kernels::kernel_threads() == 1 ? "thread-cpu" : "wall"},
-          {"warmup", o.warmup}};
+          {"warmup", o.warmup},
+          {"batch", o.batch}};
 }
 
 fs::path cache_file(const Json& key, const ProfileOptions& o) {
@@ -299,6 +305,7 @@ void check_options(const Graph& graph, const ProfileOptions& o) {
   if (!graph.inferred()) throw Error("profiler: the graph must be shape-inferred");
   if (o.repeats < 1) throw Error(fmt::format("profiler: repeats must be >= 1, got {}", o.repeats));
   if (o.warmup < 0) throw Error(fmt::format("profiler: warmup must be >= 0, got {}", o.warmup));
+  if (o.batch < 1) throw Error(fmt::format("profiler: batch must be >= 1, got {}", o.batch));
   for (const auto& g : o.groups)
     if (g.first > g.second || g.second >= graph.size())
       throw Error(fmt::format("profiler: group [{}, {}] outside the {} layers of '{}'", g.first, g.second,
@@ -372,13 +379,15 @@ HostProfile profile_model(const Graph& graph, const ProfileOptions& o) {
   }
   if (layers_cached && missing.empty()) return *cached;
 
-  check_forward_pass_memory(graph);  // an InputError naming the layer, not std::bad_alloc midway
-  const Workload w{graph, plan, o.seed};
+  // An InputError naming the layer, not std::bad_alloc midway; B samples hold B x the activations.
+  check_forward_pass_memory(graph, host_memory_bytes() / o.batch);
+  const Workload w{graph, plan, o.seed, o.batch};
   Measured m = measure(w, o, !layers_cached, missing);
   HostProfile p = layers_cached ? *cached : HostProfile{};
   p.model = graph.name();
   p.host_cpu = key["host_cpu"].get<std::string>();
   p.basis = "profile";
+  p.batch = o.batch;
   p.build_id = key["build"].get<std::string>();
   if (!layers_cached) p.layers = std::move(m.layers), p.groups.clear();
   for (auto& g : m.groups) {

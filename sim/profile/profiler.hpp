@@ -14,7 +14,7 @@
 ///   other processes on a shared machine do not inflate the timings; wall time with kernel threads.
 ///
 /// Results are cached on disk (JSON under $COINFER_CACHE_DIR, else ~/.cache/coinfer), keyed by
-/// model name, graph structure, kernel build, executable, clock and host CPU; group timings are
+/// model name, graph structure, kernel build, executable, clock, host CPU and batch size; group timings are
 /// keyed by their layer range inside the entry. A cached entry with at least the requested repeats
 /// and every requested group is returned without running anything.
 ///
@@ -39,6 +39,10 @@ struct ProfileOptions {
   int repeats = 5;
   std::vector<LayerRange> groups;  ///< ranges to time as one group (besides every single layer)
   std::uint64_t seed = 1;          ///< weights and inputs
+  /// Inputs per kernel call: every layer (and group) is timed running `batch` inputs together
+  /// (sim/kernels/batched.hpp: one GEMM over the batch for conv and fc), so its time is that of
+  /// a batch, not of one input. Part of the cache key.
+  std::int64_t batch = 1;
   bool use_cache = true;
   std::string cache_dir;  ///< empty: $COINFER_CACHE_DIR, else $HOME/.cache/coinfer
 };

@@ -12,6 +12,8 @@
 ///     registry.add("local", "everything on one device",
 ///                  ParamSchema{ParamSpec::string("device", "the device (unset: the source)")},
 ///                  [](const Json& params) { ... });
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -30,6 +32,11 @@ struct PartitionContext {
   /// The device where the input starts and the output must end (the scenario's `source`,
   /// default the first device of the platform).
   std::string source;
+  /// The cost model of `batch` inputs run together (every layer's host time measured or
+  /// estimated at that batch size: profiler.hpp `ProfileOptions::batch`, host_estimate.hpp), on
+  /// the same host basis as `cost`. Empty where the caller offers none: a partitioner asked for a
+  /// batch > 1 then throws `InputError`. Scenarios fill it.
+  std::function<CostModel(std::int64_t batch)> batch_cost{};
 };
 
 class Partitioner {

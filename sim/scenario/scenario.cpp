@@ -11,6 +11,7 @@
 #include "sim/metrics/stage_metrics.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/platform/platform_yaml.hpp"
+#include "sim/profile/estimate_normalization.hpp"
 #include "sim/profile/host_estimate.hpp"
 #include "sim/profile/profiler.hpp"
 #include "sim/replay/simulate.hpp"
@@ -60,11 +61,16 @@ std::pair<std::string, Json> named_component(const Json& doc, const char* key, c
   return {name, params};
 }
 
-HostProfile host_profile_for(const ScenarioSpec& spec, const Graph& graph) {
-  if (spec.profile_basis == "estimate") return estimate_host_profile(graph, HostSpeed::nominal());
+HostProfile host_profile_for(const ScenarioSpec& spec, const Graph& graph, std::int64_t batch = 1) {
+  if (spec.profile_basis == "estimate") return estimate_host_profile(graph, HostSpeed::nominal(), batch);
   ProfileOptions options;
   options.repeats = spec.profile_repeats;
-  return profile_model(graph, options);
+  options.batch = batch;
+  HostProfile measured = profile_model(graph, options);
+  if (batch == 1) return measured;
+  // On the estimate basis with this host's batch-1 factors, so the measured batching effect stays.
+  options.batch = 1;
+  return normalize_batch_to_estimate(graph, measured, profile_model(graph, options));
 }
 
 }  // namespace
@@ -252,8 +258,11 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
     ScenarioInputs inputs = load_scenario_inputs(spec);
     ScenarioPlan out{std::move(inputs.graph), std::move(inputs.platform), std::move(inputs.source), {}, {}};
     const CostModel cost(out.graph, host_profile_for(spec, out.graph));
-    out.variants =
-        partitioner->partition_variants(PartitionContext{out.graph, out.platform, cost, out.source});
+    const auto batch_cost = [&](std::int64_t batch) {
+      return CostModel(out.graph, host_profile_for(spec, out.graph, batch));
+    };
+    out.variants = partitioner->partition_variants(
+        PartitionContext{out.graph, out.platform, cost, out.source, batch_cost});
     out.plan = out.variants.front();
     return out;
   } catch (const InputError& e) {

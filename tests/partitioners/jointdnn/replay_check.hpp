@@ -22,7 +22,9 @@ struct Tx2K40 {
       : graph(std::move(g)),
         platform(load_platform_file(std::string(COINFER_SOURCE_DIR) + "/platforms/jointdnn_tx2_k40.yaml")),
         cost(graph, estimate_host_profile(graph, HostSpeed::nominal())),
-        ctx{graph, platform, cost, "tx2"} {}
+        ctx{graph, platform, cost, "tx2", [this](std::int64_t batch) {
+              return CostModel(graph, estimate_host_profile(graph, HostSpeed::nominal(), batch));
+            }} {}
   Tx2K40(const Tx2K40&) = delete;
 };
 

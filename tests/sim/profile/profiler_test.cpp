@@ -7,18 +7,10 @@
 #include "sim/core/error.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/profile/profiler.hpp"
+#include "tests/sim/profile/fresh_cache_dir.hpp"
 
 using namespace coinfer;
-
-namespace {
-
-std::string fresh_cache_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("coinfer_profiler_test_" + name);
-  std::filesystem::remove_all(dir);
-  return dir.string();
-}
-
-}  // namespace
+using coinfer::test::fresh_cache_dir;
 
 TEST_CASE("timing statistics are the median and the interquartile range") {
   // Sorted 1..5: median 3, q1 = 2, q3 = 4 (linear interpolation), IQR 2.

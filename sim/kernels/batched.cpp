@@ -1,0 +1,116 @@
+#include "sim/kernels/batched.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/kernels/dense.hpp"
+
+namespace coinfer::kernels {
+namespace {
+
+Shape sample_shape(const Tensor& batched) { return Shape(batched.shape.begin() + 1, batched.shape.end()); }
+
+Shape with_batch(std::int64_t batch, const Shape& sample) {
+  Shape s{batch};
+  s.insert(s.end(), sample.begin(), sample.end());
+  return s;
+}
+
+void check_batch(const Layer& l, const std::vector<const Tensor*>& inputs, std::int64_t batch) {
+  if (batch < 1) throw Error(fmt::format("layer '{}': batch must be >= 1, got {}", l.name, batch));
+  for (const auto* in : inputs)
+    if (in == nullptr || in->rank() < 2 || in->shape[0] != batch)
+      throw Error(fmt::format("layer '{}' ({}): expected inputs of {} samples {{B, ...}}, got {}", l.name,
+                              op_name(l.op), batch, in ? shape_to_string(in->shape) : "none"));
+}
+
+// Ops whose work is the same per element whatever the sample boundaries (and whose kernel takes
+// any shape): one call over the whole batch.
+constexpr std::array kWholeBatchOps = {OpKind::Input, OpKind::Relu,    OpKind::Relu6, OpKind::Sigmoid,
+                                       OpKind::Tanh,  OpKind::Dropout, OpKind::Add,   OpKind::LeakyRelu};
+
+bool element_wise(OpKind op) {
+  return std::find(kWholeBatchOps.begin(), kWholeBatchOps.end(), op) != kWholeBatchOps.end();
+}
+
+// Sample by sample: each sample's slices copied out, run, and copied into the batched output.
+Tensor per_sample(const Layer& l, const std::vector<const Tensor*>& inputs, const LayerWeights& w,
+                  std::int64_t batch) {
+  Tensor out;
+  for (std::int64_t b = 0; b < batch; ++b) {
+    std::vector<Tensor> slices;
+    std::vector<const Tensor*> ptrs;
+    slices.reserve(inputs.size());
+    for (const auto* in : inputs) slices.push_back(batch_sample(*in, b));
+    for (const auto& s : slices) ptrs.push_back(&s);
+    const Tensor y = run_layer(l, ptrs, w);
+    if (b == 0) out = Tensor(with_batch(batch, y.shape));
+    std::copy(y.data.begin(), y.data.end(), out.data.begin() + b * y.size());
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor batch_sample(const Tensor& batched, std::int64_t b) {
+  if (batched.rank() < 1 || b < 0 || b >= batched.shape[0])
+    throw Error(fmt::format("batch_sample: sample {} outside {}", b, shape_to_string(batched.shape)));
+  const std::int64_t size = batched.size() / batched.shape[0];
+  return Tensor(sample_shape(batched),
+                std::vector<float>(batched.data.begin() + b * size, batched.data.begin() + (b + 1) * size));
+}
+
+Tensor fully_connected_batch(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                             std::int64_t batch) {
+  if (input.rank() < 2 || input.shape[0] != batch)
+    throw Error(
+        fmt::format("fc_batch: expected {} samples {{B, ...}}, got {}", batch, shape_to_string(input.shape)));
+  // A sequence sample (T, F) gives T columns, any other sample one column of all its elements:
+  // the B samples become the rows of one (B*T) x F input, which fully_connected multiplies as one
+  // GEMM, W (units x F) * X^T (F x B*T).
+  const bool sequence = input.rank() == 3;
+  const std::int64_t steps = sequence ? input.shape[1] : 1;
+  const std::int64_t features = input.size() / (batch * steps);
+  const std::int64_t units = weight.shape[0], columns = batch * steps;
+  if (columns < kFcGemmMinColumns) {  // too few columns to pay for packing W: one GEMV each
+    Tensor y({columns, units});
+    for (std::int64_t c = 0; c < columns; ++c) {
+      const Tensor x({features}, std::vector<float>(input.data.begin() + c * features,
+                                                    input.data.begin() + (c + 1) * features));
+      const Tensor yc = fully_connected(x, weight, bias);
+      std::copy(yc.data.begin(), yc.data.end(), y.data.begin() + c * units);
+    }
+    return std::move(y).reshaped(sequence ? Shape{batch, steps, units} : Shape{batch, units});
+  }
+  Tensor y = fully_connected(input.reshaped({columns, features}), weight, bias);
+  return std::move(y).reshaped(sequence ? Shape{batch, steps, units} : Shape{batch, units});
+}
+
+Tensor run_layer_batch(const Layer& l, const std::vector<const Tensor*>& inputs, const LayerWeights& w,
+                       std::int64_t batch) {
+  check_batch(l, inputs, batch);
+  if (element_wise(l.op)) return run_layer(l, inputs, w);
+  switch (l.op) {
+    case OpKind::Conv2d: {
+      ConvParams p;
+      p.stride = l.attrs.stride;
+      p.padding = l.attrs.padding;
+      p.dilation = l.attrs.dilation;
+      p.groups = l.attrs.groups;
+      return conv2d_batch(*inputs[0], w.weight, w.bias, p, batch);
+    }
+    case OpKind::FullyConnected:
+      if (!w.sparse) return fully_connected_batch(*inputs[0], w.weight, w.bias, batch);
+      break;
+    case OpKind::Flatten:
+      return inputs[0]->reshaped({batch, inputs[0]->size() / batch});
+    default:
+      break;
+  }
+  return per_sample(l, inputs, w, batch);
+}
+
+}  // namespace coinfer::kernels

@@ -1,0 +1,60 @@
+#pragma once
+/// B inputs run through one layer together (batch size B), the way the profiler times a layer
+/// at batch B (JointDNN Fig. 8 / 10b: the cost of a batch is not B x the cost of one input).
+///
+/// A batched tensor holds B samples back to back: shape {B, sample shape...}. What batching
+/// changes depends on the layer:
+/// - conv2d: per group, the B samples' patch-to-column matrices sit side by side in one
+///   (IC/g KH KW) x (B OH OW) matrix and one GEMM multiplies the weight by all of them (chunked
+///   so that the column matrix stays under `kBatchColumnFloats` floats, as frameworks bound their
+///   convolution workspace); the GEMM's (OC/g) x (B OH OW) result is scattered into the samples.
+/// - fully connected (dense): the B samples are the columns of one GEMM, W (units x F) times
+///   X^T (F x B), instead of B matrix-vector products (from `kFcGemmMinColumns` columns on); a
+///   sequence sample (T, F) adds T columns each.
+/// - element-wise layers (activations, add, dropout, flatten) run once over the whole batch, which
+///   is what B samples cost.
+/// - every other layer (pooling, LRN, batch norm, softmax, depthwise and transposed convolution,
+///   upsample, concat, sparse fc, LSTM) runs sample by sample on a copy of each sample's slice:
+///   their work is per sample, and the copy is one extra pass over the sample's data.
+///
+///     Tensor xb = random_normal({8, 3, 32, 32}, 1);          // 8 samples
+///     Tensor yb = run_layer_batch(layer, {&xb}, w, 8);      // {8, OC, OH, OW}
+#include <cstdint>
+#include <vector>
+
+#include "sim/kernels/conv.hpp"
+#include "sim/kernels/layer_runner.hpp"
+
+namespace coinfer::kernels {
+
+/// Largest batched column matrix conv2d_batch builds at once (2^22 floats, 16 MB, a last-level
+/// cache's order); a batch whose matrix would be larger is multiplied in chunks of samples (at
+/// least one sample per chunk). Unbounded, a batch of 32 AlexNet conv2 inputs builds a 112 MB matrix
+/// that the GEMM then streams from memory: 2.4x slower than 32 single calls (batch_kernel_bench).
+inline constexpr std::int64_t kBatchColumnFloats = std::int64_t{1} << 22;
+
+/// Fewest columns (samples x sequence steps) fully_connected_batch multiplies as one GEMM; fewer
+/// run as that many matrix-vector products. The GEMM packs the whole weight matrix on every call,
+/// which two columns do not pay back (AlexNet fc6 at batch 2: 1.6x slower than two GEMVs,
+/// batch_kernel_bench), four do.
+inline constexpr std::int64_t kFcGemmMinColumns = 4;
+
+/// conv2d of `batch` samples (input {B, C, H, W}) by one GEMM per group and chunk; equal to B
+/// conv2d calls. Throws `Error` as conv2d does, and when the input's leading dimension is not B.
+Tensor conv2d_batch(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& params,
+                    std::int64_t batch);
+
+/// fully_connected of `batch` samples (input {B, sample...}) as one GEMM; equal to B calls.
+Tensor fully_connected_batch(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                             std::int64_t batch);
+
+/// `run_layer` for `batch` samples: every input is {B, sample shape}, the output is {B, output
+/// shape}. Throws `Error` as `run_layer` does, and when an input does not hold B samples.
+Tensor run_layer_batch(const Layer& layer, const std::vector<const Tensor*>& inputs,
+                       const LayerWeights& weights, std::int64_t batch);
+
+/// Sample `b` of a batched tensor, copied out with the sample's shape (the tensor's shape without
+/// its leading B); throws `Error` when b is out of range.
+Tensor batch_sample(const Tensor& batched, std::int64_t b);
+
+}  // namespace coinfer::kernels
