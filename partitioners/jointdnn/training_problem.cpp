@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
 #include "sim/core/error.hpp"
 #include "sim/cost/cost_model.hpp"
@@ -115,7 +116,13 @@ TrainingProblem build_training_problem(const PartitionContext& ctx, const Scenar
                      "mode: training sends activations, gradients and weights raw; png is for inference");
   ScenarioProblem base = build_scenario_problem(ctx, setup);
   check_trainable(ctx.graph, base);
-  const CostModel backward(ctx.graph, backward_profile_of(ctx.graph, ctx.cost.profile()),
+  // Backward layers of a batch-B step: the batch-B forward times (as the forward groups use) x each
+  // layer's backward / forward ratio; gradients cross B x the tensor (base.wire_bytes), while the
+  // weight downloads stay one per step.
+  std::optional<CostModel> batched;
+  if (setup.batch > 1) batched = ctx.batch_cost(setup.batch);  // build_scenario_problem checked it exists
+  const HostProfile& forward_profile = batched ? batched->profile() : ctx.cost.profile();
+  const CostModel backward(ctx.graph, backward_profile_of(ctx.graph, forward_profile),
                            MeasuredProfile::AsMeasured);
   TrainingProblem tp;
   tp.forward_layers = base.problem.layers;

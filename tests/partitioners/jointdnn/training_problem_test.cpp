@@ -205,6 +205,36 @@ TEST_CASE(
   CHECK(tx2.active_energy_j == Approx(s.cost.energy_j).epsilon(1e-9));
 }
 
+// A batch-B step: backward layers cost the batch-B forward times x each layer's backward / forward
+// ratio, activations and gradients cross B x the tensor, the updated weights come down once per
+// step, and the chosen plan replays as costed.
+TEST_CASE("a batch-B training step costs batch-B layers and B x the crossings and its weights once") {
+  const testing::Tx2K40 f(build_zoo_model("alexnet"));
+  ScenarioSetup one;
+  one.cloud = "k40";
+  one.network = "wifi";
+  ScenarioSetup four = one;
+  four.batch = 4;
+  const TrainingProblem t1 = build_training_problem(f.ctx, one, 1.0);
+  const TrainingProblem t4 = build_training_problem(f.ctx, four, 1.0);
+  for (std::size_t k = 0; k < t1.crossing_bytes.size(); ++k)
+    CHECK(t4.crossing_bytes[k] == 4.0 * t1.crossing_bytes[k]);
+  CHECK(t4.weight_bytes == t1.weight_bytes);
+  const int n = t4.forward_layers;
+  const CostModel back4(f.graph,
+                        backward_profile_of(f.graph, estimate_host_profile(f.graph, HostSpeed::nominal(), 4)),
+                        MeasuredProfile::AsMeasured);
+  const auto& tx2 = f.platform.devices[f.platform.device_index("tx2")].calibration;
+  const auto whole_backward = static_cast<std::size_t>(n);
+  CHECK(t4.scenario.problem.mobile_time_s[n].back() ==
+        Approx(back4.range_time_s(1, whole_backward, tx2, false)).epsilon(1e-12));
+  CHECK(t4.scenario.problem.mobile_time_s[n].back() > 2.0 * t1.scenario.problem.mobile_time_s[n].back());
+  const Solution s = solve_scenario_problem(t4.scenario, SolverChoice::automatic);
+  const SimulationResult r =
+      simulate_in_child(f.platform, {plan_of_training_schedule(t4, s, "jointdnn")}, single_workload());
+  CHECK(r.frames[0].latency_s() == Approx(s.cost.latency_s).epsilon(1e-9));
+}
+
 // A forced mobile -> cloud -> mobile step (Fig. 11's training pattern) replays as costed, the
 // wake-up of 4g_rrc included, with one weight download per cloud backward layer with weights.
 TEST_CASE("a mobile-cloud-mobile training schedule replays as the problem costs it") {
