@@ -90,16 +90,25 @@ Gradients conv_transpose2d_backward(const Tensor& input, const Tensor& weight, b
   // The forward wrote out[o, y*s - p + i*d, x*s - p + j*d] += W[c, o, i, j] X[c, y, x]: im2col of dY
   // with IH x IW "output" positions gathers, for each input position (y, x), exactly those dY entries.
   float* columns = scratch_buffer(kk * plane);
-  std::vector<float> xt(static_cast<std::size_t>(plane * icg)), dwt(static_cast<std::size_t>(kk * icg));
+  // dW[g] (icg x kk) = X[g] C^T needs one side transposed: C (kk x plane) when the input plane is the
+  // smaller of plane and icg (Chair's fc5: a 1x1 input), else X[g] and the product (as conv2d_backward).
+  const bool transpose_columns = plane < icg;
+  std::vector<float> xt(static_cast<std::size_t>(plane * icg)),
+      tmp(static_cast<std::size_t>(kk * (transpose_columns ? plane : icg)));
   for (std::int64_t grp = 0; grp < p.groups; ++grp) {
     im2col(grad_output, grp * geo.ocg, geo.ocg, geo.k, p, ih, iw, columns);
     // dX[g] (icg x plane) = W[g] (icg x kk) * C (kk x plane)
     gemm(weight.ptr() + grp * icg * kk, columns, grads.input.ptr() + grp * icg * plane, icg, plane, kk);
-    // dW[g] (icg x kk) = X[g] C^T, as (C (kk x plane) * X[g]^T (plane x icg))^T.
-    MatrixMap(xt.data(), plane, icg) =
-        input.matrix(input.shape[0], plane).middleRows(grp * icg, icg).transpose();
-    gemm(columns, xt.data(), dwt.data(), kk, icg, plane);
-    MatrixMap(grads.weight.ptr() + grp * icg * kk, icg, kk) = MatrixMap(dwt.data(), kk, icg).transpose();
+    const float* xg = input.ptr() + grp * icg * plane;
+    float* dw = grads.weight.ptr() + grp * icg * kk;
+    if (transpose_columns) {
+      MatrixMap(tmp.data(), plane, kk) = ConstMatrixMap(columns, kk, plane).transpose();
+      gemm(xg, tmp.data(), dw, icg, kk, plane);
+    } else {  // dW[g] = (C X[g]^T)^T
+      MatrixMap(xt.data(), plane, icg) = ConstMatrixMap(xg, icg, plane).transpose();
+      gemm(columns, xt.data(), tmp.data(), kk, icg, plane);
+      MatrixMap(dw, icg, kk) = MatrixMap(tmp.data(), kk, icg).transpose();
+    }
   }
   if (has_bias) {
     grads.bias = Tensor({geo.oc});
