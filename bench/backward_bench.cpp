@@ -7,7 +7,8 @@
 // its decoder, and TernGrad's encoder: time, speed in bits of fp32 gradient per second (S_q and S_uq of
 // eq. 3.12) and the ratio to the layer's forward time. Each time is the fastest of `--repeats` rounds,
 // each round repeating the call until 20 ms have passed (host timings; a device's are these times the
-// calibration's scale).
+// calibration's scale). A second table times the backward kernels of Chair and Deep Speech's layer
+// kinds (transposed convolution, upsampling, a bidirectional LSTM) against their forward the same way.
 //
 //     ./build/bench/backward_bench [--repeats N]
 #include <algorithm>
@@ -24,7 +25,9 @@
 #include "seconds_per_call.hpp"
 #include "sim/kernels/conv.hpp"
 #include "sim/kernels/dense.hpp"
+#include "sim/kernels/lstm.hpp"
 #include "sim/kernels/quantize.hpp"
+#include "sim/kernels/tensor_ops.hpp"
 #include "sim/report/table.hpp"
 
 using namespace coinfer;
@@ -82,6 +85,44 @@ void bench_backward(const std::vector<Layer>& ls, std::vector<double>& forward_s
   std::printf("%s\n", t.str().c_str());
 }
 
+// Chair's fc5 (8x8 transposed convolution from 1x1, at a quarter of its channels) and an unpooling, and
+// a bidirectional LSTM over 100 steps (Deep Speech's brnn4 at 256 of its 2048 units).
+void bench_other_kinds() {
+  TextTable t({"layer (one sample)", "forward ms", "backward ms", "backward / forward"},
+              {false, true, true, true});
+  const auto row = [&](const std::string& name, const std::function<void()>& fwd,
+                       const std::function<void()>& bwd) {
+    const double f = seconds_per_call(fwd), b = seconds_per_call(bwd);
+    t.add_row({name, ms(f), ms(b), fmt::format("{:.2f}", b / f)});
+  };
+  const ConvParams p;
+  const Tensor dx = random_normal({256, 1, 1}, 9), dw = random_normal({256, 64, 8, 8}, 10), db({64});
+  const Tensor ddy = random_normal({64, 8, 8}, 11);
+  row(
+      "chair fc5/4 deconv 256x1x1 -> 64x8x8", [&] { conv_transpose2d(dx, dw, db, p); },
+      [&] { conv_transpose2d_backward(dx, dw, true, ddy, p); });
+  const Tensor ux = random_normal({92, 32, 32}, 12), udy = random_normal({92, 64, 64}, 13);
+  row(
+      "chair uconv3.unpool 92x32x32 nearest 2x",
+      [&] {
+        upsample(ux, {2, 2}, "nearest");
+      },
+      [&] {
+        upsample_backward(ux.shape, udy, {2, 2}, "nearest");
+      });
+  constexpr std::int64_t kSteps = 100, kIn = 256, kHidden = 256;
+  const Tensor lx = random_normal({kSteps, kIn}, 14), ldy = random_normal({kSteps, 2 * kHidden}, 15);
+  std::vector<LstmCellWeights> cells;
+  for (std::uint64_t d = 0; d < 2; ++d)
+    cells.push_back({random_normal({4 * kHidden, kIn}, 16 + d, 0.0f, 0.05f),
+                     random_normal({4 * kHidden, kHidden}, 18 + d, 0.0f, 0.05f),
+                     random_normal({4 * kHidden}, 20 + d)});
+  row(
+      "deepspeech brnn4/8 bi-lstm 100 x 256 -> 100 x 2x256", [&] { lstm(lx, cells, 1, true, true); },
+      [&] { lstm_backward(lx, cells, 1, true, true, ldy); });
+  std::printf("%s\n", t.str().c_str());
+}
+
 void bench_codecs(const std::vector<Layer>& ls, const std::vector<double>& forward_s) {
   TextTable t({"weight gradient", "values", "1-bit encode ms", "S_q Gbit/s", "1-bit decode ms", "S_uq Gbit/s",
                "TernGrad encode ms", "encode / one-sample forward"},
@@ -117,5 +158,6 @@ int main(int argc, char** argv) {
   std::vector<double> forward_s;
   bench_backward(ls, forward_s);
   bench_codecs(ls, forward_s);
+  bench_other_kinds();
   return 0;
 }

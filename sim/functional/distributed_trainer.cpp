@@ -33,6 +33,11 @@ Graph checked_for_distribution(Graph g, const DistributedOptions& o) {
                        fmt::format("layer '{}' (batch_norm): distributed training does not exchange batch "
                                    "norm statistics, so model '{}' trains on one device only",
                                    g.layer(i).name, g.name()));
+    else if (g.layer(i).op == OpKind::Lstm)
+      throw InputError("", index_path("layers", i),
+                       fmt::format("layer '{}' (lstm): distributed training exchanges weight and bias "
+                                   "gradients, not LSTM cells, so model '{}' trains on one device only",
+                                   g.layer(i).name, g.name()));
   return g;
 }
 

@@ -48,7 +48,8 @@ class DistributedTrainer {
  public:
   /// Throws `InputError("", "workers", ...)` for k < 1, `InputError("", "batch", ...)` when the total
   /// minibatch leaves a worker without a sample (batch < k), and what Trainer throws for the model;
-  /// `InputError("", "layers[i]", ...)` for a batch norm layer (its statistics are not exchanged).
+  /// `InputError("", "layers[i]", ...)` for a batch norm layer (its statistics are not exchanged) or an
+  /// lstm layer (its cells are not exchanged).
   DistributedTrainer(Graph graph, std::uint64_t seed, DistributedOptions options);
 
   const Trainer& trainer() const { return trainer_; }

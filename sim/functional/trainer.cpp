@@ -58,6 +58,23 @@ void accumulate(Tensor& into, Tensor g) {
 void accumulate_parameters(kernels::LayerGradients& into, kernels::LayerGradients& g) {
   if (!g.weight.empty()) accumulate(into.weight, std::move(g.weight));
   if (!g.bias.empty()) accumulate(into.bias, std::move(g.bias));
+  into.lstm.resize(g.lstm.size());
+  for (std::size_t c = 0; c < g.lstm.size(); ++c)
+    for (auto part :
+         {&kernels::LstmCellWeights::w_ih, &kernels::LstmCellWeights::w_hh, &kernels::LstmCellWeights::bias})
+      if (!(g.lstm[c].*part).empty()) accumulate(into.lstm[c].*part, std::move(g.lstm[c].*part));
+}
+
+// An SGD step of every LSTM cell tensor that has a gradient (velocity cells made on the first step).
+void sgd_step_lstm(std::vector<kernels::LstmCellWeights>& cells,
+                   const std::vector<kernels::LstmCellWeights>& grads,
+                   std::vector<kernels::LstmCellWeights>& velocity, const kernels::SgdParams& p) {
+  velocity.resize(grads.size());
+  for (std::size_t c = 0; c < grads.size(); ++c)
+    for (auto part :
+         {&kernels::LstmCellWeights::w_ih, &kernels::LstmCellWeights::w_hh, &kernels::LstmCellWeights::bias})
+      if (!(grads[c].*part).empty())
+        kernels::sgd_step(cells.at(c).*part, grads[c].*part, velocity[c].*part, p);
 }
 
 // The logits of a batch as one (N, classes) tensor.
@@ -240,9 +257,10 @@ void Trainer::update_running_statistics(const Batch& b) {
 void Trainer::apply(const std::vector<kernels::LayerGradients>& grads) {
   for (std::size_t i = 0; i < grads.size(); ++i) {
     const auto& g = grads[i];
-    if (g.weight.empty() && g.bias.empty()) continue;
+    if (g.weight.empty() && g.bias.empty() && g.lstm.empty()) continue;
     auto& w = model_.mutable_weights(i);
     auto& v = velocity_[i];
+    sgd_step_lstm(w.lstm, g.lstm, v.lstm, options_.sgd);
     if (model_.graph().layer(i).op == OpKind::BatchNorm) {
       sgd_step_vector(w.batch_norm.scale, g.weight, v.weight, options_.sgd);
       sgd_step_vector(w.batch_norm.shift, g.bias, v.bias, options_.sgd);

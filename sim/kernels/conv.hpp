@@ -53,6 +53,19 @@ Gradients depthwise_conv2d_backward(const Tensor& input, const Tensor& weight, b
 Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
                         const ConvParams& params);
 
+/// Gradients of conv_transpose2d given dL/dy (`grad_output`, the shape conv_transpose2d returns). The
+/// transposed convolution is the adjoint of conv2d with the same weight read as [OC_conv = IC,
+/// IC_conv / g = OC / g, KH, KW], so per group g, with C[g] the (OC/g * KH * KW) x (IH * IW) patch-to-column
+/// matrix of dY[g] (one column per *input* position):
+///   dX[g] = W[g] C[g]                   (conv2d of dY with W: the input gradient)
+///   dW[g] = X[g] C[g]^T                 (computed as (C[g] X[g]^T)^T: the small side is transposed)
+///   db[o] = sum over the plane of dY[o] (left empty when `has_bias` is false).
+/// Throws `Error` on inconsistent shapes (as conv_transpose2d, and when grad_output is not its output).
+///
+///     Gradients g = conv_transpose2d_backward(x, w, true, dy, p);   // g.input ~ x, g.weight ~ w
+Gradients conv_transpose2d_backward(const Tensor& input, const Tensor& weight, bool has_bias,
+                                    const Tensor& grad_output, const ConvParams& params);
+
 /// Output spatial size of a convolution: floor((in + 2p - d(k - 1) - 1) / s) + 1, or 0 where the kernel
 /// does not fit the padded input.
 std::int64_t conv_output_size(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t padding,

@@ -226,6 +226,7 @@ bool has_backward(const Layer& l) {
       return l.attrs.sparsity == 0.0;
     case OpKind::Conv2d:  // conv.hpp
     case OpKind::DepthwiseConv2d:
+    case OpKind::ConvTranspose2d:
       return true;
     case OpKind::MaxPool:  // pool.hpp
     case OpKind::AvgPool:
@@ -245,11 +246,10 @@ bool has_backward(const Layer& l) {
     case OpKind::Add:
     case OpKind::Concat:
     case OpKind::Dropout:
-      return true;
-    case OpKind::ConvTranspose2d:
-    case OpKind::Lstm:
     case OpKind::Upsample:
-      return false;
+      return true;
+    case OpKind::Lstm:  // lstm.hpp
+      return true;
   }
   return false;
 }
@@ -280,7 +280,7 @@ LayerGradients backward_layer(const Layer& l, const std::vector<const Tensor*>& 
   if (l.op == OpKind::Add) {
     for (const auto* in : inputs)
       if (in == nullptr) fail(l, "missing input");
-    return {add_backward(dy, inputs.size()), {}, {}};
+    return {add_backward(dy, inputs.size()), {}, {}, {}};
   }
   if (l.op == OpKind::Concat) {
     std::vector<Shape> shapes;
@@ -288,7 +288,7 @@ LayerGradients backward_layer(const Layer& l, const std::vector<const Tensor*>& 
       if (in == nullptr) fail(l, "missing input");
       shapes.push_back(in->shape);
     }
-    return {concat_backward(dy, shapes, a.axis), {}, {}};
+    return {concat_backward(dy, shapes, a.axis), {}, {}, {}};
   }
   const Tensor& x = single_input(l, inputs);
   switch (l.op) {
@@ -296,6 +296,8 @@ LayerGradients backward_layer(const Layer& l, const std::vector<const Tensor*>& 
       return with_parameters(conv2d_backward(x, w.weight, a.bias, dy, conv_params(a)));
     case OpKind::DepthwiseConv2d:
       return with_parameters(depthwise_conv2d_backward(x, w.weight, a.bias, dy, conv_params(a)));
+    case OpKind::ConvTranspose2d:
+      return with_parameters(conv_transpose2d_backward(x, w.weight, a.bias, dy, conv_params(a)));
     case OpKind::FullyConnected:
       return with_parameters(fully_connected_backward(x, w.weight, a.bias, dy));
     case OpKind::BatchNorm:
@@ -323,6 +325,14 @@ LayerGradients backward_layer(const Layer& l, const std::vector<const Tensor*>& 
                                          static_cast<float>(a.lrn_beta), static_cast<float>(a.lrn_k)));
     case OpKind::Flatten:
       return input_gradient(flatten_backward(dy, x.shape));
+    case OpKind::Upsample:
+      return input_gradient(upsample_backward(x.shape, dy, a.scale, a.mode));
+    case OpKind::Lstm: {
+      LstmGradients g = lstm_backward(x, w.lstm, a.num_layers, a.bidirectional, a.return_sequences, dy);
+      LayerGradients out = input_gradient(std::move(g.input));
+      out.lstm = std::move(g.cells);
+      return out;
+    }
     default:
       fail(l, "no backward kernel for this op");
   }

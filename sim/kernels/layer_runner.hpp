@@ -46,15 +46,16 @@ Tensor run_layer(const Layer& layer, const std::vector<const Tensor*>& inputs, c
 
 /// What `backward_layer` returns: dL/d(each input), in layer.inputs order, and dL/d(parameters) shaped
 /// like them (conv and fc: `weight`, `bias`; batch_norm: `weight` = dL/dscale, `bias` = dL/dshift,
-/// both (C)). Layers without parameters leave `weight` and `bias` empty.
+/// both (C); lstm: `lstm`, one entry per cell as LayerWeights::lstm). Layers without parameters leave
+/// them empty.
 struct LayerGradients {
   std::vector<Tensor> inputs;
   Tensor weight, bias;
+  std::vector<LstmCellWeights> lstm;
 };
 
-/// Whether training can differentiate `layer`: conv2d, depthwise_conv2d, dense fc, the pools,
-/// activations, softmax, batch_norm, lrn, dropout, flatten, add, concat (and input, which has
-/// nothing to differentiate). Not: conv_transpose2d, lstm, upsample, sparse fc (sparsity > 0).
+/// Whether training can differentiate `layer`: every op (input has nothing to differentiate) but a
+/// sparse fc (sparsity > 0, run as CSR SpMV).
 bool has_backward(const Layer& layer);
 
 /// The backward pass of `layer` given its forward `inputs` and `output` and dL/d(output): the

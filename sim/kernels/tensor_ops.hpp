@@ -45,4 +45,13 @@ Tensor dropout_backward(Tensor grad_output, const Tensor& mask);
 /// between the two nearest rows and columns (edge replicated). Throws `Error` for another mode.
 Tensor upsample(const Tensor& input, std::array<std::int64_t, 2> scale, std::string_view mode);
 
+/// Backward of upsample (linear in x, so dx is the adjoint applied to dy): "nearest" sums dy over each
+/// sh x sw block, dx[y, x] = sum_{i < sh, j < sw} dy[y sh + i, x sw + j]; "bilinear" scatters each
+/// dy[y, x] back to the (up to four) inputs it interpolated, with the same weights. Throws `Error`
+/// unless grad_output is (C, H * sh, W * sw) for `input_shape` (C, H, W), or for another mode.
+///
+///     Tensor dx = upsample_backward(x.shape, dy, {2, 2}, "nearest");   // dy [C,2H,2W] -> dx [C,H,W]
+Tensor upsample_backward(const Shape& input_shape, const Tensor& grad_output,
+                         std::array<std::int64_t, 2> scale, std::string_view mode);
+
 }  // namespace coinfer::kernels

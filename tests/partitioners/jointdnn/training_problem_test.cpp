@@ -186,10 +186,14 @@ TEST_CASE("brute force over all 2N side assignments equals the training solver")
 
 // The analytic latency and active energy of the chosen training plan equal the replay's for one
 // step (the plan is one chain; weight downloads follow their cloud group). At fraction 0.003
-// OverFeat over Wi-Fi runs some backward layers on the cloud and downloads their weights.
+// OverFeat over Wi-Fi runs some backward layers on the cloud and downloads their weights. Chair
+// brings the transposed convolution and the upsampling layers (their backward kernels), Deep Speech
+// the fc layers on (T, F) sequences and the bidirectional LSTM.
 TEST_CASE(
-    "analytic latency and energy of the chosen AlexNet and OverFeat training plans equal the replay's") {
-  const testing::Tx2K40 f(build_zoo_model(GENERATE(as<std::string>{}, "alexnet", "overfeat")));
+    "analytic latency and energy of the chosen AlexNet, OverFeat, Chair and Deep Speech training plans "
+    "equal the replay's") {
+  const testing::Tx2K40 f(
+      build_zoo_model(GENERATE(as<std::string>{}, "alexnet", "overfeat", "chair", "deepspeech")));
   ScenarioSetup setup;
   setup.cloud = "k40";
   setup.network = GENERATE(as<std::string>{}, "3g", "wifi", "4g_rrc");
@@ -260,9 +264,15 @@ TEST_CASE("a mobile-cloud-mobile training schedule replays as the problem costs 
 }
 
 TEST_CASE("training a model with a layer without a backward kernel names the layer") {
-  const testing::Tx2K40 f(build_zoo_model("chair"));
+  // A pruned (CSR) fc layer is the one kind without a backward kernel.
+  GraphBuilder b("sparse_chain");
+  LayerAttrs sparse;
+  sparse.units = 10;
+  sparse.sparsity = 0.5;
+  b.add("fc_sparse", OpKind::FullyConnected, {b.fc(b.input("data", {64}), "fc1", 32)}, sparse);
+  const Setup f(b.build());
   CHECK_THROWS_WITH(build_training_problem(f.ctx, ScenarioSetup{}, 1.0),
-                    Contains("has no backward kernel") && Contains("model"));
+                    Contains("layer 'fc_sparse' (fc) has no backward kernel") && Contains("model"));
 }
 
 TEST_CASE("training a model with a residual edge is rejected") {

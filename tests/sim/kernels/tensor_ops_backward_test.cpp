@@ -1,4 +1,4 @@
-// Backward passes of add, concat, flatten and dropout: finite differences of L = sum r * f(x) (see
+// Backward passes of add, concat, flatten, dropout and upsample: finite differences of L = sum r * f(x) (see
 // gradient_check.hpp) where there is a function of x to differentiate, exact values otherwise.
 #include <catch2/catch.hpp>
 
@@ -92,4 +92,30 @@ TEST_CASE("dropout_backward matches finite differences with the forward's mask",
   test::check_gradient(
       dropout_backward(r, mask), [&](const Tensor& v) { return test::projection(dropout(v, mask), r); }, x);
   CHECK_THROWS_AS(dropout_backward(r, Tensor({60})), Error);
+}
+
+TEST_CASE("upsample_backward matches finite differences in both modes and unequal scales",
+          "[kernels][tensor_ops][backward]") {
+  const std::string mode = GENERATE(as<std::string>{}, "nearest", "bilinear");
+  const std::array<std::int64_t, 2> scale =
+      GENERATE(std::array<std::int64_t, 2>{2, 2}, std::array<std::int64_t, 2>{3, 2});
+  const Tensor x = random_normal({2, 3, 4}, 913);
+  const Tensor r = random_normal(upsample(x, scale, mode).shape, 914);
+  INFO(mode << " " << scale[0] << "x" << scale[1]);
+  test::check_gradient(
+      upsample_backward(x.shape, r, scale, mode),
+      [&](const Tensor& v) { return test::projection(upsample(v, scale, mode), r); }, x);
+}
+
+TEST_CASE("nearest upsample_backward sums the gradient over each block", "[kernels][tensor_ops][backward]") {
+  // (1, 1, 2) upsampled 2x2 to (1, 2, 4): input column 0 feeds output columns 0-1 of both rows.
+  const Tensor dy({1, 2, 4}, {1, 2, 3, 4, 10, 20, 30, 40});
+  CHECK(upsample_backward({1, 1, 2}, dy, {2, 2}, "nearest") ==
+        Tensor({1, 1, 2}, {1 + 2 + 10 + 20, 3 + 4 + 30 + 40}));
+}
+
+TEST_CASE("upsample_backward rejects a gradient of the wrong shape and an unknown mode",
+          "[kernels][tensor_ops][backward]") {
+  CHECK_THROWS_AS(upsample_backward({1, 2, 2}, Tensor({1, 4, 3}), {2, 2}, "nearest"), Error);
+  CHECK_THROWS_AS(upsample_backward({1, 2, 2}, Tensor({1, 4, 4}), {2, 2}, "cubic"), Error);
 }

@@ -22,6 +22,16 @@ Graph conv_relu() {
   return b.build();
 }
 
+// data (64) -> fc 10 units pruned to sparsity 0.5 (CSR: no backward kernel).
+Graph sparse_fc() {
+  GraphBuilder b("sparse_fc");
+  LayerAttrs sparse;
+  sparse.units = 10;
+  sparse.sparsity = 0.5;
+  b.add("fc", OpKind::FullyConnected, {b.input("data", {64})}, sparse);
+  return b.build();
+}
+
 }  // namespace
 
 // conv: 4 x 8 x 8 outputs x 27 taps = 6,912 MACs forward; backward 2 x 6,912 at 15 GMAC/s;
@@ -77,6 +87,24 @@ TEST_CASE("a measured backward profile is cached apart from the forward one") {
 TEST_CASE("a backward profile of a model without a backward kernel names the layer") {
   ProfileOptions o;
   o.use_cache = false;
-  CHECK_THROWS_WITH(profile_backward(build_zoo_model("chair"), o),
-                    Contains("model 'chair': layer") && Contains("has no backward kernel"));
+  CHECK_THROWS_WITH(profile_backward(sparse_fc(), o),
+                    Contains("model 'sparse_fc': layer 'fc'") && Contains("has no backward kernel"));
+}
+
+TEST_CASE("a backward profile times transposed convolutions and upsampling layer by layer") {
+  // Chair's layer kinds at toy sizes: (8, 1, 1) -> deconv 4x4 -> (6, 4, 4) -> nearest 2x -> (6, 8, 8)
+  // -> bilinear 2x -> (6, 16, 16); every layer but the input gets a measured backward time.
+  GraphBuilder b("deconv_up");
+  auto x = b.deconv(b.input("data", {8, 1, 1}), "deconv", 6, 4);
+  x = b.upsample(x, "nearest", 2);
+  b.upsample(x, "bilinear", 2, "bilinear");
+  ProfileOptions o;
+  o.use_cache = false;
+  o.repeats = 2;
+  const HostProfile p = profile_backward(b.build(), o);
+  REQUIRE(p.layers.size() == 4);
+  for (std::size_t k = 1; k < 4; ++k) {
+    CHECK(p.layers[k].repeats == 2);
+    CHECK(p.layers[k].median_s > 0.0);
+  }
 }
