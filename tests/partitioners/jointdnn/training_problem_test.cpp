@@ -14,35 +14,14 @@
 #include "sim/graph/graph_builder.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/profile/backward_estimate.hpp"
-#include "tests/partitioners/jointdnn/replay_check.hpp"
+#include "tests/partitioners/jointdnn/training_test_support.hpp"
 
 using namespace coinfer;
 using namespace coinfer::jointdnn;
+using namespace coinfer::jointdnn::testing;
 using Catch::Matchers::Contains;
 
 namespace {
-
-// A handset (every op class 20x the host estimate, 3 W busy, 4G radio alpha_u 300, alpha_d 100,
-// beta 800 mW) and a server (0.5x) on a 4G cell: up 4 Mbps, down 8 Mbps, no latency, no wake-up.
-Platform handset_server() {
-  Platform p;
-  p.name = "handset_server";
-  for (auto [name, kind, scale, busy_w] : {std::tuple{"handset", DeviceKind::PhoneCpu, 20.0, 3.0},
-                                           std::tuple{"server", DeviceKind::GpuServer, 0.5, 50.0}}) {
-    Device d;
-    d.name = d.calibration.name = name;
-    d.calibration.kind = kind;
-    d.calibration.power = {0.5, busy_w};
-    for (auto c : all_op_classes()) d.calibration.op_scale[std::string(op_class_name(c))] = scale;
-    p.devices.push_back(d);
-  }
-  p.devices[0].calibration.radio["4g"] = RadioPowerModel{300.0, 800.0, 100.0, 800.0};
-  auto& cell = p.networks.emplace_back();
-  std::tie(cell.name, cell.kind, cell.base) = std::tuple{"lte", NetworkKind::Cellular4g, "server"};
-  cell.members = {"handset"};
-  std::tie(cell.uplink.rate_bps, cell.downlink.rate_bps) = std::pair{4e6, 8e6};  // no latency, no wake-up
-  return p;
-}
 
 // data 250 floats (1,000 B) -> fc1 100 (400 B) -> fc2 50 (200 B) -> fc3 10 (40 B); with biases
 // fc1 has 25,100 parameters, fc2 5,050, fc3 510.
@@ -52,60 +31,6 @@ Graph chain_fc() {
   for (auto [name, units] : {std::pair{"fc1", 100}, std::pair{"fc2", 50}, std::pair{"fc3", 10}})
     x = b.fc(x, name, units);
   return b.build();
-}
-
-// The brief's residual block: data 100 floats (400 B) -> fc a 50 (200 B) -> fc b 50 -> add(a, b)
-// -> fc c 10 (40 B). With `projection`, the shortcut is an fc p 50 of a, built after b (so p is
-// detached: it does not read b) and b is 30 wide: add(b, p) 30 (120 B), fc c 10.
-Graph residual_fc(bool projection) {
-  GraphBuilder b(projection ? "residual_projection" : "residual_fc");
-  const auto a = b.fc(b.input("data", {100}), "a", 50);
-  const auto x = b.fc(a, "b", projection ? 30 : 50);
-  const auto shortcut = projection ? b.fc(a, "p", 30) : a;
-  b.fc(b.add_op({x, shortcut}, "add"), "c", 10);
-  return b.build();
-}
-
-struct Setup {
-  Graph graph;
-  Platform platform;
-  CostModel cost;
-  PartitionContext ctx;
-  explicit Setup(Graph g)
-      : graph(std::move(g)),
-        platform(handset_server()),
-        cost(graph, estimate_host_profile(graph, HostSpeed::nominal())),
-        ctx{graph, platform, cost, "handset"} {}
-  Setup(const Setup&) = delete;
-};
-
-ScenarioSetup with_objective(Objective o) {
-  ScenarioSetup s;
-  s.objective = o;
-  return s;
-}
-
-// Radio energy of eq. 21 as the replay charges it: (alpha x Mbps + beta) x t, mW -> J.
-double eq21_j(double alpha, double beta, double bytes, double t) {
-  return t > 0.0 ? (alpha * 8.0 * bytes / t / 1e6 + beta) * t / 1000.0 : 0.0;
-}
-
-// A TX2 + K40c training step over 4g_rrc (with its LTE wake-up), half the updated weights downloaded.
-TrainingProblem rrc_training_problem(const testing::Tx2K40& f) {
-  ScenarioSetup setup;
-  setup.cloud = "k40";
-  setup.network = "4g_rrc";
-  return build_training_problem(f.ctx, setup, 0.5);
-}
-
-// Replays a forced schedule's plan: one wake-up, latency = cost + wake-up, TX2 active energy = cost.
-void check_forced_replay(const testing::Tx2K40& f, const TrainingProblem& tp, const Solution& s,
-                         const Plan& plan) {
-  const SimulationResult r = simulate_in_child(f.platform, {plan}, single_workload());
-  const auto& tx2 = r.devices[f.platform.device_index("tx2")];
-  CHECK(tx2.wake_ups == 1u);
-  CHECK(r.frames[0].latency_s() == Approx(s.cost.latency_s + tp.scenario.wake_up_s).epsilon(1e-9));
-  CHECK(tx2.active_energy_j == Approx(s.cost.energy_j).epsilon(1e-9));
 }
 
 }  // namespace
@@ -214,104 +139,6 @@ TEST_CASE("brute force over all 2N side assignments equals the training solver")
   }
 }
 
-// The projection block, problem layers 1..5 = a, b, p, add, c; 6..10 = d:c, d:add, d:p, d:b, d:a.
-// Forward edges: 0->a, a->b, a->p (skip [1, 3]; p is detached, it does not read b), b->add (skip
-// [2, 4]), p->add, add->c. Backward = the reverse DAG, b(u) -> b(v) per forward edge v -> u:
-//   c -> d:c (5 -> 6, the loss gradient), d:c -> d:add (6 -> 7, chain),
-//   d:add -> d:p (7 -> 8, chain: add reads p), d:add -> d:b (7 -> 9, skip [7, 9]: add reads b),
-//   d:p -> d:a (8 -> 10, skip [8, 10]: p reads a), d:b -> d:a (9 -> 10, chain: b reads a);
-//   d:b does not read d:p (p does not read b): layer 9 is detached.
-// Backward crossings: d:c = dL/d(add out) 120 B; d:add passes dL/d(add out) (120 B) to both d:p and
-// d:b, one tensor crossing once; d:p = dL/d(a out) 200 B (not 120 B, b's output, as a chain's
-// mirror would have it); d:b = dL/d(a out) 200 B; d:a = dL/d(input) is not needed: 0.
-TEST_CASE("the training problem of a residual block with a projection: mirrored skips and crossings") {
-  const Setup f(residual_fc(true));
-  const TrainingProblem tp = build_training_problem(f.ctx, ScenarioSetup{}, 1.0);
-  const Problem& p = tp.scenario.problem;
-  REQUIRE(p.layers == 10);
-  CHECK(tp.names ==
-        std::vector<std::string>{"input", "a", "b", "p", "add", "c", "d:c", "d:add", "d:p", "d:b", "d:a"});
-  std::vector<std::pair<int, int>> skips;
-  for (const Skip& s : p.skips) skips.emplace_back(s.from_layer, s.to_layer);
-  std::sort(skips.begin(), skips.end());
-  CHECK(skips == std::vector<std::pair<int, int>>{{1, 3}, {2, 4}, {7, 9}, {8, 10}});
-  CHECK(p.detached == std::vector<int>{3, 9});
-  CHECK(tp.producers ==
-        std::vector<std::vector<int>>{{}, {0}, {1}, {1}, {2, 3}, {4}, {5}, {6}, {7}, {7}, {8, 9}});
-  const std::array<double, 11> bytes = {400, 200, 120, 120, 120, 40, 120, 120, 200, 200, 0};
-  for (int k = 0; k <= 10; ++k) {
-    CHECK(tp.crossing_bytes[k] == bytes[k]);
-    CHECK(p.upload_time_s[k] == Approx(8 * bytes[k] / 4e6).epsilon(1e-12));
-    CHECK(p.download_energy_j[k] == Approx(eq21_j(100, 800, bytes[k], 8 * bytes[k] / 8e6)).epsilon(1e-12));
-  }
-  // Weights: c 310 parameters (1,240 B), add none, p and b 1,530 (6,120 B), a 5,050 (20,200 B).
-  CHECK(std::vector<double>(tp.weight_bytes.begin() + 5, tp.weight_bytes.end()) ==
-        std::vector<double>{1240, 0, 6120, 6120, 20200});
-}
-
-TEST_CASE("training a residual add without projection mirrors the skip from a to add") {
-  const Setup f(residual_fc(false));
-  const TrainingProblem tp = build_training_problem(f.ctx, ScenarioSetup{}, 1.0);
-  // Layers 1..4 = a, b, add, c; 5..8 = d:c, d:add, d:b, d:a. Forward skip [1, 3] (add reads a);
-  // backward skip [6, 8] (d:add sends dL/d(add out) straight to d:a); nothing detached.
-  REQUIRE(tp.scenario.problem.skips.size() == 2);
-  CHECK(tp.scenario.problem.skips[1].from_layer == 6);
-  CHECK(tp.scenario.problem.skips[1].to_layer == 8);
-  CHECK(tp.scenario.problem.detached.empty());
-  CHECK(tp.crossing_bytes == std::vector<double>{400, 200, 200, 200, 40, 200, 200, 200, 0});
-}
-
-// Brute force over the 2^2N side assignments of the two residual blocks, costed from first
-// principles (per-layer host times x scale; each output crossing once to a side where one of its
-// hand-listed consumers runs; weights of cloud backward layers) equals every solver's optimum.
-TEST_CASE("brute force over all 2N side assignments of a residual block equals the training solvers") {
-  const bool projection = GENERATE(false, true);
-  const Setup f(residual_fc(projection));
-  const auto objective = GENERATE(Objective::latency, Objective::energy);
-  const double fraction = GENERATE(0.0, 1.0);
-  const TrainingProblem tp = build_training_problem(f.ctx, with_objective(objective), fraction);
-  const HostProfile fwd = estimate_host_profile(f.graph, HostSpeed::nominal());
-  const HostProfile bwd = estimate_backward_profile(f.graph, HostSpeed::nominal());
-  // [j]: the layers reading output j, and its bytes; derived in the comments above.
-  const std::vector<std::vector<int>> readers =
-      projection ? std::vector<std::vector<int>>{{1}, {2, 3}, {4}, {4}, {5}, {6}, {7}, {8, 9}, {10}, {10}, {}}
-                 : std::vector<std::vector<int>>{{1}, {2, 3}, {3}, {4}, {5}, {6}, {7, 8}, {8}, {}};
-  const std::vector<double> bytes =
-      projection ? std::vector<double>{400, 200, 120, 120, 120, 40, 120, 120, 200, 200, 0}
-                 : std::vector<double>{400, 200, 200, 200, 40, 200, 200, 200, 0};
-  const std::vector<double> weights = projection
-                                          ? std::vector<double>{0, 0, 0, 0, 0, 1240, 0, 6120, 6120, 20200}
-                                          : std::vector<double>{0, 0, 0, 0, 2040, 0, 10200, 20200};
-  const int n2 = static_cast<int>(weights.size()), n = n2 / 2;
-  const auto host = [&](int k) { return k <= n ? fwd.layers[k].median_s : bwd.layers[n2 + 1 - k].median_s; };
-  double best = 1e300;
-  for (unsigned mask = 0; mask < (1u << n2); ++mask) {
-    const auto cloud = [&](int k) { return k >= 1 && k <= n2 && (mask >> (k - 1) & 1u); };
-    double latency = 0.0, energy = 0.0;
-    for (int k = 1; k <= n2; ++k) {
-      const double t = host(k) * (cloud(k) ? 0.5 : 20.0);
-      latency += t;
-      if (!cloud(k)) energy += 3.0 * t;
-      if (cloud(k) && weights[k - 1] > 0) {
-        const double w = fraction * weights[k - 1], tw = 8 * w / 8e6;
-        latency += tw;
-        energy += eq21_j(100, 800, w, tw);
-      }
-    }
-    for (int j = 0; j < n2; ++j)
-      if (std::any_of(readers[j].begin(), readers[j].end(), [&](int r) { return cloud(r) != cloud(j); })) {
-        const double up = 8 * bytes[j] / 4e6, down = 8 * bytes[j] / 8e6;
-        latency += cloud(j) ? down : up;
-        energy += cloud(j) ? eq21_j(100, 800, bytes[j], down) : eq21_j(300, 800, bytes[j], up);
-      }
-    best = std::min(best, objective == Objective::latency ? latency : energy);
-  }
-  for (auto solver : {SolverChoice::automatic, SolverChoice::ilp, SolverChoice::labels}) {
-    const Solution s = solve_scenario_problem(tp.scenario, solver);
-    CHECK(objective_value(tp.scenario.problem, s.cost) == Approx(best).epsilon(1e-9));
-  }
-}
-
 // The analytic latency and active energy of the chosen training plan equal the replay's for one
 // step (the plan is one chain; weight downloads follow their cloud group). At fraction 0.003
 // OverFeat over Wi-Fi runs some backward layers on the cloud and downloads their weights. Chair
@@ -385,33 +212,6 @@ TEST_CASE("a mobile-cloud-mobile training schedule replays as the problem costs 
   check_forced_replay(f, tp, s, plan);
 }
 
-// A ResNet-18 step forced to split inside the first residual block in both halves: forward, the
-// K40c's group starts at layer1.0.conv2 and reads both bn1's output (relu1) and the block input
-// (maxpool, via the skip to layer1.0.add): two uploads at one boundary. Backward, the TX2 takes
-// over at d:layer1.0.relu1: it reads d:layer1.0.conv2 (chain) and d:layer1.0.add (mirrored skip to
-// d:maxpool): two downloads. The replay, wake-up included, takes what the problem costs.
-TEST_CASE("a ResNet training schedule split inside a residual block replays as the problem costs it") {
-  const testing::Tx2K40 f(build_zoo_model("resnet18"));
-  const TrainingProblem tp = rrc_training_problem(f);
-  const int n = tp.forward_layers;
-  const auto at = [&](const std::string& name) {
-    return static_cast<int>(std::find(tp.names.begin(), tp.names.end(), name) - tp.names.begin());
-  };
-  const int i = at("layer1.0.relu1");
-  REQUIRE(at("layer1.0.conv2") == i + 1);
-  REQUIRE(at("d:layer1.0.relu1") == 2 * n + 1 - i);
-  const Solution s = make_solution(
-      tp.scenario.problem,
-      {{1, i, Side::mobile}, {i + 1, 2 * n - i, Side::cloud}, {2 * n + 1 - i, 2 * n, Side::mobile}});
-  const Plan plan = plan_of_training_schedule(tp, s, "jointdnn");
-  std::vector<std::string> crossings;
-  for (const Task& t : plan.tasks)
-    if ((t.id.rfind("up-", 0) == 0 || t.id.rfind("down-", 0) == 0)) crossings.push_back(t.id);
-  CHECK(crossings == std::vector<std::string>{"up-maxpool", "up-layer1.0.relu1", "down-d:layer1.0.add",
-                                              "down-d:layer1.0.conv2"});
-  check_forced_replay(f, tp, s, plan);
-}
-
 TEST_CASE("training a model with a layer without a backward kernel names the layer") {
   // A pruned (CSR) fc layer is the one kind without a backward kernel.
   GraphBuilder b("sparse_chain");
@@ -422,18 +222,6 @@ TEST_CASE("training a model with a layer without a backward kernel names the lay
   const Setup f(b.build());
   CHECK_THROWS_WITH(build_training_problem(f.ctx, ScenarioSetup{}, 1.0),
                     Contains("layer 'fc_sparse' (fc) has no backward kernel") && Contains("model"));
-}
-
-TEST_CASE("training a model with a concat names the layer and why it is refused") {
-  GraphBuilder b("branches");
-  auto x = b.input("data", {64});
-  auto a = b.fc(x, "fc1", 32);
-  auto c = b.fc(a, "fc2", 16);
-  b.fc(b.concat({a, c}, "cat"), "fc3", 10);
-  const Setup f(b.build());
-  CHECK_THROWS_WITH(build_training_problem(f.ctx, ScenarioSetup{}, 1.0),
-                    Contains("layer 'cat' (concat) joins 2 inputs") && Contains("different slice") &&
-                        Contains("residual adds"));
 }
 
 TEST_CASE("the jointdnn partitioner in mode training plans forward and backward tasks") {
