@@ -21,11 +21,41 @@ void check_trainable(const Graph& g, const ScenarioProblem& base) {
                      fmt::format("model '{}': layer '{}' ({}) has no backward kernel; mode: training "
                                  "needs one for every layer",
                                  g.name(), *layer, op_name(g.layer_by_name(*layer).op)));
-  if (!base.problem.skips.empty() || !base.problem.detached.empty())
-    throw InputError("", "model",
-                     fmt::format("model '{}' has residual or branch edges; mode: training handles chains "
-                                 "only (every layer reading just its predecessor)",
-                                 g.name()));
+  const auto& order = g.topological_order();
+  for (std::size_t k = 1; k < base.producers.size(); ++k) {
+    const Layer& l = g.layer(order[base.position[k]]);
+    if (base.producers[k].size() > 1 && l.op != OpKind::Add)
+      throw InputError(
+          "", "model",
+          fmt::format("model '{}': layer '{}' ({}) joins {} inputs; its backward sends each producer a "
+                      "different slice of the gradient, which the 2N-layer problem (one crossing per "
+                      "output) cannot cost; mode: training handles chains and residual adds",
+                      g.name(), l.name, op_name(l.op), base.producers[k].size()));
+  }
+}
+
+/// The backward half mirrors the forward DAG: b(u) -> b(v) for every forward edge v -> u (v >= 1;
+/// nothing reads dL/d(model input)), with b(u) = problem layer 2N+1-u. Forward chain edges give
+/// backward chain edges, forward skips [v, u] give skips [2N+1-u, 2N+1-v], a detached forward layer
+/// u (not reading u-1) detaches b(u-1) (it does not read b(u)). b(N) reads forward layer N (the loss).
+void fill_training_edges(const ScenarioProblem& base, TrainingProblem& tp) {
+  const Problem& b = base.problem;
+  Problem& p = tp.scenario.problem;
+  const int n = b.layers;
+  tp.producers.assign(static_cast<std::size_t>(2 * n + 1), {});
+  for (int u = 1; u <= n; ++u)
+    for (auto v : base.producers[static_cast<std::size_t>(u)]) {
+      tp.producers[static_cast<std::size_t>(u)].push_back(static_cast<int>(v));
+      if (v >= 1) tp.producers[static_cast<std::size_t>(2 * n + 1) - v].push_back(2 * n + 1 - u);
+    }
+  tp.producers[static_cast<std::size_t>(n + 1)].push_back(n);
+  for (auto& q : tp.producers) std::sort(q.begin(), q.end());
+  p.skips = b.skips;
+  for (const Skip& s : b.skips)
+    if (s.from_layer >= 1) p.skips.push_back({2 * n + 1 - s.to_layer, 2 * n + 1 - s.from_layer});
+  p.detached = b.detached;
+  for (auto it = b.detached.rbegin(); it != b.detached.rend(); ++it)
+    if (*it >= 2) p.detached.push_back(2 * n + 2 - *it);
 }
 
 /// Rows of group times: forward part from the inference problem, backward part from `backward`.
@@ -56,19 +86,28 @@ void fill_training_groups(const ScenarioProblem& base, const CostModel& backward
     }
 }
 
-/// Crossing of output k: forward outputs as in inference, gradient N+r as forward output N-r.
+/// Crossing of output k: forward outputs as in inference; backward output b(u) = dL/d(input of u)
+/// as the inference crossing of u's single producer's output (the same size), of u's own output for
+/// a residual add (it passes dL/d(out u) unchanged to each producer: one tensor, read by every
+/// backward consumer), nothing when u reads only the model input (dL/d(input) is not needed).
 void fill_training_crossings(const ScenarioProblem& base, TrainingProblem& tp) {
   const Problem& b = base.problem;
   Problem& p = tp.scenario.problem;
   const int n = b.layers;
   for (int k = 0; k <= 2 * n; ++k) {
-    const int j = k <= n ? k : 2 * n - k;  // the inference crossing of the same size
-    const bool none = k == 2 * n;
-    p.upload_time_s.push_back(none ? 0.0 : b.upload_time_s[j]);
-    p.download_time_s.push_back(none ? 0.0 : b.download_time_s[j]);
-    p.upload_energy_j.push_back(none ? 0.0 : b.upload_energy_j[j]);
-    p.download_energy_j.push_back(none ? 0.0 : b.download_energy_j[j]);
-    tp.crossing_bytes.push_back(none ? 0.0 : base.wire_bytes[j]);
+    int j = k;  // the inference crossing of the same size, -1 for none
+    if (k > n) {
+      const auto& in = base.producers[static_cast<std::size_t>(2 * n + 1 - k)];
+      const bool needed = std::any_of(in.begin(), in.end(), [](std::size_t v) { return v >= 1; });
+      j = !needed ? -1 : in.size() > 1 ? 2 * n + 1 - k : static_cast<int>(in.front());
+    }
+    const bool none = j < 0;
+    const auto i = static_cast<std::size_t>(std::max(j, 0));
+    p.upload_time_s.push_back(none ? 0.0 : b.upload_time_s[i]);
+    p.download_time_s.push_back(none ? 0.0 : b.download_time_s[i]);
+    p.upload_energy_j.push_back(none ? 0.0 : b.upload_energy_j[i]);
+    p.download_energy_j.push_back(none ? 0.0 : b.download_energy_j[i]);
+    tp.crossing_bytes.push_back(none ? 0.0 : base.wire_bytes[i]);
   }
 }
 
@@ -137,6 +176,7 @@ TrainingProblem build_training_problem(const PartitionContext& ctx, const Scenar
   const DeviceCalibration& mobile = ctx.platform.devices[ctx.platform.device_index(base.mobile)].calibration;
   const DeviceCalibration& cloud = ctx.platform.devices[ctx.platform.device_index(base.cloud)].calibration;
   fill_training_groups(base, backward, mobile, cloud, p);
+  fill_training_edges(base, tp);
   fill_training_crossings(base, tp);
   fill_weight_downloads(ctx.graph, base, updated_fraction, setup.int8_wire, tp);
   fill_names(ctx.graph, base, tp);
@@ -155,39 +195,60 @@ Plan plan_of_training_schedule(const TrainingProblem& tp, const Solution& soluti
   const std::array<std::string, 2> device = {sp.mobile, sp.cloud};
   Plan plan;
   plan.name = name;
-  // The step runs as one chain: every task reads the output of `data` (the latest compute or
-  // crossing) and starts after `prev` (the latest task, a weight download included).
-  std::string data, prev;
-  const auto push = [&](Task t, bool carries_data) {
-    if (!data.empty()) t.deps = {data};
-    if (!prev.empty() && prev != data) t.after = {prev};
+  // The step runs as one chain: every task depends on the tasks whose outputs it reads and starts
+  // after the latest task (`prev`), so latency is the sum of the problem's terms.
+  std::string prev;
+  const auto push = [&](Task t) {
+    if (!prev.empty() && std::find(t.deps.begin(), t.deps.end(), prev) == t.deps.end()) t.after = {prev};
     plan.tasks.push_back(std::move(t));
     prev = plan.tasks.back().id;
-    if (carries_data) data = prev;
+    return prev;
   };
-  int holder = 0;  // the side holding the output of the layer before the next group
+  // [k]: whether output k is on each side and the task that put it there ("" for the model input).
+  struct Where {
+    std::array<bool, 2> on{false, false};
+    std::array<std::string, 2> task;
+  };
+  std::vector<Where> where(tp.producers.size());
+  where[0].on[0] = true;
+  const auto deps_of = [](const std::string& id) {
+    return id.empty() ? std::vector<std::string>{} : std::vector{id};
+  };
   for (std::size_t gi = 0; gi < solution.groups.size(); ++gi) {
     const Group& grp = solution.groups[gi];
     const int s = grp.on == Side::mobile ? 0 : 1;
-    const int k = grp.first - 1;
-    if (s != holder)
-      push(transfer_task(fmt::format("{}-{}", s == 1 ? "up" : "down", tp.names[k]), device[holder], device[s],
-                         tp.crossing_bytes[k], {}, tp.names[k], sp.network),
-           true);
-    const char* pass = grp.first > n ? "bwd" : grp.last <= n ? "fwd" : "fwd+bwd";
-    push(compute_task(fmt::format("g{}-{}", gi + 1, side_name(grp.on)), device[s],
-                      sp.problem.group_time_s(grp.first, grp.last, grp.on), {},
-                      fmt::format("{} {}..{}", pass, tp.names[grp.first], tp.names[grp.last])),
-         true);
-    if (s == 1) {
-      for (int b = std::max(grp.first, n + 1); b <= grp.last; ++b)
-        if (tp.weight_bytes[b - 1] > 0.0) {
-          push(transfer_task("weights-" + tp.names[b].substr(2), device[1], device[0], tp.weight_bytes[b - 1],
-                             {}, "weights " + tp.names[b].substr(2), sp.network),
-               false);
-        }
+    // Every output read from before the group crosses once to its side (one crossing per output).
+    std::vector<int> needed;
+    for (int k = grp.first; k <= grp.last; ++k)
+      for (int q : tp.producers[static_cast<std::size_t>(k)])
+        if (q < grp.first) needed.push_back(q);
+    std::sort(needed.begin(), needed.end());
+    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+    std::vector<std::string> deps;
+    for (int q : needed) {
+      Where& w = where[static_cast<std::size_t>(q)];
+      if (!w.on[s])
+        w.task[s] = push(transfer_task(fmt::format("{}-{}", s == 1 ? "up" : "down", tp.names[q]),
+                                       device[1 - s], device[s], tp.crossing_bytes[q], deps_of(w.task[1 - s]),
+                                       tp.names[q], sp.network));
+      w.on[s] = true;
+      if (!w.task[s].empty() && std::find(deps.begin(), deps.end(), w.task[s]) == deps.end())
+        deps.push_back(w.task[s]);
     }
-    holder = s;
+    const char* pass = grp.first > n ? "bwd" : grp.last <= n ? "fwd" : "fwd+bwd";
+    const auto id =
+        push(compute_task(fmt::format("g{}-{}", gi + 1, side_name(grp.on)), device[s],
+                          sp.problem.group_time_s(grp.first, grp.last, grp.on), deps,
+                          fmt::format("{} {}..{}", pass, tp.names[grp.first], tp.names[grp.last])));
+    for (int k = grp.first; k <= grp.last; ++k) {
+      where[static_cast<std::size_t>(k)].on = {s == 0, s == 1};
+      where[static_cast<std::size_t>(k)].task[s] = id;
+    }
+    if (s == 1)
+      for (int b = std::max(grp.first, n + 1); b <= grp.last; ++b)
+        if (tp.weight_bytes[b - 1] > 0.0)
+          push(transfer_task("weights-" + tp.names[b].substr(2), device[1], device[0], tp.weight_bytes[b - 1],
+                             {id}, "weights " + tp.names[b].substr(2), sp.network));
   }
   return plan;
 }

@@ -14,35 +14,14 @@
 #include "sim/graph/graph_builder.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/profile/backward_estimate.hpp"
-#include "tests/partitioners/jointdnn/replay_check.hpp"
+#include "tests/partitioners/jointdnn/training_test_support.hpp"
 
 using namespace coinfer;
 using namespace coinfer::jointdnn;
+using namespace coinfer::jointdnn::testing;
 using Catch::Matchers::Contains;
 
 namespace {
-
-// A handset (every op class 20x the host estimate, 3 W busy, 4G radio alpha_u 300, alpha_d 100,
-// beta 800 mW) and a server (0.5x) on a 4G cell: up 4 Mbps, down 8 Mbps, no latency, no wake-up.
-Platform handset_server() {
-  Platform p;
-  p.name = "handset_server";
-  for (auto [name, kind, scale, busy_w] : {std::tuple{"handset", DeviceKind::PhoneCpu, 20.0, 3.0},
-                                           std::tuple{"server", DeviceKind::GpuServer, 0.5, 50.0}}) {
-    Device d;
-    d.name = d.calibration.name = name;
-    d.calibration.kind = kind;
-    d.calibration.power = {0.5, busy_w};
-    for (auto c : all_op_classes()) d.calibration.op_scale[std::string(op_class_name(c))] = scale;
-    p.devices.push_back(d);
-  }
-  p.devices[0].calibration.radio["4g"] = RadioPowerModel{300.0, 800.0, 100.0, 800.0};
-  auto& cell = p.networks.emplace_back();
-  std::tie(cell.name, cell.kind, cell.base) = std::tuple{"lte", NetworkKind::Cellular4g, "server"};
-  cell.members = {"handset"};
-  std::tie(cell.uplink.rate_bps, cell.downlink.rate_bps) = std::pair{4e6, 8e6};  // no latency, no wake-up
-  return p;
-}
 
 // data 250 floats (1,000 B) -> fc1 100 (400 B) -> fc2 50 (200 B) -> fc3 10 (40 B); with biases
 // fc1 has 25,100 parameters, fc2 5,050, fc3 510.
@@ -52,30 +31,6 @@ Graph chain_fc() {
   for (auto [name, units] : {std::pair{"fc1", 100}, std::pair{"fc2", 50}, std::pair{"fc3", 10}})
     x = b.fc(x, name, units);
   return b.build();
-}
-
-struct Setup {
-  Graph graph;
-  Platform platform;
-  CostModel cost;
-  PartitionContext ctx;
-  explicit Setup(Graph g)
-      : graph(std::move(g)),
-        platform(handset_server()),
-        cost(graph, estimate_host_profile(graph, HostSpeed::nominal())),
-        ctx{graph, platform, cost, "handset"} {}
-  Setup(const Setup&) = delete;
-};
-
-ScenarioSetup with_objective(Objective o) {
-  ScenarioSetup s;
-  s.objective = o;
-  return s;
-}
-
-// Radio energy of eq. 21 as the replay charges it: (alpha x Mbps + beta) x t, mW -> J.
-double eq21_j(double alpha, double beta, double bytes, double t) {
-  return t > 0.0 ? (alpha * 8.0 * bytes / t / 1e6 + beta) * t / 1000.0 : 0.0;
 }
 
 }  // namespace
@@ -188,12 +143,13 @@ TEST_CASE("brute force over all 2N side assignments equals the training solver")
 // step (the plan is one chain; weight downloads follow their cloud group). At fraction 0.003
 // OverFeat over Wi-Fi runs some backward layers on the cloud and downloads their weights. Chair
 // brings the transposed convolution and the upsampling layers (their backward kernels), Deep Speech
-// the fc layers on (T, F) sequences and the bidirectional LSTM.
+// the fc layers on (T, F) sequences and the bidirectional LSTM, ResNet-18 (Table 2's ResNet) the
+// residual adds and projection shortcuts (mirrored skips and detached layers in the backward half).
 TEST_CASE(
-    "analytic latency and energy of the chosen AlexNet, OverFeat, Chair and Deep Speech training plans "
-    "equal the replay's") {
+    "analytic latency and energy of the chosen AlexNet, OverFeat, Chair, Deep Speech and ResNet training "
+    "plans equal the replay's") {
   const testing::Tx2K40 f(
-      build_zoo_model(GENERATE(as<std::string>{}, "alexnet", "overfeat", "chair", "deepspeech")));
+      build_zoo_model(GENERATE(as<std::string>{}, "alexnet", "overfeat", "chair", "deepspeech", "resnet18")));
   ScenarioSetup setup;
   setup.cloud = "k40";
   setup.network = GENERATE(as<std::string>{}, "3g", "wifi", "4g_rrc");
@@ -243,10 +199,7 @@ TEST_CASE("a batch-B training step costs batch-B layers and B x the crossings an
 // wake-up of 4g_rrc included, with one weight download per cloud backward layer with weights.
 TEST_CASE("a mobile-cloud-mobile training schedule replays as the problem costs it") {
   const testing::Tx2K40 f(build_zoo_model("alexnet"));
-  ScenarioSetup setup;
-  setup.cloud = "k40";
-  setup.network = "4g_rrc";
-  const TrainingProblem tp = build_training_problem(f.ctx, setup, 0.5);
+  const TrainingProblem tp = rrc_training_problem(f);
   const int n = tp.forward_layers;
   const Solution s =
       make_solution(tp.scenario.problem,
@@ -256,11 +209,7 @@ TEST_CASE("a mobile-cloud-mobile training schedule replays as the problem costs 
                                        [](const Task& t) { return t.id.rfind("weights-", 0) == 0; });
   CHECK(downloads == std::count_if(tp.weight_bytes.begin() + n, tp.weight_bytes.begin() + n + 3,
                                    [](double b) { return b > 0.0; }));
-  const SimulationResult r = simulate_in_child(f.platform, {plan}, single_workload());
-  const auto& tx2 = r.devices[f.platform.device_index("tx2")];
-  CHECK(tx2.wake_ups == 1u);
-  CHECK(r.frames[0].latency_s() == Approx(s.cost.latency_s + tp.scenario.wake_up_s).epsilon(1e-9));
-  CHECK(tx2.active_energy_j == Approx(s.cost.energy_j).epsilon(1e-9));
+  check_forced_replay(f, tp, s, plan);
 }
 
 TEST_CASE("training a model with a layer without a backward kernel names the layer") {
@@ -273,16 +222,6 @@ TEST_CASE("training a model with a layer without a backward kernel names the lay
   const Setup f(b.build());
   CHECK_THROWS_WITH(build_training_problem(f.ctx, ScenarioSetup{}, 1.0),
                     Contains("layer 'fc_sparse' (fc) has no backward kernel") && Contains("model"));
-}
-
-TEST_CASE("training a model with a residual edge is rejected") {
-  GraphBuilder b("residual");
-  auto x = b.input("data", {64});
-  auto a = b.fc(x, "fc1", 32);
-  auto c = b.fc(a, "fc2", 32);
-  b.add_op({a, c}, "sum");
-  const Setup f(b.build());
-  CHECK_THROWS_WITH(build_training_problem(f.ctx, ScenarioSetup{}, 1.0), Contains("chains only"));
 }
 
 TEST_CASE("the jointdnn partitioner in mode training plans forward and backward tasks") {
