@@ -83,6 +83,10 @@ void im2col_strided(const float* input, std::int64_t h, std::int64_t w, std::int
                     std::array<std::int64_t, 2> kernel, const ConvParams& params, std::int64_t out_h,
                     std::int64_t out_w, float* columns, std::int64_t row_stride);
 
+/// Throws `Error` naming `kernel` when a backward pass's `grad_output` is not the (c, h, w) output shape.
+void check_grad_output(const char* kernel, const Tensor& grad_output, std::int64_t c, std::int64_t h,
+                       std::int64_t w);
+
 /// A per-thread scratch area of at least `floats` floats, reused across calls (contents undefined; valid
 /// until the next call on the same thread). Holds the column matrices of conv2d and conv_transpose2d.
 float* scratch_buffer(std::int64_t floats);

@@ -71,6 +71,13 @@ float* scratch_buffer(std::int64_t floats) {
   return buffer.get();
 }
 
+void check_grad_output(const char* kernel, const Tensor& grad_output, std::int64_t c, std::int64_t h,
+                       std::int64_t w) {
+  if (grad_output.shape != Shape{c, h, w})
+    throw Error(fmt::format("{}: grad_output {} is not the output shape [{},{},{}]", kernel,
+                            shape_to_string(grad_output.shape), c, h, w));
+}
+
 std::int64_t conv_output_size(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t padding,
                               std::int64_t dilation) {
   // Floor, not C++'s truncation: a span in (-stride, 0) means the kernel does not fit (0 outputs).
@@ -143,9 +150,7 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, con
 Gradients conv2d_backward(const Tensor& input, const Tensor& weight, bool has_bias, const Tensor& grad_output,
                           const ConvParams& p) {
   const ConvGeometry geo = conv_geometry(input.shape, weight, p);
-  if (grad_output.shape != Shape{geo.oc, geo.oh, geo.ow})
-    throw Error(fmt::format("conv2d_backward: grad_output {} is not the output shape [{},{},{}]",
-                            shape_to_string(grad_output.shape), geo.oc, geo.oh, geo.ow));
+  check_grad_output("conv2d_backward", grad_output, geo.oc, geo.oh, geo.ow);
   const std::int64_t g = p.groups, ocg = geo.oc / g, kk = geo.kk, plane = geo.oh * geo.ow;
   Gradients grads;
   // dX: conv2d's weight [OC, IC/g, KH, KW] is, read as a transposed convolution's [IC_t, OC_t/g, KH, KW],

@@ -81,9 +81,7 @@ Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor&
 Gradients conv_transpose2d_backward(const Tensor& input, const Tensor& weight, bool has_bias,
                                     const Tensor& grad_output, const ConvParams& p) {
   const TransposeGeometry geo = transpose_geometry(input, weight, p);
-  if (grad_output.shape != Shape{geo.oc, geo.oh, geo.ow})
-    throw Error(fmt::format("conv_transpose2d_backward: grad_output {} is not the output shape [{},{},{}]",
-                            shape_to_string(grad_output.shape), geo.oc, geo.oh, geo.ow));
+  check_grad_output("conv_transpose2d_backward", grad_output, geo.oc, geo.oh, geo.ow);
   const std::int64_t ih = input.shape[1], iw = input.shape[2], plane = ih * iw;
   const std::int64_t icg = geo.icg, kk = geo.ocg * geo.k[0] * geo.k[1];
   Gradients grads{Tensor(input.shape), Tensor(weight.shape), Tensor()};

@@ -89,9 +89,7 @@ Tensor depthwise_conv2d(const Tensor& input, const Tensor& weight, const Tensor&
 Gradients depthwise_conv2d_backward(const Tensor& input, const Tensor& weight, bool has_bias,
                                     const Tensor& grad_output, const ConvParams& p) {
   const DepthwiseGeometry g = depthwise_geometry(input, weight, p);
-  if (grad_output.shape != Shape{g.oc, g.oh, g.ow})
-    throw Error(fmt::format("depthwise_conv2d_backward: grad_output {} is not the output shape [{},{},{}]",
-                            shape_to_string(grad_output.shape), g.oc, g.oh, g.ow));
+  check_grad_output("depthwise_conv2d_backward", grad_output, g.oc, g.oh, g.ow);
   Gradients grads{Tensor(input.shape), Tensor(weight.shape), Tensor()};
   const std::int64_t s = p.stride[1];
   // Each task owns input channels [c0, c1) and their filters o = c * m + j, so no two write one value:
