@@ -74,6 +74,8 @@ void run(const Options& o) {
   if (o.groups) po.groups = consecutive_groups(g.size(), o.max_group);
   if (o.backward && o.groups)
     throw InputError("", "--groups", "--backward times single layers only; leave out --groups");
+  if (o.backward && o.batch != 1)
+    throw InputError("", "--batch", "--backward times one sample per kernel call; leave out --batch");
   HostProfile p;
   try {
     p = o.backward ? profile_backward(g, po) : profile_model(g, po);  // forward: checks memory first

@@ -267,9 +267,9 @@ Json cache_key(const Graph& graph, const ProfileOptions& o) {
           {"batch", o.batch}};
 }
 
-fs::path cache_file(const Json& key, const ProfileOptions& o) {
+fs::path cache_file(const Json& key, const ProfileOptions& o, const std::string& prefix = "profile") {
   return fs::path(profile_cache_dir(o)) /
-         fmt::format("profile-{}-{:016x}.json", key["model"].get<std::string>(), fnv1a(key.dump()));
+         fmt::format("{}-{}-{:016x}.json", prefix, key["model"].get<std::string>(), fnv1a(key.dump()));
 }
 
 std::optional<HostProfile> read_cache(const fs::path& file, const Json& key) {
@@ -422,6 +422,22 @@ PairedTiming time_layers_and_forward(const Graph& graph, int warmup, int repeats
   PairedTiming out;
   out.layers = time_passes(w, warmup, repeats, &out.forward);
   return out;
+}
+
+double profiler_clock_s() { return clock_now_s(); }
+
+std::optional<HostProfile> cached_profile(const Graph& graph, const ProfileOptions& o,
+                                          const std::string& pass) {
+  Json key = cache_key(graph, o);
+  key["pass"] = pass;
+  return read_cache(cache_file(key, o, pass), key);
+}
+
+void cache_profile(const Graph& graph, const ProfileOptions& o, const std::string& pass,
+                   const HostProfile& p) {
+  Json key = cache_key(graph, o);
+  key["pass"] = pass;
+  write_cache(cache_file(key, o, pass), key, p);
 }
 
 }  // namespace coinfer

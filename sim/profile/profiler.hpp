@@ -23,6 +23,7 @@
 ///     o.groups = {{0, graph.size() - 1}};         // also time the whole model as one group
 ///     HostProfile p = profile_model(graph, o);    // p.layers[pos].median_s
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,5 +81,18 @@ std::vector<LayerRange> consecutive_groups(std::size_t layers, std::size_t max_l
 std::string profile_cache_dir(const ProfileOptions& options);
 /// Kernel build + executable identity used in cache keys.
 std::string profiler_build_id();
+
+/// The profiler's clock (seconds): this thread's CPU time when kernels run single-threaded, wall
+/// time with kernel threads.
+double profiler_clock_s();
+
+/// Another pass's profile (e.g. "backward") in the same disk cache as `profile_model`'s, keyed by
+/// the same model, graph, build, host, seed, clock, warm-up and batch plus `pass`, in the file
+/// `<pass>-<model>-<hash>.json`: the cached profile, or nothing (missing, foreign or corrupt), and
+/// a best-effort store.
+std::optional<HostProfile> cached_profile(const Graph& graph, const ProfileOptions& options,
+                                          const std::string& pass);
+void cache_profile(const Graph& graph, const ProfileOptions& options, const std::string& pass,
+                   const HostProfile& profile);
 
 }  // namespace coinfer
