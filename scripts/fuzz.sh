@@ -90,7 +90,11 @@ for name in "${targets[@]}"; do
     printf 'fuzz.sh: %-16s FAIL  (exit %s) log: %s\n' "$name" "$rc" "$dir/log.txt"
     grep -E 'ERROR: |SUMMARY: |fuzz: |terminate called|what\(\)' "$dir/log.txt" | head -8 | sed 's/^/    /'
     for a in "$dir"/artifacts/*; do
-      [ -e "$a" ] && echo "    reproduce: $sanitize_build_dir/fuzz/${name}_fuzz $a"
+      [ -e "$a" ] || continue
+      echo "    reproduce: $sanitize_build_dir/fuzz/${name}_fuzz $a"
+      # The input itself, so a CI log alone reproduces the finding: base64 -d > crash.bin
+      echo "    input ($(wc -c <"$a") bytes, base64):"
+      base64 -w 100 "$a" | head -60 | sed 's/^/      /'
     done
   fi
 done

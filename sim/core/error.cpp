@@ -3,6 +3,23 @@
 namespace coinfer {
 namespace {
 
+std::string printable(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7F) {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xF];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string compose(const std::string& file, const std::string& path, const std::string& message) {
   std::string out;
   if (!file.empty()) out += file + ": ";
@@ -11,6 +28,8 @@ std::string compose(const std::string& file, const std::string& path, const std:
 }
 
 }  // namespace
+
+Error::Error(const std::string& what) : std::runtime_error(printable(what)) {}
 
 InputError::InputError(std::string file, std::string path, std::string message)
     : Error(compose(file, path, message)),

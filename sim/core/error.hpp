@@ -8,9 +8,12 @@
 namespace coinfer {
 
 /// Base of every error coinfer reports to a user.
+/// Its text is printable: control bytes other than newline and tab (a NUL in a fuzzed key
+/// path would otherwise cut `what()` short) read `\xNN`.
 class Error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Error(const std::string& what);
+  explicit Error(const char* what) : Error(std::string(what)) {}
 };
 
 /// Bad user input: `what()` reads `file: path: expectation` (parts omitted when empty).

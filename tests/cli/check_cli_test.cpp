@@ -109,8 +109,10 @@ TEST_CASE("check: a timing check fails when command a gets slower and not on ide
   const auto dir = fresh("timing");
   // Each command reads its sleep from a file, as a changed program takes longer under the same
   // command; both start the same processes, so the machine's load hits them alike.
-  std::ofstream(dir / "delay_a") << "0.1\n";
-  std::ofstream(dir / "delay_b") << "0.1\n";
+  // Sleeps of 0.25 s keep a shell's start-up jitter under a loaded CI runner (tens of ms) well
+  // inside the 10% threshold.
+  std::ofstream(dir / "delay_a") << "0.25\n";
+  std::ofstream(dir / "delay_b") << "0.25\n";
   std::ofstream(dir / "suite.yaml") << "checks:\n  - name: sleepy\n"
                                        "    a: [sh, -c, 'sleep $(cat delay_a)']\n"
                                        "    b: [sh, -c, 'sleep $(cat delay_b)']\n";
@@ -120,9 +122,9 @@ TEST_CASE("check: a timing check fails when command a gets slower and not on ide
   r = check_in(dir, "");
   CHECK(r.exit_code == 0);  // the same commands again: no alarm
   CHECK_THAT(r.out, Contains("a/b wall") && !Contains("FAILED"));
-  // a now sleeps 0.2 s against b's 0.1 s: every ratio about 2 against about 1 in the baseline,
+  // a now sleeps 0.5 s against b's 0.25 s: every ratio about 2 against about 1 in the baseline,
   // +100% > 10% and U test p = 1/48620.
-  std::ofstream(dir / "delay_a") << "0.2\n";
+  std::ofstream(dir / "delay_a") << "0.5\n";
   r = check_in(dir, "");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Contains("REGRESSION  U test p=2.1e-05 (exact, 9 vs 9), threshold 10%"));
