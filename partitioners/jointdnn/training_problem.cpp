@@ -24,82 +24,138 @@ void check_trainable(const Graph& g, const ScenarioProblem& base) {
   const auto& order = g.topological_order();
   for (std::size_t k = 1; k < base.producers.size(); ++k) {
     const Layer& l = g.layer(order[base.position[k]]);
-    if (base.producers[k].size() > 1 && l.op != OpKind::Add)
-      throw InputError(
-          "", "model",
-          fmt::format("model '{}': layer '{}' ({}) joins {} inputs; its backward sends each producer a "
-                      "different slice of the gradient, which the 2N-layer problem (one crossing per "
-                      "output) cannot cost; mode: training handles chains and residual adds",
-                      g.name(), l.name, op_name(l.op), base.producers[k].size()));
+    const auto& in = base.producers[k];
+    if (in.size() > 1 && l.op != OpKind::Add && l.op != OpKind::Concat)
+      throw InputError("", "model",
+                       fmt::format("model '{}': layer '{}' ({}) joins {} inputs; mode: training routes "
+                                   "gradients through adds and concats only",
+                                   g.name(), l.name, op_name(l.op), in.size()));
+    const auto twice = std::adjacent_find(in.begin(), in.end());
+    if (l.op == OpKind::Concat && twice != in.end())
+      throw InputError("", "model",
+                       fmt::format("model '{}': concat '{}' reads layer '{}' more than once; mode: training "
+                                   "gives each concat input its own gradient slice and needs distinct inputs",
+                                   g.name(), l.name, g.layer(order[base.position[*twice]]).name));
   }
 }
 
-/// The backward half mirrors the forward DAG: b(u) -> b(v) for every forward edge v -> u (v >= 1;
-/// nothing reads dL/d(model input)), with b(u) = problem layer 2N+1-u. Forward chain edges give
-/// backward chain edges, forward skips [v, u] give skips [2N+1-u, 2N+1-v], a detached forward layer
-/// u (not reading u-1) detaches b(u-1) (it does not read b(u)). b(N) reads forward layer N (the loss).
-void fill_training_edges(const ScenarioProblem& base, TrainingProblem& tp) {
-  const Problem& b = base.problem;
-  Problem& p = tp.scenario.problem;
-  const int n = b.layers;
-  tp.producers.assign(static_cast<std::size_t>(2 * n + 1), {});
-  for (int u = 1; u <= n; ++u)
+/// The backward half in problem order: b(N), ..., b(1), each concat's slices right after it.
+void fill_layout(const Graph& g, const ScenarioProblem& base, TrainingProblem& tp) {
+  const int n = base.problem.layers;
+  const auto& order = g.topological_order();
+  for (int u = n; u >= 1; --u) {
+    tp.backward.push_back({u, -1, -1});
+    const Layer& l = g.layer(order[base.position[static_cast<std::size_t>(u)]]);
+    if (l.op != OpKind::Concat) continue;
     for (auto v : base.producers[static_cast<std::size_t>(u)]) {
-      tp.producers[static_cast<std::size_t>(u)].push_back(static_cast<int>(v));
-      if (v >= 1) tp.producers[static_cast<std::size_t>(2 * n + 1) - v].push_back(2 * n + 1 - u);
+      if (v == 0) continue;  // nothing reads dL/d(model input)
+      const std::string& name = g.layer(order[base.position[v]]).name;
+      const auto input = std::find(l.inputs.begin(), l.inputs.end(), name) - l.inputs.begin();
+      tp.backward.push_back({u, static_cast<int>(v), static_cast<int>(input)});
     }
-  tp.producers[static_cast<std::size_t>(n + 1)].push_back(n);
-  for (auto& q : tp.producers) std::sort(q.begin(), q.end());
-  p.skips = b.skips;
-  for (const Skip& s : b.skips)
-    if (s.from_layer >= 1) p.skips.push_back({2 * n + 1 - s.to_layer, 2 * n + 1 - s.from_layer});
-  p.detached = b.detached;
-  for (auto it = b.detached.rbegin(); it != b.detached.rend(); ++it)
-    if (*it >= 2) p.detached.push_back(2 * n + 2 - *it);
+  }
 }
 
-/// Rows of group times: forward part from the inference problem, backward part from `backward`.
-void fill_training_groups(const ScenarioProblem& base, const CostModel& backward,
+/// The reverse DAG: b(u) -> b(v) for every forward edge v -> u (v >= 1), through s(u, v) when u is
+/// a concat; b(N) reads forward layer N (the loss). Skips and detached layers follow from the
+/// producers as in the inference problem (every edge but "previous layer" is a skip).
+void fill_training_edges(const ScenarioProblem& base, TrainingProblem& tp) {
+  const int n = base.problem.layers;
+  const int layers = n + static_cast<int>(tp.backward.size());
+  Problem& p = tp.scenario.problem;
+  std::vector<int> index_of_b(static_cast<std::size_t>(n + 1), 0);
+  std::vector<bool> sliced(static_cast<std::size_t>(n + 1), false);  // b(u) read by slices only
+  for (std::size_t i = 0; i < tp.backward.size(); ++i) {
+    const auto u = static_cast<std::size_t>(tp.backward[i].layer);
+    if (tp.backward[i].is_slice())
+      sliced[u] = true;
+    else
+      index_of_b[u] = n + 1 + static_cast<int>(i);
+  }
+  tp.producers.assign(static_cast<std::size_t>(layers + 1), {});
+  for (int u = 1; u <= n; ++u)
+    for (auto v : base.producers[static_cast<std::size_t>(u)])
+      tp.producers[static_cast<std::size_t>(u)].push_back(static_cast<int>(v));
+  for (std::size_t i = 0; i < tp.backward.size(); ++i) {
+    const BackwardLayer& b = tp.backward[i];
+    const int k = n + 1 + static_cast<int>(i);
+    if (b.is_slice()) {
+      tp.producers[static_cast<std::size_t>(k)].push_back(index_of_b[b.layer]);
+      tp.producers[static_cast<std::size_t>(index_of_b[b.producer])].push_back(k);
+      continue;
+    }
+    if (b.layer == n) tp.producers[static_cast<std::size_t>(k)].push_back(n);
+    if (sliced[static_cast<std::size_t>(b.layer)]) continue;
+    for (auto v : base.producers[static_cast<std::size_t>(b.layer)])
+      if (v >= 1) tp.producers[static_cast<std::size_t>(index_of_b[v])].push_back(k);
+  }
+  for (auto& q : tp.producers) {
+    std::sort(q.begin(), q.end());
+    q.erase(std::unique(q.begin(), q.end()), q.end());
+  }
+  p.skips = base.problem.skips;
+  p.detached = base.problem.detached;
+  for (int k = n + 1; k <= layers; ++k) {
+    const auto& q = tp.producers[static_cast<std::size_t>(k)];
+    if (!std::binary_search(q.begin(), q.end(), k - 1)) p.detached.push_back(k);
+    for (int from : q)
+      if (from != k - 1) p.skips.push_back({from, k});
+  }
+}
+
+/// Rows of group times: forward part from the inference problem, backward part from `backward`
+/// (the b(u) in the group are a contiguous forward range [lo, hi]; slices cost nothing).
+void fill_training_groups(const ScenarioProblem& base, const TrainingProblem& tp, const CostModel& backward,
                           const DeviceCalibration& mobile, const DeviceCalibration& cloud, Problem& p) {
   const int n = base.problem.layers;
-  p.mobile_time_s.assign(2 * n, {});
-  p.cloud_time_s.assign(2 * n, {});
-  p.mobile_energy_j.assign(2 * n, {});
-  for (int first = 1; first <= 2 * n; ++first)
-    for (int last = first; last <= 2 * n; ++last) {
+  const int layers = p.layers;
+  p.mobile_time_s.assign(static_cast<std::size_t>(layers), {});
+  p.cloud_time_s.assign(static_cast<std::size_t>(layers), {});
+  p.mobile_energy_j.assign(static_cast<std::size_t>(layers), {});
+  for (int first = 1; first <= layers; ++first) {
+    int hi = 0, lo = 0;  // forward range of the group's b(u) (hi = 0: none yet)
+    for (int last = first; last <= layers; ++last) {
       std::array<double, 2> t{0.0, 0.0};
       if (first <= n) {
         const int fwd_last = std::min(last, n);
         t = {base.problem.group_time_s(first, fwd_last, Side::mobile),
              base.problem.group_time_s(first, fwd_last, Side::cloud)};
       }
-      if (last > n) {
-        // Backward layers [max(first, n+1), last] mirror forward positions [2n+1-last, 2n+1-b].
-        const auto lo = static_cast<std::size_t>(2 * n + 1 - last);
-        const auto hi = static_cast<std::size_t>(2 * n + 1 - std::max(first, n + 1));
-        t[0] += backward.range_time_s(lo, hi, mobile, false);
-        t[1] += backward.range_time_s(lo, hi, cloud, false);
+      if (last > n && !tp.backward[static_cast<std::size_t>(last - n - 1)].is_slice()) {
+        lo = tp.backward[static_cast<std::size_t>(last - n - 1)].layer;
+        if (hi == 0) hi = lo;
+      }
+      if (hi > 0) {
+        t[0] +=
+            backward.range_time_s(static_cast<std::size_t>(lo), static_cast<std::size_t>(hi), mobile, false);
+        t[1] +=
+            backward.range_time_s(static_cast<std::size_t>(lo), static_cast<std::size_t>(hi), cloud, false);
       }
       p.mobile_time_s[first - 1].push_back(t[0]);
       p.cloud_time_s[first - 1].push_back(t[1]);
       p.mobile_energy_j[first - 1].push_back(base.busy_w * t[0]);
     }
+  }
 }
 
-/// Crossing of output k: forward outputs as in inference; backward output b(u) = dL/d(input of u)
-/// as the inference crossing of u's single producer's output (the same size), of u's own output for
-/// a residual add (it passes dL/d(out u) unchanged to each producer: one tensor, read by every
-/// backward consumer), nothing when u reads only the model input (dL/d(input) is not needed).
+/// Crossing of output k: forward outputs as in inference; b(u)'s dL/d(input of u) as the inference
+/// crossing of u's single producer's output (the same size), of u's own output for an add (one
+/// tensor, read by every backward consumer) or a concat (G, read by its slices), nothing when u
+/// reads only the model input (dL/d(input) is not needed); s(u, v) as v's output.
 void fill_training_crossings(const ScenarioProblem& base, TrainingProblem& tp) {
   const Problem& b = base.problem;
   Problem& p = tp.scenario.problem;
   const int n = b.layers;
-  for (int k = 0; k <= 2 * n; ++k) {
+  for (int k = 0; k <= p.layers; ++k) {
     int j = k;  // the inference crossing of the same size, -1 for none
     if (k > n) {
-      const auto& in = base.producers[static_cast<std::size_t>(2 * n + 1 - k)];
+      const BackwardLayer& bl = tp.backward[static_cast<std::size_t>(k - n - 1)];
+      const auto& in = base.producers[static_cast<std::size_t>(bl.layer)];
       const bool needed = std::any_of(in.begin(), in.end(), [](std::size_t v) { return v >= 1; });
-      j = !needed ? -1 : in.size() > 1 ? 2 * n + 1 - k : static_cast<int>(in.front());
+      j = bl.is_slice()   ? bl.producer
+          : !needed       ? -1
+          : in.size() > 1 ? bl.layer
+                          : static_cast<int>(in.front());
     }
     const bool none = j < 0;
     const auto i = static_cast<std::size_t>(std::max(j, 0));
@@ -117,19 +173,22 @@ void fill_weight_downloads(const Graph& g, const ScenarioProblem& base, double f
   Problem& p = tp.scenario.problem;
   const int n = base.problem.layers;
   const auto& order = g.topological_order();
-  tp.weight_bytes.assign(2 * n, 0.0);
-  p.weight_download_time_s.assign(2 * n, 0.0);
-  p.weight_download_energy_j.assign(2 * n, 0.0);
-  for (int r = 1; r <= n; ++r) {
-    const Layer& l = g.layer(order[base.position[n - r + 1]]);
+  const std::size_t layers = tp.backward.size() + static_cast<std::size_t>(n);
+  tp.weight_bytes.assign(layers, 0.0);
+  p.weight_download_time_s.assign(layers, 0.0);
+  p.weight_download_energy_j.assign(layers, 0.0);
+  for (std::size_t i = 0; i < tp.backward.size(); ++i) {
+    if (tp.backward[i].is_slice()) continue;
+    const Layer& l = g.layer(order[base.position[static_cast<std::size_t>(tp.backward[i].layer)]]);
     // Whole bytes (rounded up; the 1e-6 absorbs float error in e.g. 0.3 x 100,400).
     const double bytes = std::ceil(fraction * static_cast<double>(l.params) * (int8 ? 1.0 : 4.0) - 1e-6);
     if (!(bytes > 0.0)) continue;
     const double t = transfer_time_s(bytes, base.downlink.rate_bps, base.downlink.latency_s);
-    tp.weight_bytes[n + r - 1] = bytes;
-    p.weight_download_time_s[n + r - 1] = t;
+    const std::size_t k = static_cast<std::size_t>(n) + i;  // [k - 1] of problem layer k = n + 1 + i
+    tp.weight_bytes[k] = bytes;
+    p.weight_download_time_s[k] = t;
     if (base.radio)
-      p.weight_download_energy_j[n + r - 1] =
+      p.weight_download_energy_j[k] =
           radio_energy_j(base.radio->downlink_alpha_mw_per_mbps, base.radio->downlink_beta_mw, bytes, t);
   }
 }
@@ -140,7 +199,8 @@ void fill_names(const Graph& g, const ScenarioProblem& base, TrainingProblem& tp
   const auto name = [&](int k) { return g.layer(order[base.position[k]]).name; };
   tp.names.push_back("input");
   for (int k = 1; k <= n; ++k) tp.names.push_back(name(k));
-  for (int r = 1; r <= n; ++r) tp.names.push_back("d:" + name(n - r + 1));
+  for (const BackwardLayer& b : tp.backward)
+    tp.names.push_back(b.is_slice() ? fmt::format("d:{}/{}", name(b.layer), b.input) : "d:" + name(b.layer));
 }
 
 }  // namespace
@@ -168,14 +228,15 @@ TrainingProblem build_training_problem(const PartitionContext& ctx, const Scenar
   tp.scenario = base;
   Problem& p = tp.scenario.problem;
   p = Problem{};
-  p.layers = 2 * base.problem.layers;
+  fill_layout(ctx.graph, base, tp);
+  p.layers = base.problem.layers + static_cast<int>(tp.backward.size());
   p.objective = base.problem.objective;
   p.max_latency_s = base.problem.max_latency_s;
   p.max_energy_j = base.problem.max_energy_j;
   p.max_cloud_time_s = base.problem.max_cloud_time_s;
   const DeviceCalibration& mobile = ctx.platform.devices[ctx.platform.device_index(base.mobile)].calibration;
   const DeviceCalibration& cloud = ctx.platform.devices[ctx.platform.device_index(base.cloud)].calibration;
-  fill_training_groups(base, backward, mobile, cloud, p);
+  fill_training_groups(base, tp, backward, mobile, cloud, p);
   fill_training_edges(base, tp);
   fill_training_crossings(base, tp);
   fill_weight_downloads(ctx.graph, base, updated_fraction, setup.int8_wire, tp);
@@ -187,70 +248,6 @@ TrainingProblem build_training_problem(const PartitionContext& ctx, const Scenar
                                  "{:.6g} s); the crossings cannot be costed exactly",
                                  base.network, idle_gap_bound_s(p), base.power_save_timeout_s));
   return tp;
-}
-
-Plan plan_of_training_schedule(const TrainingProblem& tp, const Solution& solution, const std::string& name) {
-  const ScenarioProblem& sp = tp.scenario;
-  const int n = tp.forward_layers;
-  const std::array<std::string, 2> device = {sp.mobile, sp.cloud};
-  Plan plan;
-  plan.name = name;
-  // The step runs as one chain: every task depends on the tasks whose outputs it reads and starts
-  // after the latest task (`prev`), so latency is the sum of the problem's terms.
-  std::string prev;
-  const auto push = [&](Task t) {
-    if (!prev.empty() && std::find(t.deps.begin(), t.deps.end(), prev) == t.deps.end()) t.after = {prev};
-    plan.tasks.push_back(std::move(t));
-    prev = plan.tasks.back().id;
-    return prev;
-  };
-  // [k]: whether output k is on each side and the task that put it there ("" for the model input).
-  struct Where {
-    std::array<bool, 2> on{false, false};
-    std::array<std::string, 2> task;
-  };
-  std::vector<Where> where(tp.producers.size());
-  where[0].on[0] = true;
-  const auto deps_of = [](const std::string& id) {
-    return id.empty() ? std::vector<std::string>{} : std::vector{id};
-  };
-  for (std::size_t gi = 0; gi < solution.groups.size(); ++gi) {
-    const Group& grp = solution.groups[gi];
-    const int s = grp.on == Side::mobile ? 0 : 1;
-    // Every output read from before the group crosses once to its side (one crossing per output).
-    std::vector<int> needed;
-    for (int k = grp.first; k <= grp.last; ++k)
-      for (int q : tp.producers[static_cast<std::size_t>(k)])
-        if (q < grp.first) needed.push_back(q);
-    std::sort(needed.begin(), needed.end());
-    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
-    std::vector<std::string> deps;
-    for (int q : needed) {
-      Where& w = where[static_cast<std::size_t>(q)];
-      if (!w.on[s])
-        w.task[s] = push(transfer_task(fmt::format("{}-{}", s == 1 ? "up" : "down", tp.names[q]),
-                                       device[1 - s], device[s], tp.crossing_bytes[q], deps_of(w.task[1 - s]),
-                                       tp.names[q], sp.network));
-      w.on[s] = true;
-      if (!w.task[s].empty() && std::find(deps.begin(), deps.end(), w.task[s]) == deps.end())
-        deps.push_back(w.task[s]);
-    }
-    const char* pass = grp.first > n ? "bwd" : grp.last <= n ? "fwd" : "fwd+bwd";
-    const auto id =
-        push(compute_task(fmt::format("g{}-{}", gi + 1, side_name(grp.on)), device[s],
-                          sp.problem.group_time_s(grp.first, grp.last, grp.on), deps,
-                          fmt::format("{} {}..{}", pass, tp.names[grp.first], tp.names[grp.last])));
-    for (int k = grp.first; k <= grp.last; ++k) {
-      where[static_cast<std::size_t>(k)].on = {s == 0, s == 1};
-      where[static_cast<std::size_t>(k)].task[s] = id;
-    }
-    if (s == 1)
-      for (int b = std::max(grp.first, n + 1); b <= grp.last; ++b)
-        if (tp.weight_bytes[b - 1] > 0.0)
-          push(transfer_task("weights-" + tp.names[b].substr(2), device[1], device[0], tp.weight_bytes[b - 1],
-                             {id}, "weights " + tp.names[b].substr(2), sp.network));
-  }
-  return plan;
 }
 
 }  // namespace coinfer::jointdnn

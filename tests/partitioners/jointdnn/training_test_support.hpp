@@ -68,6 +68,16 @@ inline TrainingProblem rrc_training_problem(const Tx2K40& f) {
   return build_training_problem(f.ctx, setup, 0.5);
 }
 
+// Replays the plan of a solver's schedule (its cost includes any wake-up): latency and TX2 active
+// energy = the cost.
+inline void check_solved_replay(const Tx2K40& f, const TrainingProblem& tp, const Solution& s) {
+  const SimulationResult r =
+      simulate_in_child(f.platform, {plan_of_training_schedule(tp, s, "jointdnn")}, single_workload());
+  REQUIRE(r.frames.size() == 1);
+  CHECK(r.frames[0].latency_s() == Approx(s.cost.latency_s).epsilon(1e-9));
+  CHECK(r.devices[f.platform.device_index("tx2")].active_energy_j == Approx(s.cost.energy_j).epsilon(1e-9));
+}
+
 // Replays a forced schedule's plan: one wake-up, latency = cost + wake-up, TX2 active energy = cost.
 inline void check_forced_replay(const Tx2K40& f, const TrainingProblem& tp, const Solution& s,
                                 const Plan& plan) {
