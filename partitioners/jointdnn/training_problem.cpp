@@ -221,8 +221,10 @@ TrainingProblem build_training_problem(const PartitionContext& ctx, const Scenar
   std::optional<CostModel> batched;
   if (setup.batch > 1) batched = ctx.batch_cost(setup.batch);  // build_scenario_problem checked it exists
   const HostProfile& forward_profile = batched ? batched->profile() : ctx.cost.profile();
-  const CostModel backward(ctx.graph, backward_profile_of(ctx.graph, forward_profile),
-                           MeasuredProfile::AsMeasured);
+  const CostModel backward = ctx.backward_cost
+                                 ? ctx.backward_cost(forward_profile)
+                                 : CostModel(ctx.graph, backward_profile_of(ctx.graph, forward_profile),
+                                             MeasuredProfile::AsMeasured);
   TrainingProblem tp;
   tp.forward_layers = base.problem.layers;
   tp.scenario = base;

@@ -8,8 +8,9 @@
 /// Problem layers 1..N are the forward layers (as in the inference problem, skips and detached
 /// layers included); then the backward half in mirror order b(N), b(N-1), ..., b(1), where b(u) is
 /// the backward pass of forward layer u, costed on each side by the device's op_scale x the layer's
-/// host backward time (sim/profile/backward_estimate.hpp: the estimate basis's backward / forward
-/// ratio applied to the scenario's forward profile; a concat's backward is the copy into slices,
+/// host backward time (PartitionContext::backward_cost: the scenario's forward profile times each
+/// layer's backward / forward ratio, measured on this host's kernels with `host_profile: {basis:
+/// measured}`, the estimate's otherwise; a concat's backward is the copy into slices,
 /// costed like any layer). Right after b(u) of a concat u come its slice layers s(u, v), one per
 /// producer v >= 1 in increasing v (named "d:<concat>/<i>", i = v's index in the concat's inputs):
 /// zero compute on both sides, no weights. Without concats layer N+r is b(N-r+1). A group spanning

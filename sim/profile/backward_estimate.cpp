@@ -49,10 +49,18 @@ HostProfile estimate_backward_profile(const Graph& graph, const HostSpeed& speed
   return p;
 }
 
-HostProfile backward_profile_of(const Graph& graph, const HostProfile& forward) {
-  if (forward.layers.size() != graph.size())
-    throw Error(fmt::format("backward profile: profile of '{}' has {} layers, graph '{}' has {}",
-                            forward.model, forward.layers.size(), graph.name(), graph.size()));
+HostProfile backward_profile_of(const Graph& graph, const HostProfile& forward,
+                                const std::optional<MeasuredBackwardRatio>& measured) {
+  const auto check = [&](const HostProfile& p) {
+    if (p.layers.size() != graph.size())
+      throw Error(fmt::format("backward profile: profile of '{}' has {} layers, graph '{}' has {}", p.model,
+                              p.layers.size(), graph.name(), graph.size()));
+  };
+  check(forward);
+  if (measured) {
+    check(measured->forward);
+    check(measured->backward);
+  }
   const HostSpeed nominal = HostSpeed::nominal();
   const HostProfile fwd_estimate = estimate_host_profile(graph, nominal);
   const auto& order = graph.topological_order();
@@ -60,7 +68,9 @@ HostProfile backward_profile_of(const Graph& graph, const HostProfile& forward) 
   p.groups.clear();
   for (std::size_t k = 0; k < order.size(); ++k) {
     const double est = fwd_estimate.layers[k].median_s;
-    const double ratio = est > 0.0 ? estimate_backward_time_s(graph, order[k], nominal) / est : 0.0;
+    double ratio = est > 0.0 ? estimate_backward_time_s(graph, order[k], nominal) / est : 0.0;
+    if (measured && measured->forward.layers[k].median_s > 0.0)
+      ratio = measured->backward.layers[k].median_s / measured->forward.layers[k].median_s;
     TimingStats& t = p.layers[k];
     t = TimingStats{t.median_s * ratio, t.iqr_s * ratio, t.repeats, t.mean_s * ratio};
   }

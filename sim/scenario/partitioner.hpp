@@ -37,6 +37,13 @@ struct PartitionContext {
   /// the same host basis as `cost`. Empty where the caller offers none: a partitioner asked for a
   /// batch > 1 then throws `InputError`. Scenarios fill it.
   std::function<CostModel(std::int64_t batch)> batch_cost{};
+  /// The cost model of every layer's backward pass (training plans), carried from `forward` (a
+  /// forward profile on `cost`'s basis: `cost.profile()` or a `batch_cost`'s) with each layer's
+  /// backward / forward ratio (backward_estimate.hpp `backward_profile_of`): the ratio of this
+  /// host's real kernels (profile_backward over profile_model) when the scenario profiles
+  /// measured, the estimate's otherwise. Empty where the caller offers none: partitioners then
+  /// use the estimate's ratio. Scenarios fill it.
+  std::function<CostModel(const HostProfile& forward)> backward_cost{};
 };
 
 class Partitioner {

@@ -11,6 +11,8 @@
 #include "sim/metrics/stage_metrics.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/platform/platform_yaml.hpp"
+#include "sim/profile/backward_estimate.hpp"
+#include "sim/profile/backward_profiler.hpp"
 #include "sim/profile/estimate_normalization.hpp"
 #include "sim/profile/host_estimate.hpp"
 #include "sim/profile/profiler.hpp"
@@ -71,6 +73,17 @@ HostProfile host_profile_for(const ScenarioSpec& spec, const Graph& graph, std::
   // On the estimate basis with this host's batch-1 factors, so the measured batching effect stays.
   options.batch = 1;
   return normalize_batch_to_estimate(graph, measured, profile_model(graph, options));
+}
+
+/// `forward` carried to the backward pass: with the backward / forward ratio of this host's
+/// kernels when the scenario profiles measured (both profiles cached on disk), else the estimate's.
+HostProfile backward_profile_for(const ScenarioSpec& spec, const Graph& graph, const HostProfile& forward) {
+  if (spec.profile_basis == "estimate") return backward_profile_of(graph, forward);
+  ProfileOptions options;
+  options.repeats = spec.profile_repeats;
+  const HostProfile measured_forward = profile_model(graph, options);
+  const HostProfile measured_backward = profile_backward(graph, options);
+  return backward_profile_of(graph, forward, MeasuredBackwardRatio{measured_forward, measured_backward});
 }
 
 }  // namespace
@@ -261,8 +274,12 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
     const auto batch_cost = [&](std::int64_t batch) {
       return CostModel(out.graph, host_profile_for(spec, out.graph, batch));
     };
+    const auto backward_cost = [&](const HostProfile& forward) {
+      return CostModel(out.graph, backward_profile_for(spec, out.graph, forward),
+                       MeasuredProfile::AsMeasured);
+    };
     out.variants = partitioner->partition_variants(
-        PartitionContext{out.graph, out.platform, cost, out.source, batch_cost});
+        PartitionContext{out.graph, out.platform, cost, out.source, batch_cost, backward_cost});
     out.plan = out.variants.front();
     return out;
   } catch (const InputError& e) {

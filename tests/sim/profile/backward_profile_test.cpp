@@ -108,3 +108,21 @@ TEST_CASE("a backward profile times transposed convolutions and upsampling layer
     CHECK(p.layers[k].median_s > 0.0);
   }
 }
+
+TEST_CASE(
+    "a forward profile carried with a measured ratio takes each layer's measured backward over forward") {
+  const Graph g = build_zoo_model("lenet5");
+  const HostProfile est = estimate_host_profile(g, HostSpeed::nominal());
+  HostProfile fwd = est, bwd = est;
+  for (std::size_t k = 0; k < g.size(); ++k) {
+    fwd.layers[k].median_s = 1e-3 * static_cast<double>(k);  // 0 for the input
+    bwd.layers[k].median_s = 3e-3 * static_cast<double>(k) + 1e-3;
+  }
+  fwd.layers[2].median_s = 0.0;  // a layer measured at 0 s keeps the estimate's ratio
+  const HostProfile carried = backward_profile_of(g, est, MeasuredBackwardRatio{fwd, bwd});
+  const HostProfile by_estimate = backward_profile_of(g, est);
+  CHECK(carried.layers[0].median_s == 0.0);
+  CHECK(carried.layers[1].median_s == Approx(est.layers[1].median_s * 4.0));
+  CHECK(carried.layers[2].median_s == Approx(by_estimate.layers[2].median_s));
+  CHECK(carried.layers[3].median_s == Approx(est.layers[3].median_s * 10.0 / 3.0));
+}
