@@ -48,6 +48,32 @@ Tensor conv2d_batch(const Tensor& input, const Tensor& weight, const Tensor& bia
 Tensor fully_connected_batch(const Tensor& input, const Tensor& weight, const Tensor& bias,
                              std::int64_t batch);
 
+/// Gradients of conv2d_batch given dL/dy {B, OC, OH, OW}, per group and chunk of samples (as the
+/// forward): dX by one GEMM W[g]^T dY[g] over the chunk's B*OH*OW columns, then column-to-patch per
+/// sample; dW[g] summed over the batch by one GEMM of the chunk's side-by-side column matrix with
+/// dY[g]^T; db the sums over batch and plane (empty unless `has_bias`). Equal, within float rounding,
+/// to B conv2d_backward calls with their weight and bias gradients summed. Throws `Error` as
+/// conv2d_backward does, and when input or grad_output do not hold B samples.
+Gradients conv2d_batch_backward(const Tensor& input, const Tensor& weight, bool has_bias,
+                                const Tensor& grad_output, const ConvParams& params, std::int64_t batch);
+
+/// Gradients of fully_connected_batch given dL/dy ({B, units}, or {B, T, units} for sequences): with
+/// the B samples as the rows of X (B*T x F), dX = dY W (one GEMM), dW = dY^T X (one GEMM summed over
+/// the batch), db the column sums of dY. Equal, within float rounding, to B fully_connected_backward
+/// calls with their weight and bias gradients summed. Throws `Error` on inconsistent shapes.
+Gradients fully_connected_batch_backward(const Tensor& input, const Tensor& weight, bool has_bias,
+                                         const Tensor& grad_output, std::int64_t batch);
+
+/// Whether `layer` has a batched backward (`backward_layer_batch`): conv2d and dense fc, the layers
+/// whose work is a GEMM that batching widens.
+bool has_batched_backward(const Layer& layer);
+
+/// `backward_layer` of a conv2d or dense fc layer for `batch` samples: `input` and `grad_output` are
+/// {B, ...}; `inputs[0]` of the result is {B, ...} and the parameter gradients are summed over the
+/// batch. Throws `Error` for another op (see has_batched_backward) and on inconsistent shapes.
+LayerGradients backward_layer_batch(const Layer& layer, const Tensor& input, const LayerWeights& weights,
+                                    const Tensor& grad_output, std::int64_t batch);
+
 /// `run_layer` for `batch` samples: every input is {B, sample shape}, the output is {B, output
 /// shape}. Throws `Error` as `run_layer` does, and when an input does not hold B samples.
 Tensor run_layer_batch(const Layer& layer, const std::vector<const Tensor*>& inputs,
