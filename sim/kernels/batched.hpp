@@ -33,6 +33,13 @@ namespace coinfer::kernels {
 /// that the GEMM then streams from memory: 2.4x slower than 32 single calls (batch_kernel_bench).
 inline constexpr std::int64_t kBatchColumnFloats = std::int64_t{1} << 22;
 
+/// Largest column matrix conv2d_batch_backward builds at once (2^18 floats, 1 MB, a core's L2 order):
+/// the backward holds dY^T and a GEMM result beside it and passes over the matrix twice (W^T dY, then
+/// the input's columns for dW), so it streams from memory sooner than the forward. Bounds measured
+/// with batch_backward_bench (noisy host): with 16 MB, LeNet conv1 at B = 64-128 took 2x the B single
+/// calls; with 1 MB the conv layers come to 0.7-1.1x.
+inline constexpr std::int64_t kBackwardColumnFloats = std::int64_t{1} << 18;
+
 /// Fewest columns (samples x sequence steps) fully_connected_batch multiplies as one GEMM; fewer
 /// run as that many matrix-vector products. The GEMM packs the whole weight matrix on every call,
 /// which two columns do not pay back (AlexNet fc6 at batch 2: 1.6x slower than two GEMVs,

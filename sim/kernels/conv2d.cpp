@@ -232,7 +232,7 @@ Gradients conv2d_batch_backward(const Tensor& input, const Tensor& weight, bool 
   const std::int64_t g = p.groups, ocg = geo.oc / g, kk = geo.kk, plane = geo.oh * geo.ow;
   const std::int64_t c = sample[0], icg = c / g, h = sample[1], w = sample[2];
   const std::int64_t chunk =
-      std::clamp<std::int64_t>(kBatchColumnFloats / std::max<std::int64_t>(1, kk * plane), 1, batch);
+      std::clamp<std::int64_t>(kBackwardColumnFloats / std::max<std::int64_t>(1, kk * plane), 1, batch);
   Gradients grads{Tensor(input.shape), Tensor(weight.shape), Tensor()};
   // W[g]^T (kk x OC/g) per group, and dW[g]^T accumulated over the chunks (transposed at the end).
   std::vector<float> wt(static_cast<std::size_t>(g * kk * ocg)), dwt(wt.size());
