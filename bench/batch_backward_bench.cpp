@@ -5,9 +5,10 @@
 // First table: for the fc layers of mxnet_mlp and mxnet_lenet and the conv layers of mxnet_lenet and
 // the CIFAR-10 ConvNet, per batch size B, the time of one batched backward (input gradient, weight and
 // bias gradients summed over the batch), B x the time of one single-sample backward, and their ratio
-// (1 = no gain from batching). Second table: the whole training step (sim/functional/step_timer.hpp) of
-// the three networks, batched and sample by sample, as t(B) / (B t(1)) (1 = linear from the first sample).
-// Each kernel time is the fastest of --repeats rounds of at least 20 ms; each step time the fastest of
+// (1 = no gain from batching), then the same ratio for the forward (forward_layer_batch against run_layer).
+// Second table: the whole training step (sim/functional/step_timer.hpp) of the three networks, batched and
+// sample by sample, as t(B) / (B t(1)) (1 = linear from the first sample). Each kernel time is the fastest of
+// --repeats rounds of at least 20 ms; each step time the fastest of
 // --repeats steps.
 //
 //     ./build/bench/batch_backward_bench [--repeats N] [--max-batch B]
@@ -45,14 +46,18 @@ void kernel_rows(TextTable& t, const std::string& model, const std::string& name
   const LayerWeights w = make_weights(l, in, 1);
   const Tensor x = random_normal(in, 2), y = run_layer(l, {&x}, w), dy = random_normal(y.shape, 3);
   const double single_s = bench::seconds_per_call([&] { (void)backward_layer(l, {&x}, y, w, dy); }, repeats);
+  const double forward_s = bench::seconds_per_call([&] { (void)run_layer(l, {&x}, w); }, repeats);
   for (std::int64_t b = 1; b <= max_batch; b *= 2) {
     const Tensor xb = random_normal(with_batch(b, in), 4), dyb = random_normal(with_batch(b, y.shape), 5);
     const double batched_s =
         bench::seconds_per_call([&] { (void)backward_layer_batch(l, xb, w, dyb, b); }, repeats);
     const double reference_s = static_cast<double>(b) * single_s;
+    const double forward_ratio =
+        bench::seconds_per_call([&] { (void)forward_layer_batch(l, xb, w, b); }, repeats) /
+        (static_cast<double>(b) * forward_s);
     t.add_row({model + " " + name, std::string(op_name(l.op)), std::to_string(b),
                fmt::format("{:.3f}", batched_s * 1e3), fmt::format("{:.3f}", reference_s * 1e3),
-               fmt::format("{:.3f}", batched_s / reference_s)});
+               fmt::format("{:.3f}", batched_s / reference_s), fmt::format("{:.3f}", forward_ratio)});
   }
   t.add_separator();
 }
@@ -80,8 +85,9 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[++i]));
     if (std::strcmp(argv[i], "--max-batch") == 0) max_batch = std::max(1, std::atoi(argv[++i]));
   }
-  TextTable k({"layer", "kind", "B", "batched ms", "B x single ms", "batched / (B x single)"},
-              {false, false, true, true, true, true});
+  TextTable k(
+      {"layer", "kind", "B", "batched ms", "B x single ms", "batched / (B x single)", "forward ratio"},
+      {false, false, true, true, true, true, true});
   for (const auto& [model, name] : std::vector<std::pair<std::string, std::string>>{{"mxnet_mlp", "fc1"},
                                                                                     {"mxnet_mlp", "fc2"},
                                                                                     {"mxnet_lenet", "fc1"},
@@ -90,7 +96,7 @@ int main(int argc, char** argv) {
                                                                                     {"convnet", "conv1"},
                                                                                     {"convnet", "conv2"}})
     kernel_rows(k, model, name, max_batch, repeats);
-  std::cout << "backward kernels, batched against B single-sample calls\n" << k.str() << "\n";
+  std::cout << "backward (and forward) kernels, batched against B single-sample calls\n" << k.str() << "\n";
   TextTable s({"model", "conv and fc", "B", "step ms", "t(B) / (B t(1))"}, {false, false, true, true, true});
   for (const std::string model : {"mxnet_mlp", "mxnet_lenet", "convnet"})
     step_rows(s, model, max_batch, repeats);

@@ -201,7 +201,7 @@ void Trainer::forward(Batch& b, bool training) const {
     } else if (batched(l)) {  // conv2d and dense fc: one GEMM over the minibatch
       const Tensor x = stack_samples(column(b.acts, p));
       const Tensor y =
-          kernels::run_layer_batch(l, {&x}, model_.weights(i), static_cast<std::int64_t>(b.size()));
+          kernels::forward_layer_batch(l, x, model_.weights(i), static_cast<std::int64_t>(b.size()));
       for (std::size_t n = 0; n < b.size(); ++n)
         b.acts[n][i] = kernels::batch_sample(y, static_cast<std::int64_t>(n));
     } else {

@@ -110,6 +110,15 @@ bool has_batched_backward(const Layer& l) {
   return l.op == OpKind::Conv2d || (l.op == OpKind::FullyConnected && l.attrs.sparsity == 0.0);
 }
 
+Tensor forward_layer_batch(const Layer& l, const Tensor& input, const LayerWeights& w, std::int64_t batch) {
+  check_batch(l, {&input}, batch);
+  if (l.op == OpKind::Conv2d)
+    return conv2d_batch(input, w.weight, w.bias, conv_params(l.attrs), batch, kTrainColumnFloats);
+  if (!has_batched_backward(l))
+    throw Error(fmt::format("layer '{}' ({}): no batched training kernel", l.name, op_name(l.op)));
+  return fully_connected_batch(input, w.weight, w.bias, batch);
+}
+
 LayerGradients backward_layer_batch(const Layer& l, const Tensor& input, const LayerWeights& w,
                                     const Tensor& grad_output, std::int64_t batch) {
   check_batch(l, {&input, &grad_output}, batch);

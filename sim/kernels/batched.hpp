@@ -33,12 +33,13 @@ namespace coinfer::kernels {
 /// that the GEMM then streams from memory: 2.4x slower than 32 single calls (batch_kernel_bench).
 inline constexpr std::int64_t kBatchColumnFloats = std::int64_t{1} << 22;
 
-/// Largest column matrix conv2d_batch_backward builds at once (2^18 floats, 1 MB, a core's L2 order):
-/// the backward holds dY^T and a GEMM result beside it and passes over the matrix twice (W^T dY, then
-/// the input's columns for dW), so it streams from memory sooner than the forward. Bounds measured
-/// with batch_backward_bench (noisy host): with 16 MB, LeNet conv1 at B = 64-128 took 2x the B single
-/// calls; with 1 MB the conv layers come to 0.7-1.1x.
-inline constexpr std::int64_t kBackwardColumnFloats = std::int64_t{1} << 18;
+/// Largest column matrix the training step's batched conv2d builds at once, forward
+/// (forward_layer_batch) and backward (conv2d_batch_backward): 2^18 floats, 1 MB, a core's L2 order.
+/// A training step runs small images at large batches, where kBatchColumnFloats' 16 MB matrices made
+/// the conv layers slower than B single calls (batch_backward_bench, on a loaded host: LeNet conv1 at
+/// B = 64-128 forward 4.2x, backward 2.0x; ConvNet conv1 forward 2.5-2.7x); the backward also holds
+/// dY^T and a GEMM result beside the matrix and passes over it twice.
+inline constexpr std::int64_t kTrainColumnFloats = std::int64_t{1} << 18;
 
 /// Fewest columns (samples x sequence steps) fully_connected_batch multiplies as one GEMM; fewer
 /// run as that many matrix-vector products. The GEMM packs the whole weight matrix on every call,
@@ -46,10 +47,11 @@ inline constexpr std::int64_t kBackwardColumnFloats = std::int64_t{1} << 18;
 /// batch_kernel_bench), four do.
 inline constexpr std::int64_t kFcGemmMinColumns = 4;
 
-/// conv2d of `batch` samples (input {B, C, H, W}) by one GEMM per group and chunk; equal to B
-/// conv2d calls. Throws `Error` as conv2d does, and when the input's leading dimension is not B.
+/// conv2d of `batch` samples (input {B, C, H, W}) by one GEMM per group and chunk (chunks of column
+/// matrices up to `column_floats` floats); equal to B conv2d calls. Throws `Error` as conv2d does, and
+/// when the input's leading dimension is not B.
 Tensor conv2d_batch(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& params,
-                    std::int64_t batch);
+                    std::int64_t batch, std::int64_t column_floats = kBatchColumnFloats);
 
 /// fully_connected of `batch` samples (input {B, sample...}) as one GEMM; equal to B calls.
 Tensor fully_connected_batch(const Tensor& input, const Tensor& weight, const Tensor& bias,
@@ -74,6 +76,12 @@ Gradients fully_connected_batch_backward(const Tensor& input, const Tensor& weig
 /// Whether `layer` has a batched backward (`backward_layer_batch`): conv2d and dense fc, the layers
 /// whose work is a GEMM that batching widens.
 bool has_batched_backward(const Layer& layer);
+
+/// The training step's batched forward of a conv2d or dense fc layer (has_batched_backward): as
+/// run_layer_batch, with conv2d's column matrices bounded by kTrainColumnFloats. Throws `Error` for
+/// another op and on inconsistent shapes.
+Tensor forward_layer_batch(const Layer& layer, const Tensor& input, const LayerWeights& weights,
+                           std::int64_t batch);
 
 /// `backward_layer` of a conv2d or dense fc layer for `batch` samples: `input` and `grad_output` are
 /// {B, ...}; `inputs[0]` of the result is {B, ...} and the parameter gradients are summed over the

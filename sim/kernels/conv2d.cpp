@@ -181,7 +181,7 @@ Gradients conv2d_backward(const Tensor& input, const Tensor& weight, bool has_bi
 }
 
 Tensor conv2d_batch(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p,
-                    std::int64_t batch) {
+                    std::int64_t batch, std::int64_t column_floats) {
   if (input.rank() != 4 || input.shape[0] != batch)
     throw Error(fmt::format("conv2d_batch: expected {} samples (B,C,H,W), got {}", batch,
                             shape_to_string(input.shape)));
@@ -193,7 +193,7 @@ Tensor conv2d_batch(const Tensor& input, const Tensor& weight, const Tensor& bia
   const std::int64_t c = sample[0], icg = c / g, h = sample[1], w = sample[2];
   // Samples per GEMM: as many as keep the (kk x chunk*plane) column matrix under the workspace bound.
   const std::int64_t chunk =
-      std::clamp<std::int64_t>(kBatchColumnFloats / std::max<std::int64_t>(1, kk * plane), 1, batch);
+      std::clamp<std::int64_t>(column_floats / std::max<std::int64_t>(1, kk * plane), 1, batch);
   Tensor out({batch, geo.oc, geo.oh, geo.ow});
   std::vector<float> product(static_cast<std::size_t>(ocg * chunk * plane));
   for (std::int64_t b0 = 0; b0 < batch; b0 += chunk) {
@@ -232,7 +232,7 @@ Gradients conv2d_batch_backward(const Tensor& input, const Tensor& weight, bool 
   const std::int64_t g = p.groups, ocg = geo.oc / g, kk = geo.kk, plane = geo.oh * geo.ow;
   const std::int64_t c = sample[0], icg = c / g, h = sample[1], w = sample[2];
   const std::int64_t chunk =
-      std::clamp<std::int64_t>(kBackwardColumnFloats / std::max<std::int64_t>(1, kk * plane), 1, batch);
+      std::clamp<std::int64_t>(kTrainColumnFloats / std::max<std::int64_t>(1, kk * plane), 1, batch);
   Gradients grads{Tensor(input.shape), Tensor(weight.shape), Tensor()};
   // W[g]^T (kk x OC/g) per group, and dW[g]^T accumulated over the chunks (transposed at the end).
   std::vector<float> wt(static_cast<std::size_t>(g * kk * ocg)), dwt(wt.size());
