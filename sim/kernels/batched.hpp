@@ -17,6 +17,11 @@
 ///   upsample, concat, sparse fc, LSTM) runs sample by sample on a copy of each sample's slice:
 ///   their work is per sample, and the copy is one extra pass over the sample's data.
 ///
+///
+/// Training's batched pair (`forward_layer_batch`, `backward_layer_batch`) covers the GEMM layers,
+/// conv2d and dense fc; their backward kernels take the batch the same way (one GEMM for the input
+/// gradient, one for the weight gradient summed over the batch).
+///
 ///     Tensor xb = random_normal({8, 3, 32, 32}, 1);          // 8 samples
 ///     Tensor yb = run_layer_batch(layer, {&xb}, w, 8);      // {8, OC, OH, OW}
 #include <cstdint>
@@ -38,7 +43,8 @@ inline constexpr std::int64_t kBatchColumnFloats = std::int64_t{1} << 22;
 /// A training step runs small images at large batches, where kBatchColumnFloats' 16 MB matrices made
 /// the conv layers slower than B single calls (batch_backward_bench, on a loaded host: LeNet conv1 at
 /// B = 64-128 forward 4.2x, backward 2.0x; ConvNet conv1 forward 2.5-2.7x); the backward also holds
-/// dY^T and a GEMM result beside the matrix and passes over it twice.
+/// dY^T and a GEMM result beside the matrix and passes over it twice. With 1 MB, the same layers
+/// came to 0.7-1.4x (batch_backward_bench, README's AdaLearner section).
 inline constexpr std::int64_t kTrainColumnFloats = std::int64_t{1} << 18;
 
 /// Fewest columns (samples x sequence steps) fully_connected_batch multiplies as one GEMM; fewer

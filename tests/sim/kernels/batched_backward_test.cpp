@@ -161,3 +161,22 @@ TEST_CASE("the batched backward kernels reject inputs or output gradients that d
   CHECK_THROWS_AS(fully_connected_batch_backward(Tensor({2, 8}), fw, true, Tensor({3, 3}), 2), Error);
   CHECK_THROWS_AS(fully_connected_batch_backward(Tensor({2, 8}), fw, true, Tensor({2, 4}), 2), Error);
 }
+
+TEST_CASE("conv2d_batch cut into chunks of one sample equals the unchunked batch", "[kernels][batch]") {
+  // column_floats = 1: every sample its own GEMM (the bound keeps at least one sample per chunk).
+  const ConvCase c = conv_case(0);
+  const Tensor w = random_normal({c.out_channels, c.sample[0] / c.p.groups, c.kernel, c.kernel}, 91);
+  const Tensor bias = random_normal({c.out_channels}, 92), x = random_normal(with_batch(3, c.sample), 93);
+  CHECK(test::max_rel_error(conv2d_batch(x, w, bias, c.p, 3, 1), conv2d_batch(x, w, bias, c.p, 3)) <
+        kSumTolerance);
+}
+
+TEST_CASE("the batched training pair refuses a layer without batched kernels", "[kernels][batch]") {
+  Layer relu;
+  relu.name = "r";
+  relu.op = OpKind::Relu;
+  const Tensor x = random_normal({2, 4}, 94);
+  CHECK_FALSE(has_batched_backward(relu));
+  CHECK_THROWS_WITH(forward_layer_batch(relu, x, {}, 2), Catch::Contains("no batched training kernel"));
+  CHECK_THROWS_WITH(backward_layer_batch(relu, x, {}, x, 2), Catch::Contains("no batched backward kernel"));
+}
