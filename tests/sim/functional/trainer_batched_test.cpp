@@ -10,11 +10,11 @@
 
 using namespace coinfer;
 
-// Both trainers start from the same seeded weights and take the same 4 SGD steps of 24 samples
+// Both trainers start from the same seeded weights and take the same 10 SGD steps of 24 samples
 // (momentum 0.9, weight decay): the batched kernels only reorder the float sums of the per-sample
 // ones (one GEMM over N columns instead of N products, the weight gradient summed inside the GEMM
-// instead of after it), so every weight agrees to float rounding, which a few steps amplify to
-// ~1e-6 at most; a wrong index or a gradient counted twice would be an O(lr) difference.
+// instead of after it), so every weight agrees to float rounding (measured: 8e-8 relative at
+// most, against the 1e-5 asked); a wrong index or a gradient counted twice would be an O(lr) difference.
 TEST_CASE("batched and per-sample training steps give the same weights and test accuracy") {
   const std::string model = GENERATE(as<std::string>{}, "mxnet_mlp", "mxnet_lenet");
   INFO(model);
@@ -25,10 +25,10 @@ TEST_CASE("batched and per-sample training steps give the same weights and test 
   const auto train = [&](bool batched) {
     TrainOptions o;
     o.batch = 24;
-    o.sgd = {0.1f, 0.9f, 1e-4f};
+    o.sgd = {0.05f, 0.9f, 1e-4f};
     o.batched_layers = batched;
     Trainer t(build_zoo_model(model), 3, o);
-    const std::vector<std::size_t> steps(split.train.begin(), split.train.begin() + 4 * o.batch);
+    const std::vector<std::size_t> steps(split.train.begin(), split.train.begin() + 10 * o.batch);
     const double loss = t.train_epoch(data, steps, 1);
     const std::vector<std::size_t> test(split.test.begin(), split.test.begin() + 120);
     const Evaluation e = t.evaluate(data, test);
@@ -39,7 +39,7 @@ TEST_CASE("batched and per-sample training steps give the same weights and test 
   CHECK(batched_loss == Approx(single_loss).epsilon(1e-5));
   CHECK(batched_eval.correct == single_eval.correct);
   CHECK(batched_eval.loss == Approx(single_eval.loss).epsilon(1e-5));
-  CHECK(batched_eval.correct > 12);  // trained: above the 1-in-10 of a guess on 120 digits
+  CHECK(batched_eval.correct > 36);  // trained: 3x a guess on 120 digits (measured 71 and 96 correct)
   const Graph& g = batched.model().graph();
   int differing = 0;
   for (std::size_t i = 0; i < g.size(); ++i) {
