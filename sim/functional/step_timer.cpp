@@ -11,13 +11,21 @@
 namespace coinfer {
 
 std::vector<StepTime> time_training_steps(const Graph& graph, const std::vector<std::int64_t>& batches,
-                                          int repeats, std::uint64_t seed) {
+                                          int repeats, std::uint64_t seed, bool batched_layers) {
   if (repeats < 1) throw InputError("", "repeats", fmt::format("expected an integer >= 1, got {}", repeats));
   if (batches.empty()) throw InputError("", "batches", "expected at least one minibatch size");
   for (std::size_t i = 0; i < batches.size(); ++i)
     if (batches[i] < 1)
       throw InputError("", index_path("batches", i), fmt::format("expected a size >= 1, got {}", batches[i]));
-  Trainer trainer(graph, seed);
+  // The timed steps do not learn (learning rate and weight decay 0, the same arithmetic): every step
+  // runs on the seeded weights. Steps that learnt would memorise their few samples (at batch 1, one
+  // sample 20 times) until the gradients underflow to subnormal floats, which x86 computes many times
+  // slower: ConvNet at batch 1 took 39 ms a step instead of 1.9 ms that way.
+  TrainOptions options;
+  options.sgd.learning_rate = 0.0f;
+  options.sgd.weight_decay = 0.0f;
+  options.batched_layers = batched_layers;
+  Trainer trainer(graph, seed, options);
   const Graph& g = trainer.model().graph();
   const Shape input = g.layer(g.input_layers().front()).output_shape;
   const std::int64_t classes = g.layer(trainer.logits_layer()).output_shape.empty()

@@ -20,9 +20,13 @@ struct StepTime {
 
 /// Times `Trainer::train_step` on seeded N(0, 1) inputs with labels k mod classes, for every size in
 /// `batches` (each >= 1), keeping the fastest of `repeats` (>= 1) timed steps after one untimed step.
+/// The steps run the SGD update with a learning rate of 0, so that every step sees the seeded weights
+/// (see step_timer.cpp for why).
+/// `batched_layers` is TrainOptions' (false: conv2d and fc sample by sample, the step then linear in
+/// the minibatch from its first sample).
 /// Throws what Trainer throws for a model that cannot train, and `InputError("", "batches", ...)` /
 /// `InputError("", "repeats", ...)` for bad sizes or counts.
 std::vector<StepTime> time_training_steps(const Graph& graph, const std::vector<std::int64_t>& batches,
-                                          int repeats, std::uint64_t seed);
+                                          int repeats, std::uint64_t seed, bool batched_layers = true);
 
 }  // namespace coinfer

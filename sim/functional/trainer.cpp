@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/kernels/batched.hpp"
 #include "sim/kernels/loss.hpp"
 #include "sim/kernels/normalization.hpp"
 #include "sim/kernels/tensor_ops.hpp"
@@ -77,22 +78,25 @@ void sgd_step_lstm(std::vector<kernels::LstmCellWeights>& cells,
         kernels::sgd_step(cells.at(c).*part, grads[c].*part, velocity[c].*part, p);
 }
 
+// N samples of one shape S as one batched tensor {N, S...} (batched.hpp's layout).
+Tensor stack_samples(const std::vector<const Tensor*>& xs) {
+  Shape shape{static_cast<std::int64_t>(xs.size())};
+  shape.insert(shape.end(), xs.front()->shape.begin(), xs.front()->shape.end());
+  Tensor out(shape);
+  for (std::size_t n = 0; n < xs.size(); ++n)
+    std::copy(xs[n]->data.begin(), xs[n]->data.end(),
+              out.data.begin() + static_cast<std::ptrdiff_t>(n) * xs.front()->size());
+  return out;
+}
+
 // The logits of a batch as one (N, classes) tensor.
 Tensor stack_rows(const std::vector<const Tensor*>& rows) {
-  const std::int64_t classes = rows.front()->size();
-  Tensor out({static_cast<std::int64_t>(rows.size()), classes});
-  for (std::size_t n = 0; n < rows.size(); ++n)
-    std::copy(rows[n]->data.begin(), rows[n]->data.end(),
-              out.data.begin() + static_cast<std::ptrdiff_t>(n) * classes);
-  return out;
+  return stack_samples(rows).reshaped({static_cast<std::int64_t>(rows.size()), rows.front()->size()});
 }
 
 // Row n of a (N, M) tensor, under `shape` (M elements).
 Tensor row(const Tensor& t, std::size_t n, const Shape& shape) {
-  Tensor out(shape);
-  const auto begin = t.data.begin() + static_cast<std::ptrdiff_t>(n * out.data.size());
-  std::copy(begin, begin + static_cast<std::ptrdiff_t>(out.data.size()), out.data.begin());
-  return out;
+  return kernels::batch_sample(t, static_cast<std::int64_t>(n)).reshaped(shape);
 }
 
 // A batch norm parameter vector stepped by SGD (sgd_step works on tensors).
@@ -171,6 +175,10 @@ void Trainer::check_dataset(const Dataset& data) const {
                     shape_to_string(logits.output_shape), logits.name, data.source, data.classes));
 }
 
+bool Trainer::batched(const Layer& l) const {
+  return options_.batched_layers && kernels::has_batched_backward(l);
+}
+
 void Trainer::forward(Batch& b, bool training) const {
   const Graph& g = model_.graph();
   b.statistics.assign(g.size(), {});
@@ -190,6 +198,12 @@ void Trainer::forward(Batch& b, bool training) const {
         b.masks[i].push_back(kernels::dropout_mask(l.output_shape, static_cast<float>(l.attrs.rate), seed));
         b.acts[n][i] = kernels::dropout(b.acts[n][p], b.masks[i].back());
       }
+    } else if (batched(l)) {  // conv2d and dense fc: one GEMM over the minibatch
+      const Tensor x = stack_samples(column(b.acts, p));
+      const Tensor y =
+          kernels::forward_layer_batch(l, x, model_.weights(i), static_cast<std::int64_t>(b.size()));
+      for (std::size_t n = 0; n < b.size(); ++n)
+        b.acts[n][i] = kernels::batch_sample(y, static_cast<std::int64_t>(n));
     } else {
       for (auto& acts : b.acts) acts[i] = model_.run_layer(i, acts);
     }
@@ -223,6 +237,15 @@ double Trainer::backward(Batch& b, const std::vector<std::int64_t>& labels,
     } else if (!b.masks[i].empty()) {
       for (std::size_t n = 0; n < samples; ++n)
         accumulate(d[n][producers[0]], kernels::dropout_backward(std::move(d[n][i]), b.masks[i][n]));
+    } else if (batched(l)) {  // conv2d and dense fc: one GEMM per gradient over the minibatch
+      const Tensor x = stack_samples(column(b.acts, producers[0]));
+      const Tensor dy = stack_samples(column(d, i));
+      auto lg =
+          kernels::backward_layer_batch(l, x, model_.weights(i), dy, static_cast<std::int64_t>(samples));
+      for (std::size_t n = 0; n < samples; ++n)
+        accumulate(d[n][producers[0]], kernels::batch_sample(lg.inputs[0], static_cast<std::int64_t>(n)));
+      grads[i].weight = std::move(lg.weight);
+      grads[i].bias = std::move(lg.bias);
     } else {
       for (std::size_t n = 0; n < samples; ++n) {
         std::vector<const Tensor*> ins;

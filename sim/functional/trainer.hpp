@@ -9,12 +9,18 @@
 ///
 /// The loss is softmax cross-entropy, averaged over a minibatch. When the model's single output is a
 /// softmax layer, its input is taken as the logits (the fused kernel replaces it); otherwise the
-/// output itself is. The kernels have no batch axis: every sample runs through a layer in turn, its
-/// weight gradient is computed on its own and the minibatch's are summed (they already carry the
-/// loss's 1/N). Batch norm in training normalises with the minibatch's statistics (the samples laid
-/// channel-major, see normalization.hpp) and keeps running averages (momentum 0.1, unbiased variance,
-/// as PyTorch) for evaluation; it starts at scale 1, shift 0, mean 0, variance 1. Dropout draws an
-/// inverted mask per sample and step. Everything is seeded: the same seed gives the same bits.
+/// output itself is. Conv2d and dense fc layers, where the work is, run the minibatch batched
+/// (sim/kernels/batched.hpp): forward as one GEMM over the N samples' columns, backward as one GEMM
+/// for the input gradient and one for the weight gradient summed over the minibatch (each sample's
+/// gradient already carries the loss's 1/N), so a step of a few samples costs little more than one
+/// where the GEMM is not yet efficient (AdaLearner's Fig. 3.7, MLP). Every other op runs sample by
+/// sample inside the step (its work is per sample), and `batched_layers = false` runs conv and fc
+/// that way too: the reference the batched step is tested against (equal within float rounding) and
+/// timed against (`coinfer step-times --per-sample`). Batch norm in training normalises with the minibatch's
+/// statistics (the samples laid channel-major, see normalization.hpp) and keeps running averages (momentum
+/// 0.1, unbiased variance, as PyTorch) for evaluation; it starts at scale 1, shift 0, mean 0, variance 1.
+/// Dropout draws an inverted mask per sample and step. Everything is seeded: the same seed gives the same
+/// bits.
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -28,6 +34,7 @@ namespace coinfer {
 struct TrainOptions {
   std::int64_t batch = 32;  ///< samples per SGD step (the last step of an epoch may hold fewer)
   kernels::SgdParams sgd{0.05f, 0.9f, 1e-4f};
+  bool batched_layers = true;  ///< conv2d and dense fc over the whole minibatch; false: sample by sample
 };
 
 struct Evaluation {
@@ -83,6 +90,7 @@ class Trainer {
   Batch make_batch(const std::vector<const Tensor*>& samples, std::string_view stream = {}) const;
   template <class Step>
   void for_each_batch(const Dataset& data, const std::vector<std::size_t>& indices, Step step) const;
+  bool batched(const Layer& layer) const;  // run by the batched kernels
   void forward(Batch& b, bool training) const;
   double backward(Batch& b, const std::vector<std::int64_t>& labels,
                   std::vector<kernels::LayerGradients>& grads) const;

@@ -89,19 +89,60 @@ Tensor fully_connected_batch(const Tensor& input, const Tensor& weight, const Te
   return std::move(y).reshaped(sequence ? Shape{batch, steps, units} : Shape{batch, units});
 }
 
+Gradients fully_connected_batch_backward(const Tensor& input, const Tensor& weight, bool has_bias,
+                                         const Tensor& grad_output, std::int64_t batch) {
+  if (input.rank() < 2 || input.shape[0] != batch || grad_output.rank() < 2 || grad_output.shape[0] != batch)
+    throw Error(
+        fmt::format("fc_batch_backward: expected input and grad_output of {} samples {{B, ...}}, got {} "
+                    "and {}",
+                    batch, shape_to_string(input.shape), shape_to_string(grad_output.shape)));
+  // The B samples (B*T for sequences) are the rows of one (B*T) x F matrix: fully_connected_backward's
+  // sequence form, dX = dY W and dW = dY^T X, is then the batched backward, one GEMM each.
+  const std::int64_t steps = input.rank() == 3 ? input.shape[1] : 1, columns = batch * steps;
+  const std::int64_t features = input.size() / columns, units = grad_output.size() / columns;
+  Gradients g = fully_connected_backward(input.reshaped({columns, features}), weight, has_bias,
+                                         grad_output.reshaped({columns, units}));
+  g.input = std::move(g.input).reshaped(input.shape);
+  return g;
+}
+
+bool has_batched_backward(const Layer& l) {
+  return l.op == OpKind::Conv2d || (l.op == OpKind::FullyConnected && l.attrs.sparsity == 0.0);
+}
+
+Tensor forward_layer_batch(const Layer& l, const Tensor& input, const LayerWeights& w, std::int64_t batch) {
+  check_batch(l, {&input}, batch);
+  if (l.op == OpKind::Conv2d)
+    return conv2d_batch(input, w.weight, w.bias, conv_params(l.attrs), batch, kTrainColumnFloats);
+  if (!has_batched_backward(l))
+    throw Error(fmt::format("layer '{}' ({}): no batched training kernel", l.name, op_name(l.op)));
+  return fully_connected_batch(input, w.weight, w.bias, batch);
+}
+
+LayerGradients backward_layer_batch(const Layer& l, const Tensor& input, const LayerWeights& w,
+                                    const Tensor& grad_output, std::int64_t batch) {
+  check_batch(l, {&input, &grad_output}, batch);
+  Gradients g;
+  if (l.op == OpKind::Conv2d)
+    g = conv2d_batch_backward(input, w.weight, l.attrs.bias, grad_output, conv_params(l.attrs), batch);
+  else if (has_batched_backward(l))
+    g = fully_connected_batch_backward(input, w.weight, l.attrs.bias, grad_output, batch);
+  else
+    throw Error(fmt::format("layer '{}' ({}): no batched backward kernel", l.name, op_name(l.op)));
+  LayerGradients out;
+  out.inputs.push_back(std::move(g.input));
+  out.weight = std::move(g.weight);
+  out.bias = std::move(g.bias);
+  return out;
+}
+
 Tensor run_layer_batch(const Layer& l, const std::vector<const Tensor*>& inputs, const LayerWeights& w,
                        std::int64_t batch) {
   check_batch(l, inputs, batch);
   if (element_wise(l.op)) return run_layer(l, inputs, w);
   switch (l.op) {
-    case OpKind::Conv2d: {
-      ConvParams p;
-      p.stride = l.attrs.stride;
-      p.padding = l.attrs.padding;
-      p.dilation = l.attrs.dilation;
-      p.groups = l.attrs.groups;
-      return conv2d_batch(*inputs[0], w.weight, w.bias, p, batch);
-    }
+    case OpKind::Conv2d:
+      return conv2d_batch(*inputs[0], w.weight, w.bias, conv_params(l.attrs), batch);
     case OpKind::FullyConnected:
       if (!w.sparse) return fully_connected_batch(*inputs[0], w.weight, w.bias, batch);
       break;

@@ -83,6 +83,15 @@ void im2col_strided(const float* input, std::int64_t h, std::int64_t w, std::int
                     std::array<std::int64_t, 2> kernel, const ConvParams& params, std::int64_t out_h,
                     std::int64_t out_w, float* columns, std::int64_t row_stride);
 
+/// Column-to-patch, the adjoint of `im2col_strided`: adds row (c, kh, kw), column (y, x) of a
+/// (channels * KH * KW) x (in_h * in_w) column matrix (rows `row_stride` floats apart) to
+/// output[c, y*s - p + kh*d, x*s - p + kw*d] of a (channels, out_h, out_w) block, skipping positions
+/// outside it. The scatter of conv_transpose2d (in = its input plane) and of conv2d's input gradient
+/// (in = the conv's output plane, out = its input plane).
+void col2im_strided(const float* columns, std::int64_t row_stride, std::int64_t channels,
+                    std::array<std::int64_t, 2> kernel, const ConvParams& params, std::int64_t in_h,
+                    std::int64_t in_w, std::int64_t out_h, std::int64_t out_w, float* output);
+
 /// Throws `Error` naming `kernel` when a backward pass's `grad_output` is not the (c, h, w) output shape.
 void check_grad_output(const char* kernel, const Tensor& grad_output, std::int64_t c, std::int64_t h,
                        std::int64_t w);

@@ -181,7 +181,7 @@ Gradients conv2d_backward(const Tensor& input, const Tensor& weight, bool has_bi
 }
 
 Tensor conv2d_batch(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p,
-                    std::int64_t batch) {
+                    std::int64_t batch, std::int64_t column_floats) {
   if (input.rank() != 4 || input.shape[0] != batch)
     throw Error(fmt::format("conv2d_batch: expected {} samples (B,C,H,W), got {}", batch,
                             shape_to_string(input.shape)));
@@ -193,7 +193,7 @@ Tensor conv2d_batch(const Tensor& input, const Tensor& weight, const Tensor& bia
   const std::int64_t c = sample[0], icg = c / g, h = sample[1], w = sample[2];
   // Samples per GEMM: as many as keep the (kk x chunk*plane) column matrix under the workspace bound.
   const std::int64_t chunk =
-      std::clamp<std::int64_t>(kBatchColumnFloats / std::max<std::int64_t>(1, kk * plane), 1, batch);
+      std::clamp<std::int64_t>(column_floats / std::max<std::int64_t>(1, kk * plane), 1, batch);
   Tensor out({batch, geo.oc, geo.oh, geo.ow});
   std::vector<float> product(static_cast<std::size_t>(ocg * chunk * plane));
   for (std::int64_t b0 = 0; b0 < batch; b0 += chunk) {
@@ -217,6 +217,62 @@ Tensor conv2d_batch(const Tensor& input, const Tensor& weight, const Tensor& bia
     }
   }
   return out;
+}
+
+Gradients conv2d_batch_backward(const Tensor& input, const Tensor& weight, bool has_bias,
+                                const Tensor& grad_output, const ConvParams& p, std::int64_t batch) {
+  if (input.rank() != 4 || input.shape[0] != batch)
+    throw Error(fmt::format("conv2d_batch_backward: expected {} samples (B,C,H,W), got {}", batch,
+                            shape_to_string(input.shape)));
+  const Shape sample(input.shape.begin() + 1, input.shape.end());
+  const ConvGeometry geo = conv_geometry(sample, weight, p);
+  if (grad_output.shape != Shape{batch, geo.oc, geo.oh, geo.ow})
+    throw Error(fmt::format("conv2d_batch_backward: grad_output {} is not the output shape [{},{},{},{}]",
+                            shape_to_string(grad_output.shape), batch, geo.oc, geo.oh, geo.ow));
+  const std::int64_t g = p.groups, ocg = geo.oc / g, kk = geo.kk, plane = geo.oh * geo.ow;
+  const std::int64_t c = sample[0], icg = c / g, h = sample[1], w = sample[2];
+  const std::int64_t chunk =
+      std::clamp<std::int64_t>(kTrainColumnFloats / std::max<std::int64_t>(1, kk * plane), 1, batch);
+  Gradients grads{Tensor(input.shape), Tensor(weight.shape), Tensor()};
+  // W[g]^T (kk x OC/g) per group, and dW[g]^T accumulated over the chunks (transposed at the end).
+  std::vector<float> wt(static_cast<std::size_t>(g * kk * ocg)), dwt(wt.size());
+  for (std::int64_t grp = 0; grp < g; ++grp)
+    MatrixMap(wt.data() + grp * kk * ocg, kk, ocg) =
+        ConstMatrixMap(weight.ptr() + grp * ocg * kk, ocg, kk).transpose();
+  std::vector<float> dy(static_cast<std::size_t>(ocg * chunk * plane)), dyt(dy.size());
+  for (std::int64_t b0 = 0; b0 < batch; b0 += chunk) {
+    const std::int64_t n = std::min(chunk, batch - b0), width = n * plane;
+    for (std::int64_t grp = 0; grp < g; ++grp) {
+      // dY[g] of the chunk's samples side by side: (OC/g x n*plane).
+      for (std::int64_t o = 0; o < ocg; ++o)
+        for (std::int64_t b = 0; b < n; ++b)
+          std::copy_n(grad_output.ptr() + ((b0 + b) * geo.oc + grp * ocg + o) * plane, plane,
+                      dy.data() + o * width + b * plane);
+      // dX: columns (kk x n*plane) = W[g]^T dY[g], one GEMM, then column-to-patch per sample.
+      float* columns = scratch_buffer(kk * width);
+      gemm(wt.data() + grp * kk * ocg, dy.data(), columns, kk, width, ocg);
+      for (std::int64_t b = 0; b < n; ++b)
+        col2im_strided(columns + b * plane, width, icg, geo.k, p, geo.oh, geo.ow, h, w,
+                       grads.input.ptr() + ((b0 + b) * c + grp * icg) * h * w);
+      // dW[g]^T (kk x OC/g) += input columns (kk x n*plane) * dY[g]^T, one GEMM over the chunk.
+      for (std::int64_t b = 0; b < n; ++b)
+        im2col_strided(input.ptr() + ((b0 + b) * c + grp * icg) * h * w, h, w, icg, geo.k, p, geo.oh, geo.ow,
+                       columns + b * plane, width);
+      MatrixMap(dyt.data(), width, ocg) = MatrixMap(dy.data(), ocg, width).transpose();
+      gemm(columns, dyt.data(), dwt.data() + grp * kk * ocg, kk, ocg, width, b0 > 0);
+    }
+  }
+  for (std::int64_t grp = 0; grp < g; ++grp)
+    MatrixMap(grads.weight.ptr() + grp * ocg * kk, ocg, kk) =
+        MatrixMap(dwt.data() + grp * kk * ocg, kk, ocg).transpose();
+  if (has_bias) {
+    grads.bias = Tensor({geo.oc});
+    grads.bias.vector().setZero();
+    for (std::int64_t b = 0; b < batch; ++b)
+      grads.bias.vector() +=
+          ConstMatrixMap(grad_output.ptr() + b * geo.oc * plane, geo.oc, plane).rowwise().sum();
+  }
+  return grads;
 }
 
 }  // namespace coinfer::kernels

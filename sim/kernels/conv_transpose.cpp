@@ -37,6 +37,27 @@ TransposeGeometry transpose_geometry(const Tensor& input, const Tensor& weight, 
 
 }  // namespace
 
+void col2im_strided(const float* columns, std::int64_t row_stride, std::int64_t channels,
+                    std::array<std::int64_t, 2> kernel, const ConvParams& p, std::int64_t in_h,
+                    std::int64_t in_w, std::int64_t out_h, std::int64_t out_w, float* output) {
+  for (std::int64_t o = 0; o < channels; ++o) {
+    float* dst = output + o * out_h * out_w;
+    for (std::int64_t i = 0; i < kernel[0]; ++i) {
+      for (std::int64_t j = 0; j < kernel[1]; ++j) {
+        const float* row = columns + ((o * kernel[0] + i) * kernel[1] + j) * row_stride;
+        for (std::int64_t y = 0; y < in_h; ++y) {
+          const std::int64_t oy = y * p.stride[0] - p.padding[0] + i * p.dilation[0];
+          if (oy < 0 || oy >= out_h) continue;
+          for (std::int64_t x = 0; x < in_w; ++x) {
+            const std::int64_t ox = x * p.stride[1] - p.padding[1] + j * p.dilation[1];
+            if (ox >= 0 && ox < out_w) dst[oy * out_w + ox] += row[y * in_w + x];
+          }
+        }
+      }
+    }
+  }
+}
+
 Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p) {
   const TransposeGeometry geo = transpose_geometry(input, weight, p);
   const std::int64_t ih = input.shape[1], iw = input.shape[2], g = p.groups, icg = geo.icg, ocg = geo.ocg;
@@ -54,22 +75,7 @@ Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor&
     MatrixMap(wt.data(), kk, icg) = wg.transpose();
     gemm(wt.data(), input.ptr() + grp * icg * plane, columns, kk, plane, icg);
     // Column-to-patch: out[o, y*s - p + i*d, x*s - p + j*d] += columns[(o, i, j), (y, x)].
-    for (std::int64_t o = 0; o < ocg; ++o) {
-      float* dst = out.ptr() + (grp * ocg + o) * oh * ow;
-      for (std::int64_t i = 0; i < kh_n; ++i) {
-        for (std::int64_t j = 0; j < kw_n; ++j) {
-          const float* row = columns + ((o * kh_n + i) * kw_n + j) * plane;
-          for (std::int64_t y = 0; y < ih; ++y) {
-            const std::int64_t oy = y * p.stride[0] - p.padding[0] + i * p.dilation[0];
-            if (oy < 0 || oy >= oh) continue;
-            for (std::int64_t x = 0; x < iw; ++x) {
-              const std::int64_t ox = x * p.stride[1] - p.padding[1] + j * p.dilation[1];
-              if (ox >= 0 && ox < ow) dst[oy * ow + ox] += row[y * iw + x];
-            }
-          }
-        }
-      }
-    }
+    col2im_strided(columns, plane, ocg, geo.k, p, ih, iw, oh, ow, out.ptr() + grp * ocg * oh * ow);
   }
   if (!bias.empty()) {
     auto m = out.matrix(oc, oh * ow);

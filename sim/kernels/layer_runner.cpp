@@ -39,16 +39,6 @@ Tensor bias_for(const Layer& l, std::int64_t n, std::uint64_t seed) {
   return l.attrs.bias ? random_normal({n}, derive_seed(seed, "bias"), 0.0f, 0.01f) : Tensor();
 }
 
-ConvParams conv_params(const LayerAttrs& a) {
-  ConvParams p;
-  p.stride = a.stride;
-  p.padding = a.padding;
-  p.dilation = a.dilation;
-  p.output_padding = a.output_padding;
-  p.groups = a.groups;
-  return p;
-}
-
 PoolParams pool_params(const LayerAttrs& a) { return {a.kernel, a.stride, a.padding, a.ceil_mode}; }
 
 std::vector<LstmCellWeights> lstm_weights(const Layer& l, const Shape& in, std::uint64_t seed) {
@@ -88,6 +78,16 @@ const Tensor& single_input(const Layer& l, const std::vector<const Tensor*>& inp
 }
 
 }  // namespace
+
+ConvParams conv_params(const LayerAttrs& a) {
+  ConvParams p;
+  p.stride = a.stride;
+  p.padding = a.padding;
+  p.dilation = a.dilation;
+  p.output_padding = a.output_padding;
+  p.groups = a.groups;
+  return p;
+}
 
 std::int64_t LayerWeights::size_bytes() const {
   std::int64_t b = weight.size_bytes() + bias.size_bytes();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/graph/layer.hpp"
+#include "sim/kernels/conv.hpp"
 #include "sim/kernels/dense.hpp"
 #include "sim/kernels/lstm.hpp"
 #include "sim/kernels/normalization.hpp"
@@ -38,6 +39,10 @@ struct LayerWeights {
 /// Seeded weights for `layer` given its (first) input shape. Layers without parameters get an empty
 /// LayerWeights. Throws `Error` if the input shape does not fit the layer.
 LayerWeights make_weights(const Layer& layer, const Shape& input, std::uint64_t seed);
+
+/// The convolution parameters of a conv layer's attributes (stride, padding, dilation, output padding,
+/// groups).
+ConvParams conv_params(const LayerAttrs& attrs);
 
 /// Runs `layer` on `inputs` (one per entry of layer.inputs, in order). `input` layers return a copy of
 /// their single given tensor; dropout is the identity (inference); flatten reshapes. Throws `Error`

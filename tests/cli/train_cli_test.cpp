@@ -69,3 +69,14 @@ TEST_CASE("coinfer step-times prints one row per minibatch size and the least-sq
                         Contains("minibatch  step ms  ms per sample") && Contains("least squares:"));
   CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 3 + 3 + 1);  // title, header, rule; 3 rows; fit
 }
+
+TEST_CASE("coinfer step-times --per-sample times the per-sample path and compares each size with the first") {
+  const auto batched = run_cli("step-times digits_mlp --batches 1,4 --repeats 1");
+  const auto single = run_cli("step-times digits_mlp --batches 1,4 --repeats 1 --per-sample");
+  INFO(batched.err << single.err);
+  REQUIRE(batched.exit_code == 0);
+  REQUIRE(single.exit_code == 0);
+  CHECK_THAT(batched.out,
+             Contains("conv and fc batched over the minibatch") && Contains("per sample / at 1"));
+  CHECK_THAT(single.out, Contains("conv and fc sample by sample") && Contains("per sample / at 1"));
+}
