@@ -1,10 +1,13 @@
 // `coinfer train MODEL --epochs E --seed S [--batch B] [--lr X] [--momentum M] [--weight-decay W]
-// [--test-fraction F] [--data FILE] [--resize N] [--workers K] [--quantizer
-// fp32|onebit|onebit-noef|terngrad]`: functional training (sim/functional/trainer.hpp) on the 8x8 handwritten
-// digits scikit-learn ships, one line per epoch; with --workers or --quantizer, AdaLearner's data-parallel
-// training over K workers (sim/functional/distributed_trainer.hpp), --batch being the total minibatch split
-// across them. Nothing timed is printed, so the same seed gives byte-identical output.
+// [--test-fraction F] [--data FILE|DIR|fashion-mnist] [--train-samples N] [--resize N] [--workers K]
+// [--quantizer fp32|onebit|onebit-noef|terngrad]`: functional training (sim/functional/trainer.hpp) on the
+// 8x8 handwritten digits scikit-learn ships (a seeded split) or on IDX files in MNIST's layout, e.g.
+// Fashion-MNIST (its official split), one line per epoch; with --workers or --quantizer, AdaLearner's
+// data-parallel training over K workers (sim/functional/distributed_trainer.hpp), --batch being the total
+// minibatch split across them. Nothing timed is printed, so the same seed gives byte-identical output.
+#include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include <fmt/format.h>
@@ -13,6 +16,7 @@
 #include "cli/commands.hpp"
 #include "sim/core/error.hpp"
 #include "sim/functional/distributed_trainer.hpp"
+#include "sim/functional/idx_dataset.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/report/table.hpp"
 
@@ -26,7 +30,9 @@ struct TrainCliOptions {
   TrainOptions train;
   double test_fraction = 0.2;
   std::string data = default_digits_path();
-  std::int64_t resize = 0;  // 0: the samples as read
+  std::int64_t resize = 0;         // 0: the samples as read
+  std::int64_t train_samples = 0;  // 0: every training sample
+  bool test_fraction_given = false;
   std::int64_t workers = 1;
   std::string quantizer = "fp32";
   bool distributed = false;  // --workers or --quantizer given
@@ -45,11 +51,65 @@ auto with_model_errors(const TrainCliOptions& o, Make make) {
   }
 }
 
-Dataset load_data(const TrainCliOptions& o) {
-  const Dataset data = load_digits(o.data);
-  if (o.resize == 0) return data;
+// The samples, which of them train and test, and how the split was made (for the data line).
+struct TrainingData {
+  Dataset data;
+  DatasetSplit split;
+  std::string split_note;
+};
+
+constexpr const char* kFashionMnist = "fashion-mnist";
+
+// --data fashion-mnist or a directory: IDX files in MNIST's layout with their official test set.
+TrainingData load_idx_data(const TrainCliOptions& o) {
+  const std::string dir = o.data == kFashionMnist ? default_fashion_mnist_dir() : o.data;
+  if (o.test_fraction_given)
+    throw InputError("", "--test-fraction",
+                     fmt::format("{} has its own test set (the t10k files); --test-fraction applies to the "
+                                 "digits CSV only",
+                                 dir));
+  const auto limit = o.train_samples > 0 ? static_cast<std::size_t>(o.train_samples)
+                                         : std::numeric_limits<std::size_t>::max();
+  TrainTestData d = load_mnist_layout(dir, limit);
+  if (o.train_samples > 0 && d.split.train.size() < limit)
+    throw InputError("", "--train-samples",
+                     fmt::format("expected at most {} (the training samples in {}), got {}",
+                                 d.split.train.size(), dir, o.train_samples));
+  const std::string note = o.train_samples > 0 ? fmt::format("the first {} training images", o.train_samples)
+                                               : std::string("all training images");
+  return {std::move(d.data), std::move(d.split), fmt::format("official split: {}, all test images", note)};
+}
+
+// The digits CSV with a seeded split (--train-samples keeps the first N of its shuffled training part).
+TrainingData load_digits_data(const TrainCliOptions& o) {
+  Dataset data = load_digits(o.data);
+  DatasetSplit split = [&] {
+    try {
+      return split_dataset(data.size(), o.test_fraction, o.seed);
+    } catch (const InputError& e) {
+      throw InputError("", "--test-fraction", e.message());
+    }
+  }();
+  std::string note = fmt::format("fraction {}, seed {}", o.test_fraction, o.seed);
+  if (o.train_samples > 0) {
+    const auto n = static_cast<std::size_t>(o.train_samples);
+    if (n > split.train.size())
+      throw InputError("", "--train-samples",
+                       fmt::format("expected at most {} (the training part of {}), got {}",
+                                   split.train.size(), o.data, o.train_samples));
+    split.train.resize(n);
+    note += fmt::format(", the first {} of the training part", n);
+  }
+  return {std::move(data), std::move(split), note};
+}
+
+TrainingData load_data(const TrainCliOptions& o) {
+  TrainingData d = o.data == kFashionMnist || std::filesystem::is_directory(o.data) ? load_idx_data(o)
+                                                                                    : load_digits_data(o);
+  if (o.resize == 0) return d;
   try {
-    return resized(data, o.resize, o.resize);
+    d.data = resized(d.data, o.resize, o.resize);
+    return d;
   } catch (const InputError& e) {
     throw InputError("", "--resize", e.message());
   }
@@ -81,7 +141,9 @@ void run_train(const TrainCliOptions& o) {
         with_model_errors(o, [&] { return std::make_unique<Trainer>(load_model(o.model), o.seed, o.train); });
   }
   const Trainer& trainer = distributed ? distributed->trainer() : *local;
-  const Dataset data = load_data(o);
+  const TrainingData loaded = load_data(o);
+  const Dataset& data = loaded.data;
+  const DatasetSplit& split = loaded.split;
   try {
     trainer.check_dataset(data);
   } catch (const InputError& e) {
@@ -89,19 +151,12 @@ void run_train(const TrainCliOptions& o) {
     throw InputError(o.model, e.path(),
                      shape ? e.message() + " (--resize N resizes them to N x N)" : e.message());
   }
-  const DatasetSplit split = [&] {
-    try {
-      return split_dataset(data.size(), o.test_fraction, o.seed);
-    } catch (const InputError& e) {
-      throw InputError("", "--test-fraction", e.message());
-    }
-  }();
   const Graph& g = trainer.model().graph();
   std::cout << fmt::format("model {}: {} layers, {} parameters, weights from seed {}\n", g.name(), g.size(),
                            format_count(g.total_params()), o.seed);
-  std::cout << fmt::format("data {}: {} samples {}, {} classes; {} train, {} test (fraction {}, seed {})\n",
-                           data.source, data.size(), shape_to_string(data.sample_shape), data.classes,
-                           split.train.size(), split.test.size(), o.test_fraction, o.seed);
+  std::cout << fmt::format("data {}: {} samples {}, {} classes; {} train, {} test ({})\n", data.source,
+                           data.size(), shape_to_string(data.sample_shape), data.classes, split.train.size(),
+                           split.test.size(), loaded.split_note);
   const auto& s = o.train.sgd;
   std::cout << fmt::format("sgd: batch {}, learning rate {}, momentum {}, weight decay {}\n", o.train.batch,
                            s.learning_rate, s.momentum, s.weight_decay);
@@ -123,7 +178,8 @@ void add_train_command(CLI::App& app) {
   auto o = std::make_shared<TrainCliOptions>();
   auto* cmd = app.add_subcommand(
       "train",
-      "Train a model with SGD on the 8x8 handwritten digits (functional mode, seeded, deterministic)");
+      "Train a model with SGD on the 8x8 handwritten digits or Fashion-MNIST (functional mode, seeded, "
+      "deterministic)");
   cmd->add_option("model", o->model, "Zoo name (digits_mlp, digits_cnn, mxnet_mlp, ...) or model JSON file")
       ->required();
   cmd->add_option("--epochs", o->epochs, "Passes over the training set")
@@ -144,10 +200,19 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--weight-decay", o->train.sgd.weight_decay, "L2 weight decay")
       ->capture_default_str()
       ->check(non_negative());
-  cmd->add_option("--test-fraction", o->test_fraction, "Fraction of the samples held out for testing")
+  auto* test_fraction =
+      cmd->add_option("--test-fraction", o->test_fraction,
+                      "Fraction of the digits held out for testing (IDX data has its own test set)")
+          ->capture_default_str();
+  cmd->add_option(
+         "--data", o->data,
+         "The digits CSV (gzip or plain; default: python3-sklearn's copy), 'fashion-mnist' (Debian's "
+         "dataset-fashion-mnist) or a directory of IDX files in MNIST's layout "
+         "(train-images-idx3-ubyte[.gz], train-labels-idx1-ubyte[.gz], t10k-...)")
       ->capture_default_str();
-  cmd->add_option("--data", o->data, "The digits CSV (gzip or plain; default: python3-sklearn's copy)")
-      ->capture_default_str();
+  cmd->add_option("--train-samples", o->train_samples,
+                  "Train on the first N training samples only (default: all)")
+      ->check(at_least_one());
   cmd->add_option(
          "--resize", o->resize,
          "Resize the samples to N x N (bilinear), e.g. 28 for the MNIST networks mxnet_mlp, mxnet_lenet")
@@ -159,7 +224,8 @@ void add_train_command(CLI::App& app) {
   auto* quantizer =
       cmd->add_option("--quantizer", o->quantizer, "Gradient exchange: fp32, onebit, onebit-noef or terngrad")
           ->capture_default_str();
-  cmd->callback([o, workers, quantizer] {
+  cmd->callback([o, workers, quantizer, test_fraction] {
+    o->test_fraction_given = test_fraction->count() > 0;
     o->distributed = workers->count() > 0 || quantizer->count() > 0;
     run_train(*o);
   });

@@ -10,7 +10,7 @@ packages=(
   catch2 libyaml-cpp-dev libcli11-dev libglpk-dev libpng-dev zlib1g-dev
   libbenchmark-dev libopenblas-dev
   python3 python3-matplotlib python3-pandas python3-nbconvert python3-ipykernel python3-nbformat
-  python3-sklearn
+  python3-sklearn dataset-fashion-mnist
   parallel slurmctld slurmd slurm-client munge
   clang libclang-rt-14-dev lld llvm-14
 )

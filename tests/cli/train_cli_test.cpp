@@ -61,6 +61,29 @@ TEST_CASE("coinfer train --resize 28 trains an MNIST network on the upscaled dig
                         Contains("1797 samples [1,28,28], 10 classes"));
 }
 
+TEST_CASE("coinfer train --data fashion-mnist trains on the first training images, tests on t10k, repeats") {
+  const std::string args =
+      "train mxnet_mlp --data fashion-mnist --train-samples 500 --epochs 1 --batch 32 --lr 0.1 --momentum 0";
+  const auto r = run_cli(args);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out,
+             Contains("data /usr/share/datasets/fashion-mnist: 10500 samples [1,28,28], 10 classes; 500 "
+                      "train, 10000 test (official split: the first 500 training images, all test images)") &&
+                 Contains("/10000)"));
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 4 + 1);
+  CHECK(run_cli(args).out == r.out);  // the same seed, byte for byte
+}
+
+TEST_CASE("coinfer train --train-samples keeps the first samples of the digits' training part") {
+  const auto r = run_cli("train digits_mlp --epochs 1 --train-samples 100");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out,
+             Contains("1797 samples [1,8,8], 10 classes; 100 train, 359 test (fraction 0.2, seed 1, the "
+                      "first 100 of the training part)"));
+}
+
 TEST_CASE("coinfer step-times prints one row per minibatch size and the least-squares line") {
   const auto r = run_cli("step-times digits_mlp --batches 1,4,16 --repeats 1");
   INFO(r.err);
