@@ -1,10 +1,7 @@
 // `coinfer sweep SWEEP [--jobs N] [--out DIR] [--shard i/N]` and `coinfer merge A.csv B.csv -o OUT`.
 // Each run executes in its own `coinfer run` child process: SimGrid cannot run two simulations
 // in one process (its clock is not reset between engines).
-#include <cerrno>
-#include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,7 +9,6 @@
 #include <set>
 
 #include <fcntl.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +19,7 @@
 #include "cli/commands.hpp"
 #include "cli/run_outputs.hpp"
 #include "sim/core/error.hpp"
+#include "sim/replay/child_process.hpp"
 #include "sim/replay/simulate.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/sweep_merge.hpp"
@@ -62,13 +59,8 @@ RunOutcome run_outcome(const std::string& run_dir, int status) {
 template <class Body>
 StartedRun start_child(const std::string& run_dir, Body body) {
   const auto log = run_dir + "/log.txt";
-  std::fflush(nullptr);
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) throw Error(fmt::format("cannot fork the run's process: {}", std::strerror(errno)));
+  const pid_t pid = fork_bound_to_parent("the run's process");  // a killed sweep leaves no run behind
   if (pid == 0) {
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a killed sweep leaves no run behind
-    if (::getppid() != parent) ::_exit(1);
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       ::dup2(fd, 1);

@@ -1,3 +1,5 @@
+#include "sim/replay/child_process.hpp"
+
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,21 +62,30 @@ std::string read_all(int fd) {
 
 }  // namespace
 
-std::string run_in_child_process(const std::function<std::string()>& fn) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw Error(fmt::format("cannot create a pipe: {}", std::strerror(errno)));
+pid_t fork_bound_to_parent(std::string_view what) {
   std::fflush(nullptr);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    throw Error(fmt::format("cannot fork a simulation process: {}", std::strerror(errno)));
-  }
+  if (pid < 0) throw Error(fmt::format("cannot fork {}: {}", what, std::strerror(errno)));
   if (pid == 0) {
-    // The simulation dies with its parent (a killed `coinfer run` or sweep leaves no orphan running).
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(1);
+  }
+  return pid;
+}
+
+std::string run_in_child_process(const std::function<std::string()>& fn) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw Error(fmt::format("cannot create a pipe: {}", std::strerror(errno)));
+  pid_t pid = 0;
+  try {
+    pid = fork_bound_to_parent("a simulation process");
+  } catch (const Error&) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw;
+  }
+  if (pid == 0) {
     ::close(fds[0]);
     child_main(fds[1], fn);
   }

@@ -44,6 +44,8 @@ class Dispatcher {
   /// The actor body. Never throws into SimGrid: an exception is kept for `rethrow_if_failed`.
   void operator()();
   void rethrow_if_failed() const;
+  /// Transfers and computations started and not yet handled (for a deadlock's error message).
+  std::size_t pending_activities() const { return activities_.size(); }
   /// Fills the per-device energies and totals once the engine has stopped; finishes the trace.
   void finish(double end_s);
 

@@ -9,6 +9,7 @@
 #include "sim/core/sanitizer.hpp"
 #include "sim/plan/critical_path.hpp"
 #include "sim/replay/dispatcher.hpp"
+#include "sim/replay/engine_run.hpp"
 
 namespace coinfer {
 namespace {
@@ -78,7 +79,10 @@ SimulationResult simulate(const Platform& platform, const std::vector<Plan>& var
   const auto sg = replay::build_simgrid_platform(topology, options.seed);
   replay::Dispatcher dispatcher({&topology, &plans, &workload, &options, scheduler}, sg, result);
   sg4::Actor::create("dispatcher", sg.dispatcher, [&dispatcher] { dispatcher(); });
-  engine.run();
+  replay::run_engine(engine, [&dispatcher] {
+    return fmt::format("{} transfer or compute activities were still pending",
+                       dispatcher.pending_activities());
+  });
   dispatcher.rethrow_if_failed();
   dispatcher.finish(sg4::Engine::get_clock());
   result.trace_writer = options.trace_writer;

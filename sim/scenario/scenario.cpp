@@ -1,6 +1,7 @@
 #include "sim/scenario/scenario.hpp"
 
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -63,28 +64,45 @@ std::pair<std::string, Json> named_component(const Json& doc, const char* key, c
   return {name, params};
 }
 
-HostProfile host_profile_for(const ScenarioSpec& spec, const Graph& graph, std::int64_t batch = 1) {
-  if (spec.profile_basis == "estimate") return estimate_host_profile(graph, HostSpeed::nominal(), batch);
-  ProfileOptions options;
-  options.repeats = spec.profile_repeats;
-  options.batch = batch;
-  HostProfile measured = profile_model(graph, options);
-  if (batch == 1) return measured;
-  // On the estimate basis with this host's batch-1 factors, so the measured batching effect stays.
-  options.batch = 1;
-  return normalize_batch_to_estimate(graph, measured, profile_model(graph, options));
-}
+/// The host profiles a scenario's costs come from. On the measured basis this host's batch-1
+/// forward profile is read (or measured) once and serves the batch-1 costs, the batch-B
+/// normalisation and the backward / forward ratio alike.
+class HostProfiles {
+ public:
+  HostProfiles(const ScenarioSpec& spec, const Graph& graph) : spec_(spec), graph_(graph) {}
 
-/// `forward` carried to the backward pass: with the backward / forward ratio of this host's
-/// kernels when the scenario profiles measured (both profiles cached on disk), else the estimate's.
-HostProfile backward_profile_for(const ScenarioSpec& spec, const Graph& graph, const HostProfile& forward) {
-  if (spec.profile_basis == "estimate") return backward_profile_of(graph, forward);
-  ProfileOptions options;
-  options.repeats = spec.profile_repeats;
-  const HostProfile measured_forward = profile_model(graph, options);
-  const HostProfile measured_backward = profile_backward(graph, options);
-  return backward_profile_of(graph, forward, MeasuredBackwardRatio{measured_forward, measured_backward});
-}
+  HostProfile forward(std::int64_t batch = 1) {
+    if (estimate()) return estimate_host_profile(graph_, HostSpeed::nominal(), batch);
+    if (batch == 1) return measured_forward();
+    // On the estimate basis with this host's batch-1 factors, so the measured batching effect stays.
+    return normalize_batch_to_estimate(graph_, profile_model(graph_, options(batch)), measured_forward());
+  }
+
+  /// `forward` carried to the backward pass: with the backward / forward ratio of this host's
+  /// kernels when the scenario profiles measured (both profiles cached on disk), else the estimate's.
+  HostProfile backward(const HostProfile& forward) {
+    if (estimate()) return backward_profile_of(graph_, forward);
+    return backward_profile_of(
+        graph_, forward, MeasuredBackwardRatio{measured_forward(), profile_backward(graph_, options(1))});
+  }
+
+ private:
+  bool estimate() const { return spec_.profile_basis == "estimate"; }
+  ProfileOptions options(std::int64_t batch) const {
+    ProfileOptions o;
+    o.repeats = spec_.profile_repeats;
+    o.batch = batch;
+    return o;
+  }
+  const HostProfile& measured_forward() {
+    if (!measured_forward_) measured_forward_ = profile_model(graph_, options(1));
+    return *measured_forward_;
+  }
+
+  const ScenarioSpec& spec_;
+  const Graph& graph_;
+  std::optional<HostProfile> measured_forward_;
+};
 
 }  // namespace
 
@@ -270,13 +288,11 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
     auto partitioner = partitioners.create(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
     ScenarioInputs inputs = load_scenario_inputs(spec);
     ScenarioPlan out{std::move(inputs.graph), std::move(inputs.platform), std::move(inputs.source), {}, {}};
-    const CostModel cost(out.graph, host_profile_for(spec, out.graph));
-    const auto batch_cost = [&](std::int64_t batch) {
-      return CostModel(out.graph, host_profile_for(spec, out.graph, batch));
-    };
+    HostProfiles profiles(spec, out.graph);
+    const CostModel cost(out.graph, profiles.forward());
+    const auto batch_cost = [&](std::int64_t batch) { return CostModel(out.graph, profiles.forward(batch)); };
     const auto backward_cost = [&](const HostProfile& forward) {
-      return CostModel(out.graph, backward_profile_for(spec, out.graph, forward),
-                       MeasuredProfile::AsMeasured);
+      return CostModel(out.graph, profiles.backward(forward), MeasuredProfile::AsMeasured);
     };
     out.variants = partitioner->partition_variants(
         PartitionContext{out.graph, out.platform, cost, out.source, batch_cost, backward_cost});
