@@ -126,6 +126,9 @@ SweepSummary run_sweep(const SweepSpec& spec, const SweepOptions& options, const
                        const ProgressFn& progress, const PointCheck& check) {
   if (options.jobs < 1) throw InputError("", "--jobs", "expected an integer >= 1");
   if (options.shard >= options.shard_count) throw InputError("", "--shard", "shard out of range");
+  // Every point is expanded twice: here to check it and hash it, and again when it is launched.
+  // Keeping the expanded scenarios instead would hold the whole sweep's JSON in memory at once; an
+  // expansion is a few key assignments, cheap next to the run it starts.
   const auto hashes = check_sweep(spec, check);
   SweepSummary summary;
   summary.csv_path = csv_path_of(options);
