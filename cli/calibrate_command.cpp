@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/host_profile_source.hpp"
 #include "sim/calibration/calibrate.hpp"
@@ -131,13 +132,13 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--basis", opts->basis,
                   "Host timing basis: recorded (each file's fit record), profile (real kernels) or "
                   "estimate (MACs-based)")
-      ->check(CLI::IsMember({"recorded", "profile", "estimate"}))
+      ->check(one_of({"recorded", "profile", "estimate"}))
       ->capture_default_str();
   cmd->add_option("--repeats", opts->repeats, "Timed repeats per layer when profiling")
-      ->check(CLI::Range(1, 1000))
+      ->check(integer_in(1, 1000))
       ->capture_default_str();
   cmd->add_option("--tolerance", opts->tolerance_pct, "Allowed |residual| in percent for --check")
-      ->check(CLI::Range(0.0, 100.0))
+      ->check(number_in(0.0, 100.0))
       ->capture_default_str();
   cmd->callback([opts] { run(*opts); });
 }

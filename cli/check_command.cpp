@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/builtin_registries.hpp"
+#include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "sim/check/junit_writer.hpp"
 #include "sim/check/process.hpp"
@@ -109,7 +110,7 @@ void add_check_command(CLI::App& app) {
   check->add_option("--junit", opts->junit, "Also write JUnit XML to this file (one testcase per metric)");
   check->add_option("--only", opts->only, "Run only this check, whatever its tier (repeatable)");
   check->add_option("--tier", opts->tier, "quick (default): the quick checks; full: every check")
-      ->check(CLI::IsMember({"quick", "full"}));
+      ->check(one_of({"quick", "full"}));
   check->callback([opts] { run_check_command(*opts); });
 }
 

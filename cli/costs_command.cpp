@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/shipped_devices.hpp"
 #include "sim/calibration/calibration_json.hpp"
@@ -149,14 +150,14 @@ void add_costs_command(CLI::App& app) {
   cmd->add_flag("--groups", o->groups,
                 "Also every run of 2..--max-group consecutive layers, and the whole model");
   cmd->add_option("--max-group", o->max_group, "Longest run of consecutive layers shown by --groups")
-      ->check(CLI::Range(2, 64))
+      ->check(integer_in(2, 64))
       ->capture_default_str();
   cmd->add_option("--host-profile", o->host_profile,
                   "Host timing basis: estimate (deterministic, the shipped calibrations' basis) or measured "
                   "(this host's kernels, cached, normalised to the estimate per op class)")
       ->capture_default_str();
   cmd->add_option("--repeats", o->repeats, "Timed runs per layer / group with --host-profile measured")
-      ->check(CLI::Range(1, 10000))
+      ->check(integer_in(1, 10000))
       ->capture_default_str();
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->callback([o] { run(*o); });

@@ -100,7 +100,7 @@ void add_infer_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--threads", o->threads, "Kernel threads")
       ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+      ->check(integer_in(1, 256));
   cmd->callback([o] { run_infer(*o); });
 }
 

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -30,12 +31,37 @@ int main(int argc, char** argv) {
   coinfer::cli::add_make_trace_command(app);
   coinfer::cli::add_png_wire_command(app);
   coinfer::cli::add_step_times_command(app);
-  std::vector<std::string> names;
-  for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
-  if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end()) {
-    std::fprintf(stderr, "coinfer: error: unknown command '%s'; known: %s\n", argv[1],
-                 fmt::format("{}", fmt::join(names, ", ")).c_str());
-    return 2;
+  // An unknown command (or an unknown word after a command that has its own, `model`, `make-trace`)
+  // names the known ones; CLI11 would only say a subcommand is required.
+  // A missing one says which are known, unless help or the version is asked for.
+  bool help = false;
+  for (int i = 1; i < argc; ++i)
+    help = help || std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h" ||
+           std::string_view(argv[i]) == "--version";
+  const CLI::App* level = &app;
+  std::string where = "command";
+  for (int i = 1;; ++i) {
+    const auto subs = level->get_subcommands({});
+    if (subs.empty()) break;
+    std::vector<std::string> names;
+    const CLI::App* next = nullptr;
+    for (const auto* sub : subs) {
+      names.push_back(sub->get_name());
+      if (i < argc && sub->get_name() == argv[i]) next = sub;
+    }
+    const auto known = fmt::format("{}", fmt::join(names, ", "));
+    if (i >= argc || argv[i][0] == '-') {
+      if (help) break;
+      std::fprintf(stderr, "coinfer: error: expected a %s (%s)\n", where.c_str(), known.c_str());
+      return 2;
+    }
+    if (!next) {
+      std::fprintf(stderr, "coinfer: error: unknown %s '%s'; known: %s\n", where.c_str(), argv[i],
+                   known.c_str());
+      return 2;
+    }
+    where = next->get_name() + " command";
+    level = next;
   }
   try {
     app.parse(argc, argv);

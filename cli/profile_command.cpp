@@ -97,15 +97,15 @@ void add_profile_command(CLI::App& app) {
   cmd->add_flag("--groups", o->groups,
                 "Also time every run of 2..--max-group consecutive layers, and the whole model");
   cmd->add_option("--max-group", o->max_group, "Longest run of consecutive layers timed by --groups")
-      ->check(CLI::Range(2, 64))
+      ->check(integer_in(2, 64))
       ->capture_default_str();
   cmd->add_flag("--backward", o->backward,
                 "Time each layer's backward kernels (input + weight gradient) instead; cached apart");
   cmd->add_option("--repeats", o->repeats, "Timed runs per layer / group")
-      ->check(CLI::Range(1, 10000))
+      ->check(integer_in(1, 10000))
       ->capture_default_str();
   cmd->add_option("--warmup", o->warmup, "Untimed runs before timing")
-      ->check(CLI::Range(0, 1000))
+      ->check(integer_in(0, 1000))
       ->capture_default_str();
   cmd->add_option("--seed", o->seed, "Seed of weights and inputs")
       ->check(unsigned_integer())
@@ -113,7 +113,7 @@ void add_profile_command(CLI::App& app) {
   cmd->add_option("--batch", o->batch,
                   "Inputs per kernel call: every time is that of a batch run together (one GEMM over "
                   "the batch for conv and fc)")
-      ->check(CLI::Range(1, 4096))
+      ->check(integer_in(1, 4096))
       ->capture_default_str();
   cmd->add_flag("--json", o->json, "Print the profile as JSON");
   cmd->add_flag("--no-cache", o->no_cache, "Measure even when a cached profile exists (and do not write it)");

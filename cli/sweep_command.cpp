@@ -176,7 +176,7 @@ void add_sweep_commands(CLI::App& app) {
       ->add_option("--launch", opts->launch,
                    "How a run's process starts: fork (default: a copy of this process, no program load) "
                    "or exec (a fresh `coinfer run`); the results are the same")
-      ->check(CLI::IsMember({"fork", "exec"}));
+      ->check(one_of({"fork", "exec"}));
   sweep->callback([opts] {
     if (std::error_code ec; std::filesystem::is_directory(opts->file, ec))
       throw InputError(opts->file, "", "is a directory, expected a sweep YAML file");
