@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/core/hash.hpp"
 
 namespace coinfer {
 namespace {
@@ -78,13 +79,9 @@ Tensor random_uniform(const Shape& shape, std::uint64_t seed, float lo, float hi
 }
 
 std::uint64_t derive_seed(std::uint64_t seed, std::string_view label) {
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a 64-bit offset basis
-  for (unsigned char c : label) h = (h ^ c) * 1099511628211ull;
-  // splitmix64 finaliser of seed + hash: consecutive seeds give unrelated streams.
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull + h;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  // FNV-1a from a basis one digit short of the standard one (kept: every seeded weight and input
+  // derives from it), then SplitMix64 of seed + hash: consecutive seeds give unrelated streams.
+  return splitmix64(seed + fnv1a64(label, 1469598103934665603ull));
 }
 
 double tensor_sum(const Tensor& t) {

@@ -4,31 +4,17 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/core/hash.hpp"
+
 namespace coinfer {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-std::uint64_t fnv1a(const std::string& text) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
 }  // namespace
 
 std::uint64_t link_seed(std::uint64_t seed, const std::string& link_name) {
-  return splitmix64(seed ^ fnv1a(link_name));
+  return splitmix64(seed ^ fnv1a64(link_name));
 }
 
 BandwidthSeries::BandwidthSeries(const LinkSpec& spec, std::uint64_t seed) : spec_(spec), rng_(seed) {

@@ -1,27 +1,19 @@
 #include "sim/profile/profiler.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <optional>
-
-#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
 #include "sim/functional/forward_pass.hpp"
-#include "sim/graph/graph_json.hpp"
 #include "sim/kernels/batched.hpp"
 #include "sim/kernels/gemm.hpp"
 #include "sim/kernels/layer_runner.hpp"
 
 namespace coinfer {
 namespace {
-
-namespace fs = std::filesystem;
 
 // Positions of the streaming forward pass: topological order, producers and last consumers.
 struct Plan {
@@ -250,52 +242,6 @@ Measured measure(const Workload& w, const ProfileOptions& o, bool time_layers,
   return m;
 }
 
-std::uint64_t fnv1a(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
-Json cache_key(const Graph& graph, const ProfileOptions& o) {
-  return {{"model", graph.name()},
-          {"graph", fmt::format("{:016x}", fnv1a(graph_to_json(graph).dump()))},
-          {"build", profiler_build_id()},
-          {"host_cpu", host_cpu_model()},
-          {"seed", o.seed},
-          {"clock", kernels::kernel_threads() == 1 ? "thread-cpu" : "wall"},
-          {"warmup", o.warmup},
-          {"batch", o.batch}};
-}
-
-fs::path cache_file(const Json& key, const ProfileOptions& o, const std::string& prefix = "profile") {
-  return fs::path(profile_cache_dir(o)) /
-         fmt::format("{}-{}-{:016x}.json", prefix, key["model"].get<std::string>(), fnv1a(key.dump()));
-}
-
-std::optional<HostProfile> read_cache(const fs::path& file, const Json& key) {
-  std::ifstream in(file);
-  if (!in) return std::nullopt;
-  try {
-    const Json j = Json::parse(in);
-    if (j.at("key") != key) return std::nullopt;
-    return host_profile_from_json(j.at("profile"));
-  } catch (const std::exception&) {
-    return std::nullopt;  // a corrupt or foreign cache entry is re-measured and overwritten
-  }
-}
-
-void write_cache(const fs::path& file, const Json& key, const HostProfile& p) {
-  std::error_code ec;
-  fs::create_directories(file.parent_path(), ec);
-  const auto tmp = file.string() + fmt::format(".tmp{}", static_cast<long>(::getpid()));
-  {
-    std::ofstream out(tmp);
-    out << Json{{"key", key}, {"profile", host_profile_to_json(p)}}.dump();
-    if (!out) return;  // caching is best effort: an unwritable cache only costs time
-  }
-  fs::rename(tmp, file, ec);
-}
-
 bool layers_usable(const HostProfile& p, std::size_t n, int repeats) {
   return p.layers.size() == n && std::all_of(p.layers.begin(), p.layers.end(),
                                              [&](const TimingStats& s) { return s.repeats >= repeats; });
@@ -345,32 +291,10 @@ std::vector<LayerRange> consecutive_groups(std::size_t layers, std::size_t max_l
   return out;
 }
 
-std::string profile_cache_dir(const ProfileOptions& o) {
-  if (!o.cache_dir.empty()) return o.cache_dir;
-  if (const char* dir = std::getenv("COINFER_CACHE_DIR"); dir && *dir) return dir;
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return (fs::path(home) / ".cache" / "coinfer").string();
-  return (fs::temp_directory_path() / "coinfer-cache").string();
-}
-
-std::string profiler_build_id() {
-  std::string exe = "unknown";
-  std::error_code ec;
-  const auto path = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const auto size = fs::file_size(path, ec);
-    const auto mtime = fs::last_write_time(path, ec).time_since_epoch().count();
-    if (!ec) exe = fmt::format("{} {} {}", path.filename().string(), size, mtime);
-  }
-  return fmt::format("coinfer {}; {}; exe {}", COINFER_VERSION, kernels::kernel_build_id(), exe);
-}
-
 HostProfile profile_model(const Graph& graph, const ProfileOptions& o) {
   check_options(graph, o);
   const Plan plan = make_plan(graph);
-  const Json key = cache_key(graph, o);
-  const fs::path file = cache_file(key, o);
-  std::optional<HostProfile> cached = o.use_cache ? read_cache(file, key) : std::nullopt;
+  std::optional<HostProfile> cached = o.use_cache ? cached_profile(graph, o, kForwardPass) : std::nullopt;
   const bool layers_cached = cached && layers_usable(*cached, graph.size(), o.repeats);
   std::vector<LayerRange> missing;
   for (const auto& g : o.groups) {
@@ -385,17 +309,17 @@ HostProfile profile_model(const Graph& graph, const ProfileOptions& o) {
   Measured m = measure(w, o, !layers_cached, missing);
   HostProfile p = layers_cached ? *cached : HostProfile{};
   p.model = graph.name();
-  p.host_cpu = key["host_cpu"].get<std::string>();
+  p.host_cpu = host_cpu_model();
   p.basis = "profile";
   p.batch = o.batch;
-  p.build_id = key["build"].get<std::string>();
+  p.build_id = profiler_build_id();
   if (!layers_cached) p.layers = std::move(m.layers), p.groups.clear();
   for (auto& g : m.groups) {
     std::erase_if(p.groups,
                   [&](const GroupTiming& old) { return old.first == g.first && old.last == g.last; });
     p.groups.push_back(g);
   }
-  if (o.use_cache) write_cache(file, key, p);
+  if (o.use_cache) cache_profile(graph, o, kForwardPass, p);
   return p;
 }
 
@@ -425,19 +349,5 @@ PairedTiming time_layers_and_forward(const Graph& graph, int warmup, int repeats
 }
 
 double profiler_clock_s() { return clock_now_s(); }
-
-std::optional<HostProfile> cached_profile(const Graph& graph, const ProfileOptions& o,
-                                          const std::string& pass) {
-  Json key = cache_key(graph, o);
-  key["pass"] = pass;
-  return read_cache(cache_file(key, o, pass), key);
-}
-
-void cache_profile(const Graph& graph, const ProfileOptions& o, const std::string& pass,
-                   const HostProfile& p) {
-  Json key = cache_key(graph, o);
-  key["pass"] = pass;
-  write_cache(cache_file(key, o, pass), key, p);
-}
 
 }  // namespace coinfer

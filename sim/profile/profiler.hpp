@@ -86,10 +86,13 @@ std::string profiler_build_id();
 /// time with kernel threads.
 double profiler_clock_s();
 
-/// Another pass's profile (e.g. "backward") in the same disk cache as `profile_model`'s, keyed by
-/// the same model, graph, build, host, seed, clock, warm-up and batch plus `pass`, in the file
-/// `<pass>-<model>-<hash>.json`: the cached profile, or nothing (missing, foreign or corrupt), and
-/// a best-effort store.
+/// The forward pass's name in the profile cache (`profile_model`'s entries).
+inline const std::string kForwardPass = "forward";
+
+/// A pass's profile (`kForwardPass`, "backward", ...) in the disk cache (sim/profile/profile_cache.cpp),
+/// keyed by model, graph, build, host, seed, clock, warm-up and batch, plus `pass` for any pass but
+/// the forward one, in the file `<pass>-<model>-<hash>.json` (`profile-...` for the forward pass):
+/// the cached profile, or nothing (missing, foreign or corrupt), and a best-effort store.
 std::optional<HostProfile> cached_profile(const Graph& graph, const ProfileOptions& options,
                                           const std::string& pass);
 void cache_profile(const Graph& graph, const ProfileOptions& options, const std::string& pass,

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/core/hash.hpp"
 #include "sim/scenario/compare.hpp"
 #include "sim/scenario/key_path.hpp"
 #include "sim/scenario/scenario_doc.hpp"
@@ -214,14 +215,6 @@ std::vector<SweepRun> expand_sweep(const SweepSpec& spec) {
   runs.reserve(n);
   for (std::size_t i = 0; i < n; ++i) runs.push_back(sweep_run(spec, i));
   return runs;
-}
-
-std::uint64_t fnv1a64(std::string_view text, std::uint64_t h) {
-  for (const char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ull;  // the 64-bit FNV prime
-  }
-  return h;
 }
 
 std::string json_hash(const Json& doc) { return fmt::format("{:016x}", fnv1a64(doc.dump())); }

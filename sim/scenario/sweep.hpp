@@ -67,9 +67,6 @@ SweepRun sweep_run(const SweepSpec& spec, std::size_t index);
 /// Every run, in order.
 std::vector<SweepRun> expand_sweep(const SweepSpec& spec);
 
-/// FNV-1a 64 of `text`, continuing from `h` (start: the offset basis).
-std::uint64_t fnv1a64(std::string_view text, std::uint64_t h = 14695981039346656037ull);
-
 /// The hash `point_hash` uses: FNV-1a 64 over the compact JSON text (object keys sorted), as 16
 /// lowercase hex digits. Stable across machines and runs.
 std::string json_hash(const Json& doc);

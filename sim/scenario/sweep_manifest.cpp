@@ -6,6 +6,7 @@
 
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/core/hash.hpp"
 #include "sim/scenario/sweep.hpp"
 
 namespace coinfer {
