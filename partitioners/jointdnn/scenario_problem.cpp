@@ -16,11 +16,11 @@
 #include "sim/replay/energy.hpp"
 
 namespace coinfer::jointdnn {
-namespace {
-
 InputError param_error(const char* key, std::string message) {
   return InputError("", join_path("partitioner", key), std::move(message));
 }
+
+namespace {
 
 std::string device_list(const Platform& platform) {
   std::vector<std::string> names;
@@ -236,101 +236,6 @@ void check_wake_up(const Links& links, const std::string& cloud, ScenarioProblem
   sp.wake_up_s = net.wake_up_s;
 }
 
-bool uses_cloud(const Solution& s) {
-  return std::any_of(s.groups.begin(), s.groups.end(), [](const Group& g) { return g.on == Side::cloud; });
-}
-
-/// The better feasible one of the all-on-one-side schedules on `sides` (infeasible when none meets
-/// the maxima).
-Solution one_side(const Problem& p, std::initializer_list<Side> sides) {
-  Solution best;
-  for (Side side : sides) {
-    Solution s = make_solution(p, {{1, p.layers, side}});
-    if (s.feasible && (!best.feasible || objective_value(p, s.cost) < objective_value(p, best.cost)))
-      best = std::move(s);
-  }
-  return best;
-}
-
-Solution run_core(const Problem& p, SolverChoice solver) {
-  switch (solver) {
-    case SolverChoice::automatic:
-      return p.has_limits() ? solve_labels(p) : solve_shortest_path(p);
-    case SolverChoice::shortest_path:
-      return solve_shortest_path(p);
-    case SolverChoice::labels:
-      return solve_labels(p);
-    case SolverChoice::ilp:
-      return solve_ilp(p);
-    case SolverChoice::neurosurgeon:
-      return solve_neurosurgeon(p);
-    case SolverChoice::status_quo:
-      return one_side(p, {Side::mobile, Side::cloud});
-    case SolverChoice::mobile_only:
-      return one_side(p, {Side::mobile});
-    case SolverChoice::cloud_only:
-      return one_side(p, {Side::cloud});
-  }
-  return {};
-}
-
-/// Exact optimum with one wake-up W per cloud-using schedule: the best cloud-using schedule is
-/// the best schedule of the problem with max_latency tightened by W (plus W), unless that
-/// problem's best schedule stays on the mobile, which is then optimal as it is.
-Solution solve_with_wake_up(const ScenarioProblem& sp, SolverChoice solver) {
-  const Problem& p = sp.problem;
-  const double w = sp.wake_up_s;
-  if (w <= 0.0) return run_core(p, solver);
-  Solution mobile_only = make_solution(p, {{1, p.layers, Side::mobile}});
-  Problem tight = p;
-  if (tight.max_latency_s) {
-    if (*tight.max_latency_s < w) return mobile_only;
-    *tight.max_latency_s -= w;
-  }
-  Solution best = run_core(tight, solver);
-  if (!best.feasible) return mobile_only;
-  if (!uses_cloud(best)) return make_solution(p, best.groups);
-  best.cost.latency_s += w;
-  if (mobile_only.feasible && objective_value(p, mobile_only.cost) <= objective_value(p, best.cost))
-    return mobile_only;
-  return best;
-}
-
-Solution solve_guarded(const ScenarioProblem& sp, SolverChoice solver) {
-  try {
-    return solve_with_wake_up(sp, solver);
-  } catch (const InputError& e) {
-    // e.g. too many overlapping skips for the JointDNN graph (`skips`): only the ILP has no limit.
-    throw InputError("", "partitioner.solver", fmt::format("{}: {}", e.path(), e.message()));
-  }
-}
-
-std::string infeasible_message(const ScenarioProblem& sp, SolverChoice solver) {
-  // The best achievable value within the solver's own schedules (one split, one side, or any).
-  const SolverChoice free_solver = solver == SolverChoice::neurosurgeon || solver >= SolverChoice::status_quo
-                                       ? solver
-                                       : SolverChoice::automatic;
-  ScenarioProblem open = sp;
-  open.problem.max_latency_s.reset();
-  open.problem.max_energy_j.reset();
-  open.problem.max_cloud_time_s.reset();
-  open.problem.objective = Objective::latency;
-  const double best_latency_s = solve_guarded(open, free_solver).cost.latency_s;
-  open.problem.objective = Objective::energy;
-  const double best_energy_j = solve_guarded(open, free_solver).cost.energy_j;
-  const Problem& p = sp.problem;
-  if (p.max_latency_s && !within_limit(best_latency_s, *p.max_latency_s))
-    return fmt::format("max_latency_s: no schedule meets {:.6g} s; the best latency is {:.6g} s",
-                       *p.max_latency_s, best_latency_s);
-  if (p.max_energy_j && !within_limit(best_energy_j, *p.max_energy_j))
-    return fmt::format("max_energy_j: no schedule meets {:.6g} J; the best mobile energy is {:.6g} J",
-                       *p.max_energy_j, best_energy_j);
-  return fmt::format(
-      "the maxima cannot be met together (alone, the best latency is {:.6g} s, the best mobile "
-      "energy {:.6g} J, the least cloud time 0 s)",
-      best_latency_s, best_energy_j);
-}
-
 }  // namespace
 
 ScenarioProblem build_scenario_problem(const PartitionContext& ctx, const ScenarioSetup& setup) {
@@ -381,106 +286,6 @@ ScenarioProblem build_scenario_problem(const PartitionContext& ctx, const Scenar
   p.max_cloud_time_s = setup.max_cloud_time_s;
   check_wake_up(links, sp.cloud, sp);
   return sp;
-}
-
-Solution solve_scenario_problem(const ScenarioProblem& sp, SolverChoice solver) {
-  if (solver == SolverChoice::shortest_path && sp.problem.has_limits())
-    throw param_error("solver",
-                      "shortest-path takes no max_latency_s / max_energy_j / max_cloud_time_s; use "
-                      "labels, ilp or auto");
-  Solution s = solve_guarded(sp, solver);
-  if (!s.feasible) {
-    const auto message = infeasible_message(sp, solver);
-    const auto colon = message.find(':');
-    if (message.rfind("max_", 0) == 0)
-      throw param_error(message.substr(0, colon).c_str(), message.substr(colon + 2));
-    throw InputError("", "partitioner", message);
-  }
-  return s;
-}
-
-Plan plan_of_schedule(const PartitionContext& ctx, const ScenarioProblem& sp, const Solution& solution,
-                      const std::string& name) {
-  const Graph& g = ctx.graph;
-  const auto& order = g.topological_order();
-  const std::array<std::string, 2> device = {sp.mobile, sp.cloud};
-  const auto layer_name = [&](std::size_t k) -> const std::string& {
-    return g.layer(order[sp.position[k]]).name;
-  };
-  // Which sides hold each layer's output, and the task that put it there ("" = the model input).
-  struct Where {
-    std::array<bool, 2> on{false, false};
-    std::array<std::string, 2> task;
-  };
-  std::vector<Where> where(sp.position.size());
-  where[0].on[0] = true;
-  std::array<std::string, 2> last_task;      // the latest task whose output is on each side
-  std::array<std::string, 2> last_crossing;  // the last task of the latest crossing towards each side
-  Plan plan;
-  plan.name = name;
-  const auto add_dep = [](std::vector<std::string>& deps, const std::string& id) {
-    if (!id.empty() && std::find(deps.begin(), deps.end(), id) == deps.end()) deps.push_back(id);
-  };
-  // A crossing: [compress on the sender ->] transfer [-> decompress on the receiver].
-  const auto cross = [&](std::size_t k, int to) {
-    const int from = 1 - to;
-    const int dir = to == 1 ? 0 : 1;
-    const bool png = sp.compress_s[k][dir] > 0.0;
-    std::vector<std::string> deps;
-    add_dep(deps, where[k].task[from]);
-    add_dep(deps, last_task[from]);  // not before the work that precedes the crossing on its side
-    const auto tag = fmt::format("{}-{}", to == 1 ? "up" : "down", layer_name(k));
-    const auto what = k == 0 ? std::string("input") : layer_name(k);
-    // One crossing at a time: the problem charges each its own latency and eq. 21 energy, so
-    // several outputs crossing at one boundary (a split inside a residual block) go one by one.
-    bool first = true;
-    const auto push = [&](Task t) {
-      if (first && !last_crossing[to].empty() &&
-          std::find(t.deps.begin(), t.deps.end(), last_crossing[to]) == t.deps.end())
-        t.after = {last_crossing[to]};
-      first = false;
-      plan.tasks.push_back(std::move(t));
-      return plan.tasks.back().id;
-    };
-    std::string last;
-    if (png) {
-      last = push(compute_task("zip-" + tag, device[from], sp.compress_s[k][dir], deps, "png " + what));
-      deps = {last};
-    }
-    last = push(transfer_task(tag, device[from], device[to], sp.wire_bytes[k], deps, what, sp.network));
-    if (png)
-      last = push(compute_task("unzip-" + tag, device[to], sp.decompress_s[k][dir], {last}, "png " + what));
-    where[k].on[to] = true;
-    where[k].task[to] = last;
-    last_task[to] = last;
-    last_crossing[to] = last;
-  };
-  for (std::size_t gi = 0; gi < solution.groups.size(); ++gi) {
-    const Group& grp = solution.groups[gi];
-    const int s = grp.on == Side::mobile ? 0 : 1;
-    std::vector<std::size_t> needed;
-    for (int k = grp.first; k <= grp.last; ++k)
-      for (auto q : sp.producers[k])
-        if (static_cast<int>(q) < grp.first) needed.push_back(q);
-    std::sort(needed.begin(), needed.end());
-    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
-    for (auto q : needed)
-      if (!where[q].on[s]) cross(q, s);
-    std::vector<std::string> deps;
-    for (auto q : needed) add_dep(deps, where[q].task[s]);
-    add_dep(deps, last_task[s]);
-    const auto id = fmt::format("g{}-{}", gi + 1, side_name(grp.on));
-    plan.tasks.push_back(compute_task(id, device[s], sp.problem.group_time_s(grp.first, grp.last, grp.on),
-                                      deps,
-                                      fmt::format("{}..{}", layer_name(grp.first), layer_name(grp.last))));
-    for (int k = grp.first; k <= grp.last; ++k) {
-      where[k].on = {s == 0, s == 1};
-      where[k].task[s] = id;
-    }
-    last_task[s] = id;
-  }
-  if (!where.back().on[0]) cross(where.size() - 1, 0);
-  return plan;
 }
 
 }  // namespace coinfer::jointdnn

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "partitioners/jointdnn/jointdnn_problem.hpp"
+#include "sim/core/error.hpp"
 #include "sim/scenario/partitioner.hpp"
 
 namespace coinfer::jointdnn {
@@ -106,6 +107,9 @@ struct ScenarioProblem {
   double busy_w = 0.0;                ///< the mobile's busy power (compute energy = busy_w x time)
   double power_save_timeout_s = 0.0;  ///< the network's (a gap longer than it puts the radio to sleep)
 };
+
+/// An InputError at `partitioner.<key>` (the scenario partitioners' parameters).
+InputError param_error(const char* key, std::string message);
 
 /// Longest the mobile's radio can stay idle inside one pass of `problem`: the largest sum of
 /// group times over all groupings (each group on its slower side).
