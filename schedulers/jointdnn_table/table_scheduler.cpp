@@ -49,6 +49,11 @@ ParamSchema table_param_schema() {
                         "a direction's measurement older than this reverts to the nominal rate (0: never)")
           .range(0, 1e9)
           .with_default(0.0),
+      ParamSpec::number("probe_period_s",
+                        "probe a direction whose newest measurement is older than this (0: never probe)")
+          .range(0, 1e9)
+          .with_default(0.0),
+      ParamSpec::number("probe_bytes", "size of one probe transfer, bytes").range(1, 1e9).with_default(16384),
   };
 }
 
@@ -57,6 +62,8 @@ TableParams TableParams::from_json(const Json& params) {
   p.oracle = params.at("oracle").get<bool>();
   p.period_s = params.at("period_s").get<double>();
   p.max_age_s = params.at("max_age_s").get<double>();
+  p.probe_period_s = params.at("probe_period_s").get<double>();
+  p.probe_bytes = params.at("probe_bytes").get<double>();
   p.pick = params.at("pick").get<std::string>() == "nearest" ? Pick::nearest : Pick::floor;
   return p;
 }
@@ -111,22 +118,36 @@ std::vector<Plan> TableScheduler::plan_variants(std::vector<Plan> partitioned, c
     for (auto l : r->links) names.push_back(topo.links()[l].name);
     return names;
   };
-  up_ = {route_links(mobile, cloud), {}, meta(nominal, 0, "uplink_bps"), {}, {}};
-  down_ = {route_links(cloud, mobile), {}, meta(nominal, 0, "downlink_bps"), {}, {}};
+  const std::string& network = platform.networks[net].name;
+  const std::string& phone = platform.devices[mobile].name;
+  const std::string& server = platform.devices[cloud].name;
+  up_ = {};
+  up_.links = route_links(mobile, cloud);
+  up_.nominal_bps = meta(nominal, 0, "uplink_bps");
+  up_.probe = {network, phone, server, params_.probe_bytes};
+  up_.needed = up_grid_.size() > 1;
+  down_ = {};
+  down_.links = route_links(cloud, mobile);
+  down_.nominal_bps = meta(nominal, 0, "downlink_bps");
+  down_.probe = {network, server, phone, params_.probe_bytes};
+  down_.needed = down_grid_.size() > 1;
   return partitioned;
 }
 
-bool TableScheduler::estimate(Direction& dir, const SchedulerView& view, double& rate_bps) const {
-  if (dir.index.empty()) {
-    const auto& names = *view.link_names;
-    for (const auto& l : dir.links) {
-      const auto it = std::find(names.begin(), names.end(), l);
-      if (it == names.end()) throw Error(fmt::format("jointdnn-table: no link '{}' in the replay", l));
-      dir.index.push_back(static_cast<std::size_t>(it - names.begin()));
-    }
-    dir.seen.assign(dir.index.size(), 0);
-    dir.measured_at_s.assign(dir.index.size(), 0.0);
+void TableScheduler::resolve(Direction& dir, const SchedulerView& view) {
+  if (!dir.index.empty()) return;
+  const auto& names = *view.link_names;
+  for (const auto& l : dir.links) {
+    const auto it = std::find(names.begin(), names.end(), l);
+    if (it == names.end()) throw Error(fmt::format("jointdnn-table: no link '{}' in the replay", l));
+    dir.index.push_back(static_cast<std::size_t>(it - names.begin()));
   }
+  dir.seen.assign(dir.index.size(), 0);
+  dir.measured_at_s.assign(dir.index.size(), 0.0);
+}
+
+bool TableScheduler::estimate(Direction& dir, const SchedulerView& view, double& rate_bps) const {
+  resolve(dir, view);
   bool known = false;
   rate_bps = dir.nominal_bps;
   for (std::size_t k = 0; k < dir.index.size(); ++k) {
@@ -170,9 +191,35 @@ FrameDecision TableScheduler::on_frame(const SchedulerView& view) {
 
 std::optional<std::size_t> TableScheduler::on_period(const SchedulerView& view) { return decide(view); }
 
+// The newest sign of the direction's rate: the oldest of its links' last completed transfers (a
+// route's estimate needs them all), or the last probe asked for when that is newer.
+bool TableScheduler::stale(const Direction& dir, const SchedulerView& view) const {
+  double newest = std::numeric_limits<double>::infinity();
+  for (auto i : dir.index) {
+    const MeasuredLink& m = view.measured_links[i];
+    newest = std::min(newest, m.transfers > 0 ? m.last_end_s : -std::numeric_limits<double>::infinity());
+  }
+  return view.now_s - std::max(newest, dir.probed_at_s) >= params_.probe_period_s;
+}
+
+std::vector<ProbeRequest> TableScheduler::take_probes(const SchedulerView& view) {
+  std::vector<ProbeRequest> probes;
+  if (params_.oracle || params_.probe_period_s <= 0.0) return probes;
+  for (Direction* dir : {&up_, &down_}) {
+    resolve(*dir, view);
+    if (!dir->needed || !stale(*dir, view)) continue;
+    dir->probed_at_s = view.now_s;
+    probes_ += 1;
+    probes.push_back(dir->probe);
+  }
+  return probes;
+}
+
 std::map<std::string, double> TableScheduler::summary() const {
-  return {
+  std::map<std::string, double> s = {
       {"table_decisions", decisions_}, {"table_changes", changes_}, {"table_measured_decisions", measured_}};
+  if (params_.probe_period_s > 0.0 && !params_.oracle) s["table_probes"] = probes_;
+  return s;
 }
 
 }  // namespace coinfer::jointdnn_table

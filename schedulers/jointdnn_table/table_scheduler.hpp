@@ -12,7 +12,16 @@
 ///   sends nothing, so the estimate then stays where it was (what a phone can know), unless
 ///   `max_age_s` > 0: a direction whose newest measurement is older than that reverts to its
 ///   nominal rate, so the table returns to the cell of the nominal rates and measures again
-///   (a probe);
+///   (with real frames);
+/// - probes (`probe_period_s` > 0): after each decision point (frame release, period) a direction
+///   the table needs (its grid has more than one rate) whose links have no measurement that ended
+///   within the last `probe_period_s`, and no probe asked for within it, gets one probe of
+///   `probe_bytes` (Scheduler::take_probes; uplink mobile -> cloud, downlink cloud -> mobile). Its
+///   completion refreshes the measurement like any transfer, so an all-on-phone cell no longer
+///   freezes the estimate. Default 0 (off): every run without it is unchanged. 16 kB by default:
+///   about eleven 1500-byte packets, long enough (22 ms at Table 3's 5.85 Mbps) that the
+///   measurement is the link's rate, not its latency (taken out anyway), and a tenth of VGG-16's
+///   8-bit input upload (150.5 kB);
 /// - `oracle: true`: the true current rates (`SchedulerView::link_rates_bps`), an upper bound.
 ///
 /// Cell choice per direction (`pick`): `floor` (default, conservative) takes the largest grid rate
@@ -21,6 +30,7 @@
 ///
 ///     pick_cell({1e6, 5e6}, {2e6, 1e7}, 4e6, 3e7, Pick::floor)  // -> 1 + 0 * 2 + 1 = 2
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -36,7 +46,9 @@ struct TableParams {
   bool oracle = false;
   double period_s = 0.0;  ///< 0: decide at every frame release
   Pick pick = Pick::floor;
-  double max_age_s = 0.0;                            ///< 0: a measurement never expires
+  double max_age_s = 0.0;       ///< 0: a measurement never expires
+  double probe_period_s = 0.0;  ///< 0: no probes
+  double probe_bytes = 16384.0;
   static TableParams from_json(const Json& params);  ///< params filled by table_param_schema
 };
 
@@ -58,8 +70,10 @@ class TableScheduler final : public Scheduler {
   FrameDecision on_frame(const SchedulerView& view) override;
   double period_s() const override { return params_.period_s; }
   std::optional<std::size_t> on_period(const SchedulerView& view) override;
+  std::vector<ProbeRequest> take_probes(const SchedulerView& view) override;
   /// table_decisions, table_changes (decisions that changed the variant), table_measured_decisions
-  /// (decisions taken on a measurement or the oracle rather than variant 0 by default).
+  /// (decisions taken on a measurement or the oracle rather than variant 0 by default); with
+  /// probes on, table_probes (probes asked for).
   std::map<std::string, double> summary() const override;
 
  private:
@@ -69,7 +83,13 @@ class TableScheduler final : public Scheduler {
     double nominal_bps = 0.0;
     std::vector<std::size_t> seen;      ///< transfers counted per link at the last decision
     std::vector<double> measured_at_s;  ///< when that count last grew
+    ProbeRequest probe;                 ///< a probe of this direction (sender, receiver, network)
+    bool needed = false;                ///< its grid has more than one rate
+    double probed_at_s = -std::numeric_limits<double>::infinity();  ///< the last probe asked for
   };
+  static void resolve(Direction& dir, const SchedulerView& view);
+  /// True when the direction needs a probe now (see the file comment).
+  bool stale(const Direction& dir, const SchedulerView& view) const;
   std::size_t decide(const SchedulerView& view);
   /// The estimate for one direction; false when nothing (fresh) was measured on it. A measurement's
   /// age counts from the first decision that saw it.
@@ -79,7 +99,7 @@ class TableScheduler final : public Scheduler {
   std::vector<double> up_grid_, down_grid_;
   Direction up_, down_;
   std::size_t last_ = 0;
-  double decisions_ = 0, changes_ = 0, measured_ = 0;
+  double decisions_ = 0, changes_ = 0, measured_ = 0, probes_ = 0;
 };
 
 }  // namespace coinfer::jointdnn_table

@@ -60,28 +60,44 @@ Json run_metrics(const std::string& scenario, const SimulationResult& result) {
     busy[d.device] = d.busy_s;
     wake_ups[d.device] = d.wake_ups;
   }
-  for (const auto& l : result.links) bytes[l.link] = l.bytes;
-  return Json{
-      {"scenario", scenario},
-      {"seed", result.seed},
-      {"frames", result.frames.size()},
-      {"completed", completed},
-      {"dropped", dropped},
-      {"deadline_met", deadline_met},
-      {"latency_ms", latency_summary_ms(result.frames)},
-      {"throughput_fps", completed == 0 || !(span > 0) ? Json(nullptr) : Json(double(completed) / span)},
-      {"energy_j", energy},
-      {"active_energy_j", active},
-      {"bytes", bytes},
-      {"busy_s", busy},
-      {"wake_ups", wake_ups},
-      {"analytic_latency_ms", result.analytic_latency_s.empty()
-                                  ? Json(nullptr)
-                                  : number_or_null(result.analytic_latency_s[0] * 1e3)},
-      {"simulated_s", result.end_s},
-      {"executions", result.executions},
-      {"messages", result.messages},
-      {"warnings", result.warnings}};
+  Json probes = Json::object(), probe_bytes = Json::object(), probe_energy = Json::object();
+  for (const auto& d : result.devices)
+    if (d.probe_radio_energy_j > 0.0) probe_energy[d.device] = d.probe_radio_energy_j;
+  for (const auto& l : result.links) {
+    bytes[l.link] = l.bytes;
+    if (l.probes == 0) continue;
+    probes[l.link] = l.probes;
+    probe_bytes[l.link] = l.probe_bytes;
+  }
+  Json out =
+      Json{{"scenario", scenario},
+           {"seed", result.seed},
+           {"frames", result.frames.size()},
+           {"completed", completed},
+           {"dropped", dropped},
+           {"deadline_met", deadline_met},
+           {"latency_ms", latency_summary_ms(result.frames)},
+           {"throughput_fps", completed == 0 || !(span > 0) ? Json(nullptr) : Json(double(completed) / span)},
+           {"energy_j", energy},
+           {"active_energy_j", active},
+           {"bytes", bytes},
+           {"busy_s", busy},
+           {"wake_ups", wake_ups},
+           {"analytic_latency_ms", result.analytic_latency_s.empty()
+                                       ? Json(nullptr)
+                                       : number_or_null(result.analytic_latency_s[0] * 1e3)},
+           {"simulated_s", result.end_s},
+           {"executions", result.executions},
+           {"messages", result.messages},
+           {"warnings", result.warnings}};
+  // Probe transfers (Scheduler::take_probes) per link, only when some were sent: runs without them
+  // keep their bytes. `bytes` and `messages` include them.
+  if (!probes.empty()) {
+    out["probes"] = std::move(probes);
+    out["probe_bytes"] = std::move(probe_bytes);
+    out["probe_radio_energy_j"] = std::move(probe_energy);
+  }
+  return out;
 }
 
 void append_frames_csv_row(fmt::memory_buffer& out, std::size_t index, const FrameRecord& f) {

@@ -56,7 +56,7 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   out_.devices.resize(n_dev);
   for (std::size_t d = 0; d < n_dev; ++d) out_.devices[d].device = platform.devices[d].name;
   for (const auto& l : topo.links())
-    out_.links.push_back({l.name, platform.networks[l.network].name, 0.0, 0, 0.0});
+    out_.links.push_back({l.name, platform.networks[l.network].name, 0.0, 0, 0.0, 0, 0.0});
   init_trace();
 }
 
@@ -82,7 +82,7 @@ void Dispatcher::run() {
   add_timer(in_.workload->release_s(0), TimerKind::Release, 0);
   if (in_.scheduler != nullptr && in_.scheduler->period_s() > 0.0)
     add_timer(in_.workload->start_s + in_.scheduler->period_s(), TimerKind::SchedulerPeriod, 0);
-  while (resolved_ < frame_count_) {
+  while (resolved_ < frame_count_ || probes_in_flight_ > 0) {
     const double t = now();
     if (!varying_links_.empty()) sample_rates(t);
     if (!timers_.empty() && timers_.top().time_s <= t + kTimeEps) {
@@ -175,13 +175,16 @@ void Dispatcher::on_timer(const Timer& timer) {
       break;
     }
     case TimerKind::SchedulerPeriod: {
-      if (auto v = in_.scheduler->on_period(view(resolved_))) {
-        if (*v >= in_.plans->size())
-          throw Error(fmt::format("scheduler '{}' chose variant {} of {}", in_.scheduler->name(), *v,
+      if (resolved_ == frame_count_) break;  // only probes left to arrive: no more decisions
+      const SchedulerView v = view(resolved_);
+      if (auto choice = in_.scheduler->on_period(v)) {
+        if (*choice >= in_.plans->size())
+          throw Error(fmt::format("scheduler '{}' chose variant {} of {}", in_.scheduler->name(), *choice,
                                   in_.plans->size()));
-        current_variant_ = *v;
+        current_variant_ = *choice;
       }
       apply_stalls();
+      send_probes(v);
       add_timer(timer.time_s + in_.scheduler->period_s(), TimerKind::SchedulerPeriod, 0);
       break;
     }
@@ -284,35 +287,39 @@ std::size_t Dispatcher::radio_index(std::size_t network, std::size_t device) con
 
 // Every (network, channel name) any plan variant uses gets a ChannelState.
 void Dispatcher::index_channels() {
-  std::map<std::pair<std::size_t, std::string>, std::size_t> index;
-  const double start_s = in_.options->radios_start_awake ? in_.workload->start_s : -kInf;
   for (const auto& plan : *in_.plans) {
     auto& of = channel_of_.emplace_back(plan.tasks.size(), 0);
     for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
       const CompiledTask& t = plan.tasks[i];
-      if (t.kind != TaskKind::Transfer) continue;
-      const auto [it, added] = index.emplace(std::pair{t.route->network, t.channel}, channels_.size());
-      if (added) {
-        channels_.push_back({});
-        channels_.back().last_active_s = start_s;
-        channel_names_.push_back(t.channel);
-      }
-      of[i] = it->second;
+      if (t.kind == TaskKind::Transfer) of[i] = channel_index(t.route->network, t.channel);
     }
   }
+}
+
+std::size_t Dispatcher::channel_index(std::size_t network, const std::string& channel) {
+  const auto [it, added] = channel_index_.emplace(std::pair{network, channel}, channels_.size());
+  if (added) {
+    channels_.push_back({});
+    channels_.back().last_active_s = in_.options->radios_start_awake ? in_.workload->start_s : -kInf;
+    channel_names_.push_back(channel);
+  }
+  return it->second;
+}
+
+std::size_t Dispatcher::new_transfer_slot() {
+  if (free_transfers_.empty()) {
+    transfers_.emplace_back();
+    return transfers_.size() - 1;
+  }
+  const std::size_t slot = free_transfers_.back();
+  free_transfers_.pop_back();
+  return slot;
 }
 
 // A transfer first waits for its wake-up (per radio or per channel, Network::wake_up_per), then
 // for its network when the network's radio is serialized, then travels in SimGrid.
 void Dispatcher::begin_transfer(const TaskRef& ref) {
-  std::size_t slot;
-  if (free_transfers_.empty()) {
-    slot = transfers_.size();
-    transfers_.emplace_back();
-  } else {
-    slot = free_transfers_.back();
-    free_transfers_.pop_back();
-  }
+  const std::size_t slot = new_transfer_slot();
   const CompiledTask& t = task(ref);
   Transfer& x = transfers_[slot];
   x.in_use = true;
@@ -324,8 +331,12 @@ void Dispatcher::begin_transfer(const TaskRef& ref) {
   const FrameState& fs = frame_state(ref.frame);
   x.bytes = fs.bytes.empty() || std::isnan(fs.bytes[ref.task]) ? t.bytes : fs.bytes[ref.task];
   x.restart_pending = false;
+  x.probe = false;
+  launch_transfer(slot);
+}
 
-  const Network& network = in_.topology->platform().networks[t.route->network];
+void Dispatcher::launch_transfer(std::size_t slot) {
+  const Network& network = in_.topology->platform().networks[transfers_[slot].route->network];
   if (network.wake_up_s > 0.0 &&
       (network.wake_up_per == WakeUpPer::Channel ? wait_for_channel(slot) : wait_for_radio(slot)))
     return;
@@ -444,6 +455,10 @@ void Dispatcher::start_comm(std::size_t slot) {
     if (ls.active++ == 0) ls.busy_since_s = t;
     out_.links[l].bytes += x.bytes;
     ++out_.links[l].messages;
+    if (x.probe) {
+      ++out_.links[l].probes;
+      out_.links[l].probe_bytes += x.bytes;
+    }
     arm_link(l);
   }
   ++out_.messages;
@@ -496,9 +511,11 @@ void Dispatcher::add_radio_energy(const Transfer& x, double duration_s) {
       continue;
     }
     const auto& m = *model;
-    out_.devices[device].radio_energy_j +=
+    const double energy_j =
         sending ? radio_energy_j(m.uplink_alpha_mw_per_mbps, m.uplink_beta_mw, x.bytes, duration_s)
                 : radio_energy_j(m.downlink_alpha_mw_per_mbps, m.downlink_beta_mw, x.bytes, duration_s);
+    out_.devices[device].radio_energy_j += energy_j;
+    if (x.probe) out_.devices[device].probe_radio_energy_j += energy_j;
   }
 }
 
@@ -516,7 +533,7 @@ void Dispatcher::on_comm_done(std::size_t slot) {
     LinkState& ls = links_[l];
     if (--ls.active == 0) out_.links[l].busy_s += t - ls.busy_since_s;
   }
-  if (tracing_) {
+  if (tracing_ && !x.probe) {
     const Task& spec = task_spec(x.ref);
     for (auto l : x.route->links)
       trace(first_link_track_ + l, spec.id, "transfer", x.comm_start_s, t, x.ref.frame, spec.label);
@@ -530,6 +547,10 @@ void Dispatcher::on_comm_done(std::size_t slot) {
       network_busy_[net] = true;
       start_comm(next);
     }
+  }
+  if (x.probe) {
+    probe_arrived(slot);
+    return;
   }
   const TaskRef ref = x.ref;
   x.in_use = false;
@@ -612,7 +633,9 @@ void Dispatcher::release_frame(std::size_t k) {
   if (in_.workload->kind == WorkloadKind::Training) rec.release_s = now();
   rec.variant = static_cast<std::uint32_t>(current_variant_);
   if (in_.scheduler != nullptr) {
-    const FrameDecision decision = in_.scheduler->on_frame(view(k));
+    const SchedulerView v = view(k);
+    const FrameDecision decision = in_.scheduler->on_frame(v);
+    send_probes(v);
     if (decision.variant) {
       if (*decision.variant >= in_.plans->size())
         throw Error(fmt::format("scheduler '{}' chose variant {} of {}", in_.scheduler->name(),

@@ -18,9 +18,12 @@
 #include <deque>
 #include <exception>
 #include <limits>
+#include <map>
 #include <memory>
 #include <queue>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/plan/compiled_plan.hpp"
@@ -101,6 +104,7 @@ class Dispatcher {
     double comm_start_s = 0.0;
     double latency_end_s = 0.0;
     bool restart_pending = false;
+    bool probe = false;  ///< a scheduler's probe (Scheduler::take_probes): no frame, `ref` unused
     simgrid::s4u::CommPtr comm;
     std::size_t activity_pos = 0;  ///< index of `comm` in activities_
   };
@@ -163,6 +167,11 @@ class Dispatcher {
   // transfers
   std::size_t radio_index(std::size_t network, std::size_t device) const;
   void index_channels();
+  /// The ChannelState of (network, channel name), added when no plan variant uses it.
+  std::size_t channel_index(std::size_t network, const std::string& channel);
+  std::size_t new_transfer_slot();
+  /// Wake-up (radio or channel), then the network: the path every transfer takes.
+  void launch_transfer(std::size_t slot);
   void begin_transfer(const TaskRef& ref);
   bool wait_for_radio(std::size_t slot);
   bool wait_for_channel(std::size_t slot);
@@ -198,6 +207,10 @@ class Dispatcher {
   void on_hold_expiry(std::size_t k);
   bool is_held(std::size_t k) const;
   void poll_scheduler();
+  // probes (dispatcher_probes.cpp)
+  void send_probes(const SchedulerView& v);
+  void begin_probe(const ProbeRequest& request);
+  void probe_arrived(std::size_t slot);
   void measure_transfer(const Transfer& x, double end_s);
   void record_score(std::size_t k);
   void frame_resolved(std::size_t k);
@@ -235,6 +248,7 @@ class Dispatcher {
   std::vector<RadioState> radios_;
   std::vector<ChannelState> channels_;
   std::vector<std::string> channel_names_;
+  std::map<std::pair<std::size_t, std::string>, std::size_t> channel_index_;  ///< (network, name)
   std::vector<std::vector<std::size_t>> channel_of_;  ///< per plan variant, per task: channels_ index
   std::vector<Transfer> transfers_;
   std::vector<std::size_t> free_transfers_;
@@ -252,6 +266,7 @@ class Dispatcher {
   std::vector<std::string> link_names_;
   std::vector<MeasuredLink> measured_;  ///< per link: what the devices measured (SchedulerView)
   std::size_t held_ = 0;                ///< frames held by the scheduler
+  std::size_t probes_in_flight_ = 0;    ///< probes sent, not yet arrived (the run waits for them)
   std::vector<std::vector<bool>> radio_warned_;
 
   TraceWriter* writer_ = nullptr;  ///< SimOptions::trace_writer

@@ -116,6 +116,7 @@ void Dispatcher::measure_transfer(const Transfer& x, double end_s) {
     m.last_bytes = x.bytes;
     m.last_duration_s = duration_s;
     m.last_rate_bps = rate_bps;
+    m.last_end_s = end_s;
   }
 }
 

@@ -60,7 +60,7 @@ Json simulation_result_to_json(const SimulationResult& r) {
   Json frames = Json::array();
   for (std::size_t k = 0; k < r.frames.size(); ++k) frames.push_back(frame_json(k, r.frames[k]));
   Json devices = Json::array();
-  for (const auto& d : r.devices)
+  for (const auto& d : r.devices) {
     devices.push_back({{"device", d.device},
                        {"busy_s", d.busy_s},
                        {"executions", d.executions},
@@ -71,13 +71,22 @@ Json simulation_result_to_json(const SimulationResult& r) {
                        {"bytes_sent", d.bytes_sent},
                        {"bytes_received", d.bytes_received},
                        {"wake_ups", d.wake_ups}});
+    // Present only for a device that paid for probes, so runs without probes keep their bytes.
+    if (d.probe_radio_energy_j > 0.0) devices.back()["probe_radio_energy_j"] = d.probe_radio_energy_j;
+  }
   Json links = Json::array();
-  for (const auto& l : r.links)
+  for (const auto& l : r.links) {
     links.push_back({{"link", l.link},
                      {"network", l.network},
                      {"bytes", l.bytes},
                      {"messages", l.messages},
                      {"busy_s", l.busy_s}});
+    // Present only on a link that carried probes, so runs without probes keep their bytes.
+    if (l.probes > 0) {
+      links.back()["probes"] = l.probes;
+      links.back()["probe_bytes"] = l.probe_bytes;
+    }
+  }
   Json trace = Json::array();
   for (const auto& e : r.trace)
     trace.push_back({{"track", e.track},
@@ -129,12 +138,14 @@ SimulationResult simulation_result_from_json(const Json& j) {
     s.bytes_sent = d.at("bytes_sent").get<double>();
     s.bytes_received = d.at("bytes_received").get<double>();
     s.wake_ups = d.at("wake_ups").get<std::size_t>();
+    s.probe_radio_energy_j = d.value("probe_radio_energy_j", 0.0);
     r.devices.push_back(std::move(s));
   }
   for (const auto& l : j.at("links"))
     r.links.push_back({l.at("link").get<std::string>(), l.at("network").get<std::string>(),
                        l.at("bytes").get<double>(), l.at("messages").get<std::size_t>(),
-                       l.at("busy_s").get<double>()});
+                       l.at("busy_s").get<double>(), l.value("probes", std::size_t{0}),
+                       l.value("probe_bytes", 0.0)});
   r.trace_tracks = j.at("trace_tracks").get<std::vector<std::string>>();
   if (j.contains("frame_scores"))
     for (const auto& x : j.at("frame_scores"))

@@ -27,7 +27,8 @@ struct DeviceStats {
   double active_energy_j = 0.0;
   double bytes_sent = 0.0;
   double bytes_received = 0.0;
-  std::size_t wake_ups = 0;  ///< radio wake-ups paid (all networks)
+  std::size_t wake_ups = 0;           ///< radio wake-ups paid (all networks)
+  double probe_radio_energy_j = 0.0;  ///< of radio_energy_j, the probes' (Scheduler::take_probes)
 };
 
 struct LinkStats {
@@ -35,7 +36,9 @@ struct LinkStats {
   std::string network;
   double bytes = 0.0;
   std::size_t messages = 0;
-  double busy_s = 0.0;  ///< time with at least one transfer on the link (latency included)
+  double busy_s = 0.0;       ///< time with at least one transfer on the link (latency included)
+  std::size_t probes = 0;    ///< of the messages, probes (Scheduler::take_probes)
+  double probe_bytes = 0.0;  ///< of the bytes, the probes'
 };
 
 /// One slice of frame 0's timeline, kept in memory (SimOptions::record_trace) for stage metrics.
@@ -56,7 +59,7 @@ struct SimulationResult {
   std::vector<LinkStats> links;            ///< Topology order
   double end_s = 0.0;                      ///< simulated time when the workload was done
   std::size_t executions = 0;              ///< SimGrid executions run
-  std::size_t messages = 0;                ///< transfers sent (each one SimGrid communication or more)
+  std::size_t messages = 0;                ///< transfers sent (probes too; each one SimGrid comm or more)
   std::vector<double> analytic_latency_s;  ///< critical path of each plan variant
   std::vector<std::string> warnings;       ///< e.g. a device without a radio power model
   std::vector<std::string> trace_tracks;   ///< devices, then links, then radios (when traced)

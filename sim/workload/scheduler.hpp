@@ -34,6 +34,19 @@
 /// running finish; frames queue meanwhile), e.g. the devices reloading their layers after a plan
 /// switch (Hu & Krishnamachari, Algorithm 2 line 7). An unknown device name is an error.
 ///
+/// Probes. A scheduler that decides on measured throughput stops measuring when its plan stops
+/// sending (a variant that keeps everything local). Right after each `on_frame` (with the view it
+/// got) and each `on_period` (after `take_stalls`) the replay calls `take_probes`: each
+/// ProbeRequest becomes one real transfer of `bytes` from device `from` to `to` over `network`,
+/// belonging to no frame. It takes the same path as a frame's transfer on that route: the sender's
+/// radio (or the pair's channel) wakes up first if asleep, a serialized radio queues it, SimGrid
+/// shares the links with the frames' traffic and charges the route's latency, the radios pay JointDNN
+/// eq. 21 for its duration, and on completion it counts in `measured_links` like any transfer. Results
+/// count probes per link (LinkStats::probes / probe_bytes, and in the link's bytes and messages);
+/// frame records never see them. The run ends once every frame is resolved and every probe arrived
+/// (no probe is asked for after the last frame is resolved). Unknown devices or network, no route
+/// between them, or `bytes` not > 0 and finite is an Error naming the scheduler.
+///
 ///     class Fixed : public Scheduler {
 ///       FrameDecision on_frame(const SchedulerView&) override { return {1, false}; }
 ///     };
@@ -64,6 +77,7 @@ struct MeasuredLink {
   /// Exponentially weighted mean of the per-transfer rates: the first transfer's rate, then
   /// ewma = kMeasuredEwmaWeight * rate + (1 - kMeasuredEwmaWeight) * ewma. 0 before the first.
   double ewma_rate_bps = 0.0;
+  double last_end_s = 0.0;  ///< when the last one completed (0 before the first)
 };
 
 /// Weight of the newest transfer in MeasuredLink::ewma_rate_bps.
@@ -88,6 +102,14 @@ struct SchedulerView {
 struct DeviceStall {
   std::string device;
   double seconds = 0.0;
+};
+
+/// A probe transfer a scheduler asks for (Scheduler::take_probes; see the file comment).
+struct ProbeRequest {
+  std::string network;  ///< the network's name (Platform::networks)
+  std::string from;     ///< sending device
+  std::string to;       ///< receiving device
+  double bytes = 0.0;   ///< > 0
 };
 
 struct FrameDecision {
@@ -148,6 +170,12 @@ class Scheduler {
   }
   /// Devices to stall, asked right after each on_period (see the file comment).
   virtual std::vector<DeviceStall> take_stalls() { return {}; }
+  /// Probe transfers to send now, asked right after each on_frame and each on_period (see the file
+  /// comment). Default: none.
+  virtual std::vector<ProbeRequest> take_probes(const SchedulerView& view) {
+    (void)view;
+    return {};
+  }
   /// Score of a resolved frame (1: right answer, 0: wrong; NaN: the scheduler has none).
   virtual double frame_score(std::size_t frame, const FrameRecord& record) {
     (void)frame;

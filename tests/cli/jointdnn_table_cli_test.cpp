@@ -17,7 +17,7 @@ TEST_CASE("the jointdnn table scenario runs deterministically and the table swit
     return out;
   };
   const auto a = run("table_a"), b = run("table_b");
-  for (const char* label : {"static", "table", "oracle"})
+  for (const char* label : {"static", "table", "oracle", "probe-2s"})
     CHECK(read_text(a / label / "results.json") == read_text(b / label / "results.json"));
   const auto table = Json::parse(read_text(a / "table" / "results.json"));
   const auto oracle = Json::parse(read_text(a / "oracle" / "results.json"));
@@ -26,4 +26,5 @@ TEST_CASE("the jointdnn table scenario runs deterministically and the table swit
   CHECK(table["scheduler_metrics"]["table_decisions"] == 60);
   CHECK(oracle["scheduler_metrics"]["table_changes"].get<double>() > 0);
   CHECK(fixed["scheduler"] == "none");
+  CHECK(Json::parse(read_text(a / "probe-2s" / "results.json"))["probes"]["4g/tx2/up"].get<int>() > 0);
 }

@@ -159,3 +159,53 @@ TEST_CASE("jointdnn-table with max_age_s returns to variant 0 when its measureme
   v.measure(2, 5e6);
   CHECK(pick_with(s, v.view) == 1 + 1 * 3 + 1);  // a new transfer counts from now
 }
+
+TEST_CASE("jointdnn-table with probe_period_s probes each direction without a recent measurement") {
+  TableParams p;
+  p.probe_period_s = 2.0;
+  p.probe_bytes = 1000.0;
+  TableScheduler s(p);
+  s.plan_variants(table_plans(), tx2_k40());
+  View v;
+  auto probes = s.take_probes(v.view);  // t = 0, nothing measured: both directions
+  REQUIRE(probes.size() == 2);
+  CHECK((probes[0].network == "4g" && probes[0].from == "tx2" && probes[0].to == "k40"));
+  CHECK((probes[1].network == "4g" && probes[1].from == "k40" && probes[1].to == "tx2"));
+  CHECK(probes[0].bytes == 1000.0);
+  v.view.now_s = 1.9;
+  CHECK(s.take_probes(v.view).empty());  // probed 1.9 s ago
+  v.measure(2, 5e6);
+  v.view.measured_links[2].last_end_s = 1.5;  // the uplink measured at 1.5 s
+  v.view.now_s = 2.0;
+  probes = s.take_probes(v.view);  // the uplink is fresh, the downlink's probe is 2 s old
+  REQUIRE(probes.size() == 1);
+  CHECK(probes[0].from == "k40");
+  v.view.now_s = 3.5;
+  probes = s.take_probes(v.view);  // the uplink measurement is 2 s old
+  REQUIRE(probes.size() == 1);
+  CHECK(probes[0].from == "tx2");
+  CHECK(s.summary().at("table_probes") == 4);
+}
+
+TEST_CASE("jointdnn-table sends no probe when off, for the oracle, or for a direction of one grid rate") {
+  View v;
+  TableScheduler off({});
+  off.plan_variants(table_plans(), tx2_k40());
+  CHECK(off.take_probes(v.view).empty());
+  CHECK(off.summary().count("table_probes") == 0);
+  TableParams p;
+  p.probe_period_s = 1.0;
+  p.oracle = true;
+  TableScheduler oracle(p);
+  oracle.plan_variants(table_plans(), tx2_k40());
+  CHECK(oracle.take_probes(v.view).empty());
+  // Uplink grid {1, 4} Mbps, one downlink rate: only the uplink matters to the table.
+  const auto all = table_plans();
+  const std::vector<Plan> plans = {all[0], all[1], all[4]};  // nominal, cells (0, 0) and (1, 0)
+  p.oracle = false;
+  TableScheduler one(p);
+  one.plan_variants(plans, tx2_k40());
+  const auto probes = one.take_probes(v.view);
+  REQUIRE(probes.size() == 1);
+  CHECK(probes[0].from == "tx2");
+}
