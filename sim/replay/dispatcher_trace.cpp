@@ -6,12 +6,12 @@
 #include <fmt/format.h>
 
 #include "sim/replay/dispatcher.hpp"
+#include "sim/replay/dispatcher_common.hpp"
 
 namespace coinfer::replay {
 namespace {
 
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-constexpr double kInf = std::numeric_limits<double>::infinity();
 // Values of a radio's state counter.
 constexpr int kAsleep = 0;
 constexpr int kWaking = 1;

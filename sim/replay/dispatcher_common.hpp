@@ -1,0 +1,19 @@
+#pragma once
+// Constants the dispatcher's files share (dispatcher*.cpp only).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace coinfer::replay {
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+/// Timers within this of the clock are due (SimGrid's default timing precision is 1e-9 s).
+inline constexpr double kTimeEps = 1e-9;
+
+/// A transfer's size in whole bytes, as SimGrid sends it.
+inline std::uint64_t payload_bytes(double bytes) {
+  return static_cast<std::uint64_t>(std::llround(std::max(0.0, bytes)));
+}
+
+}  // namespace coinfer::replay
