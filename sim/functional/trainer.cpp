@@ -78,20 +78,9 @@ void sgd_step_lstm(std::vector<kernels::LstmCellWeights>& cells,
         kernels::sgd_step(cells.at(c).*part, grads[c].*part, velocity[c].*part, p);
 }
 
-// N samples of one shape S as one batched tensor {N, S...} (batched.hpp's layout).
-Tensor stack_samples(const std::vector<const Tensor*>& xs) {
-  Shape shape{static_cast<std::int64_t>(xs.size())};
-  shape.insert(shape.end(), xs.front()->shape.begin(), xs.front()->shape.end());
-  Tensor out(shape);
-  for (std::size_t n = 0; n < xs.size(); ++n)
-    std::copy(xs[n]->data.begin(), xs[n]->data.end(),
-              out.data.begin() + static_cast<std::ptrdiff_t>(n) * xs.front()->size());
-  return out;
-}
-
 // The logits of a batch as one (N, classes) tensor.
 Tensor stack_rows(const std::vector<const Tensor*>& rows) {
-  return stack_samples(rows).reshaped({static_cast<std::int64_t>(rows.size()), rows.front()->size()});
+  return kernels::stack_batch(rows).reshaped({static_cast<std::int64_t>(rows.size()), rows.front()->size()});
 }
 
 // Row n of a (N, M) tensor, under `shape` (M elements).
@@ -199,7 +188,7 @@ void Trainer::forward(Batch& b, bool training) const {
         b.acts[n][i] = kernels::dropout(b.acts[n][p], b.masks[i].back());
       }
     } else if (batched(l)) {  // conv2d and dense fc: one GEMM over the minibatch
-      const Tensor x = stack_samples(column(b.acts, p));
+      const Tensor x = kernels::stack_batch(column(b.acts, p));
       const Tensor y =
           kernels::forward_layer_batch(l, x, model_.weights(i), static_cast<std::int64_t>(b.size()));
       for (std::size_t n = 0; n < b.size(); ++n)
@@ -238,8 +227,8 @@ double Trainer::backward(Batch& b, const std::vector<std::int64_t>& labels,
       for (std::size_t n = 0; n < samples; ++n)
         accumulate(d[n][producers[0]], kernels::dropout_backward(std::move(d[n][i]), b.masks[i][n]));
     } else if (batched(l)) {  // conv2d and dense fc: one GEMM per gradient over the minibatch
-      const Tensor x = stack_samples(column(b.acts, producers[0]));
-      const Tensor dy = stack_samples(column(d, i));
+      const Tensor x = kernels::stack_batch(column(b.acts, producers[0]));
+      const Tensor dy = kernels::stack_batch(column(d, i));
       auto lg =
           kernels::backward_layer_batch(l, x, model_.weights(i), dy, static_cast<std::int64_t>(samples));
       for (std::size_t n = 0; n < samples; ++n)
