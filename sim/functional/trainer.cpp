@@ -53,6 +53,15 @@ void check_options(const TrainOptions& o) {
   nonnegative("weight_decay", o.sgd.weight_decay);
 }
 
+// `order` cut into minibatches of `batch` samples, the tail as `tail` says (a single stream of cut_epoch).
+std::vector<std::vector<std::size_t>> minibatches(const std::vector<std::size_t>& order, std::int64_t batch,
+                                                  EpochTail tail) {
+  std::vector<std::vector<std::size_t>> out;
+  for (auto& step : cut_epoch({order}, {static_cast<std::size_t>(batch)}, tail))
+    out.push_back(std::move(step[0]));
+  return out;
+}
+
 }  // namespace
 
 using namespace trainer_detail;
@@ -160,44 +169,55 @@ double Trainer::train_step(const std::vector<const Tensor*>& samples,
 }
 
 template <class Step>
-void Trainer::for_each_batch(const Dataset& data, const std::vector<std::size_t>& indices, Step step) const {
-  const auto batch = static_cast<std::size_t>(options_.batch);
-  for (std::size_t first = 0; first < indices.size(); first += batch) {
+void Trainer::for_each_batch(const Dataset& data, const std::vector<std::vector<std::size_t>>& batches,
+                             Step step) const {
+  for (const auto& batch : batches) {
     std::vector<const Tensor*> samples;
     std::vector<std::int64_t> labels;
-    for (std::size_t k = first; k < std::min(first + batch, indices.size()); ++k) {
-      samples.push_back(&data.samples.at(indices[k]));
-      labels.push_back(data.labels.at(indices[k]));
+    for (std::size_t k : batch) {
+      samples.push_back(&data.samples.at(k));
+      labels.push_back(data.labels.at(k));
     }
     step(samples, labels);
   }
 }
 
-double Trainer::train_epoch(const Dataset& data, std::vector<std::size_t> indices, std::int64_t epoch) {
+std::vector<std::vector<std::size_t>> Trainer::epoch_batches(std::vector<std::size_t> indices,
+                                                             std::int64_t epoch) const {
   shuffle_indices(indices, derive_seed(seed_, fmt::format("epoch{}", epoch)));
+  return minibatches(indices, options_.batch, options_.tail);
+}
+
+double Trainer::train_epoch(const Dataset& data, std::vector<std::size_t> indices, std::int64_t epoch) {
   double sum = 0.0;
-  for_each_batch(data, indices, [&](const auto& samples, const auto& labels) {
-    sum += train_step(samples, labels) * static_cast<double>(samples.size());
-  });
-  return indices.empty() ? 0.0 : sum / static_cast<double>(indices.size());
+  std::size_t trained = 0;
+  for_each_batch(data, epoch_batches(std::move(indices), epoch),
+                 [&](const auto& samples, const auto& labels) {
+                   sum += train_step(samples, labels) * static_cast<double>(samples.size());
+                   trained += samples.size();
+                 });
+  return trained == 0 ? 0.0 : sum / static_cast<double>(trained);
 }
 
 Evaluation Trainer::evaluate(const Dataset& data, const std::vector<std::size_t>& indices) const {
   Evaluation e;
   double sum = 0.0;
-  for_each_batch(data, indices, [&](const auto& samples, const auto& labels) {
-    Batch b = make_batch(samples);
-    forward(b, false);
-    const Tensor logits = stack_rows(column(b.acts, logits_));
-    sum += kernels::softmax_cross_entropy(logits, labels).loss * static_cast<double>(samples.size());
-    const std::int64_t classes = logits.shape[1];
-    const auto z = logits.matrix(logits.shape[0], classes);
-    for (std::size_t n = 0; n < labels.size(); ++n) {
-      Eigen::Index best = 0;
-      z.row(static_cast<Eigen::Index>(n)).maxCoeff(&best);  // the first largest
-      if (best == labels[n]) ++e.correct;
-    }
-  });
+  // every sample, in minibatches of `batch` whatever the tail of a training epoch
+  for_each_batch(data, minibatches(indices, options_.batch, EpochTail::Keep),
+                 [&](const auto& samples, const auto& labels) {
+                   Batch b = make_batch(samples);
+                   forward(b, false);
+                   const Tensor logits = stack_rows(column(b.acts, logits_));
+                   sum += kernels::softmax_cross_entropy(logits, labels).loss *
+                          static_cast<double>(samples.size());
+                   const std::int64_t classes = logits.shape[1];
+                   const auto z = logits.matrix(logits.shape[0], classes);
+                   for (std::size_t n = 0; n < labels.size(); ++n) {
+                     Eigen::Index best = 0;
+                     z.row(static_cast<Eigen::Index>(n)).maxCoeff(&best);  // the first largest
+                     if (best == labels[n]) ++e.correct;
+                   }
+                 });
   e.samples = indices.size();
   if (e.samples > 0) {
     e.loss = sum / static_cast<double>(e.samples);
