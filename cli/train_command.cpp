@@ -1,10 +1,11 @@
 // `coinfer train MODEL --epochs E --seed S [--batch B] [--lr X] [--momentum M] [--weight-decay W]
 // [--test-fraction F] [--data FILE|DIR|fashion-mnist] [--train-samples N] [--resize N] [--workers K]
-// [--quantizer fp32|onebit|onebit-noef|terngrad]`: functional training (sim/functional/trainer.hpp) on the
-// 8x8 handwritten digits scikit-learn ships (a seeded split) or on IDX files in MNIST's layout, e.g.
-// Fashion-MNIST (its official split), one line per epoch; with --workers or --quantizer, AdaLearner's
-// data-parallel training over K workers (sim/functional/distributed_trainer.hpp), --batch being the total
-// minibatch split across them. Nothing timed is printed, so the same seed gives byte-identical output.
+// [--quantizer fp32|onebit|onebit-noef|terngrad] [--tail keep|drop|merge]`: functional training
+// (sim/functional/trainer.hpp) on the 8x8 handwritten digits scikit-learn ships (a seeded split) or on IDX
+// files in MNIST's layout, e.g. Fashion-MNIST (its official split), one line per epoch; with --workers or
+// --quantizer, AdaLearner's data-parallel training over K workers (sim/functional/distributed_trainer.hpp),
+// --batch being the total minibatch split across them; --tail says what an epoch does with its last, short
+// step (epoch_tail.hpp). Nothing timed is printed, so the same seed gives byte-identical output.
 #include <filesystem>
 #include <iostream>
 #include <limits>
@@ -35,20 +36,43 @@ struct TrainCliOptions {
   bool test_fraction_given = false;
   std::int64_t workers = 1;
   std::string quantizer = "fp32";
+  std::string tail = "keep";
   bool distributed = false;  // --workers or --quantizer given
 };
 
-// `make()` for `o.model`, its errors attributed to the model (a zoo name or a file); errors of
-// --workers, --batch and --quantizer are reported under those options.
+// An error of a library key that is a CLI option (--workers, --batch, --quantizer, --tail) reported
+// under the option; false for any other.
+bool rethrow_as_option(const InputError& e) {
+  for (const char* option : {"workers", "batch", "quantizer", "tail"})
+    if (e.path() == option) throw InputError("", std::string("--") + option, e.message());
+  return false;
+}
+
+// `make()` for `o.model`, its errors attributed to the model (a zoo name or a file), except those of
+// the options (rethrow_as_option).
 template <class Make>
 auto with_model_errors(const TrainCliOptions& o, Make make) {
   try {
     return make();
   } catch (const InputError& e) {
-    for (const char* option : {"workers", "batch", "quantizer"})
-      if (e.path() == option) throw InputError("", std::string("--") + option, e.message());
+    rethrow_as_option(e);
     throw e.file().empty() ? e.with_file(o.model) : e;
   }
+}
+
+// The line on an epoch's steps under --tail drop or merge (nothing for keep, the default); throws
+// under --tail when drop leaves no step. `batches[s]` holds step s's sample count.
+void print_epoch_steps(const TrainCliOptions& o, const std::vector<std::size_t>& batches, std::size_t train) {
+  std::size_t trained = 0;
+  for (std::size_t n : batches) trained += n;
+  if (o.train.tail == EpochTail::Drop)
+    std::cout << fmt::format(
+        "epoch tail drop: {} steps of {} samples, {} of the {} training samples wait for a "
+        "later epoch\n",
+        batches.size(), o.train.batch, train - trained, train);
+  else if (o.train.tail == EpochTail::Merge)
+    std::cout << fmt::format("epoch tail merge: {} steps, the last of {} samples\n", batches.size(),
+                             batches.empty() ? 0 : batches.back());
 }
 
 // The samples, which of them train and test, and how the split was made (for the data line).
@@ -127,7 +151,13 @@ void print_distribution(const DistributedTrainer& t, const TrainCliOptions& o) {
       static_cast<double>(fp32) / static_cast<double>(coded), format_count(fp32));
 }
 
-void run_train(const TrainCliOptions& o) {
+void run_train(TrainCliOptions o) {
+  try {
+    o.train.tail = parse_epoch_tail(o.tail);
+  } catch (const InputError& e) {
+    rethrow_as_option(e);
+    throw;
+  }
   // a model that cannot train fails before the data is read
   std::unique_ptr<Trainer> local;
   std::unique_ptr<DistributedTrainer> distributed;
@@ -151,6 +181,21 @@ void run_train(const TrainCliOptions& o) {
     throw InputError(o.model, e.path(),
                      shape ? e.message() + " (--resize N resizes them to N x N)" : e.message());
   }
+  // the steps of an epoch (the same count every epoch): a --tail drop that runs none fails here
+  std::vector<std::size_t> step_sizes;
+  try {
+    if (distributed)
+      for (const auto& step : distributed->epoch_batches(split.train, 1)) {
+        std::size_t n = 0;
+        for (const auto& worker : step) n += worker.size();
+        step_sizes.push_back(n);
+      }
+    else
+      for (const auto& step : local->epoch_batches(split.train, 1)) step_sizes.push_back(step.size());
+  } catch (const InputError& e) {
+    rethrow_as_option(e);
+    throw;
+  }
   const Graph& g = trainer.model().graph();
   std::cout << fmt::format("model {}: {} layers, {} parameters, weights from seed {}\n", g.name(), g.size(),
                            format_count(g.total_params()), o.seed);
@@ -161,6 +206,7 @@ void run_train(const TrainCliOptions& o) {
   std::cout << fmt::format("sgd: batch {}, learning rate {}, momentum {}, weight decay {}\n", o.train.batch,
                            s.learning_rate, s.momentum, s.weight_decay);
   if (distributed) print_distribution(*distributed, o);
+  print_epoch_steps(o, step_sizes, split.train.size());
   std::cout << "epoch  train loss  test loss  test accuracy\n";
   for (std::int64_t epoch = 1; epoch <= o.epochs; ++epoch) {
     const double loss = distributed ? distributed->train_epoch(data, split.train, epoch)
@@ -224,6 +270,10 @@ void add_train_command(CLI::App& app) {
   auto* quantizer =
       cmd->add_option("--quantizer", o->quantizer, "Gradient exchange: fp32, onebit, onebit-noef or terngrad")
           ->capture_default_str();
+  cmd->add_option("--tail", o->tail,
+                  "An epoch's last, short step: keep it, drop it (PyTorch's drop_last; with --workers, every "
+                  "step holds each worker's full share) or merge it into the step before")
+      ->capture_default_str();
   cmd->callback([o, workers, quantizer, test_fraction] {
     o->test_fraction_given = test_fraction->count() > 0;
     o->distributed = workers->count() > 0 || quantizer->count() > 0;

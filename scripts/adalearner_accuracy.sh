@@ -5,8 +5,9 @@
 # the mean over the seeds in SEEDS (default "1 2 3") with the lowest and highest in brackets.
 # DATA=fashion-mnist (or a directory of MNIST-layout IDX files) trains on that instead, 28x28 as it is,
 # with its official test set; TRAIN_SAMPLES=N keeps its first N training images. QUANTIZERS picks the
-# columns (default "fp32 onebit terngrad onebit-noef").
-# Usage: [SEEDS="1 2"] [DATA=fashion-mnist [TRAIN_SAMPLES=N]] [QUANTIZERS="fp32 onebit"]
+# columns (default "fp32 onebit terngrad onebit-noef"). TAIL=keep|drop|merge is passed as --tail (what an
+# epoch does with its last, short step; default: the trainer's, keep).
+# Usage: [SEEDS="1 2"] [DATA=fashion-mnist [TRAIN_SAMPLES=N]] [QUANTIZERS="fp32 onebit"] [TAIL=drop]
 #        scripts/adalearner_accuracy.sh [COINFER] [EPOCHS] [MODELS...]
 set -euo pipefail
 coinfer=${1:-build/coinfer}
@@ -17,6 +18,7 @@ models=("$@")
 read -r -a seeds <<< "${SEEDS:-1 2 3}"
 read -r -a quantizers <<< "${QUANTIZERS:-fp32 onebit terngrad onebit-noef}"
 common=(--epochs "$epochs" --batch 128 --lr 0.1 --momentum 0)
+[ -z "${TAIL:-}" ] || common+=(--tail "$TAIL")
 if [ -n "${DATA:-}" ]; then
   common+=(--data "$DATA")
   [ -z "${TRAIN_SAMPLES:-}" ] || common+=(--train-samples "$TRAIN_SAMPLES")
@@ -32,7 +34,7 @@ cell() {
                      END {printf "%.1f%% (%.1f-%.1f)", s / NR, lo, hi}'
 }
 for model in "${models[@]}"; do
-  echo "### $model on $data ($epochs epochs, total minibatch 128, lr 0.1, momentum 0, seeds ${seeds[*]})"
+  echo "### $model on $data ($epochs epochs, total minibatch 128, lr 0.1, momentum 0${TAIL:+, --tail $TAIL}, seeds ${seeds[*]})"
   echo
   header="| workers |" rule="|---|" first="| local | $(cell "$model") |"
   for q in "${quantizers[@]}"; do header+=" $q |" rule+="---|"; done

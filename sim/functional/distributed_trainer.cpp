@@ -5,18 +5,15 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/functional/named_values.hpp"
 
 namespace coinfer {
 namespace {
 
-struct CodecEntry {
-  GradientCodec codec;
-  std::string_view name;
-};
-constexpr CodecEntry kCodecs[] = {{GradientCodec::Fp32, "fp32"},
-                                  {GradientCodec::OneBit, "onebit"},
-                                  {GradientCodec::OneBitNoFeedback, "onebit-noef"},
-                                  {GradientCodec::TernGrad, "terngrad"}};
+constexpr NamedValue<GradientCodec> kCodecs[] = {{GradientCodec::Fp32, "fp32"},
+                                                 {GradientCodec::OneBit, "onebit"},
+                                                 {GradientCodec::OneBitNoFeedback, "onebit-noef"},
+                                                 {GradientCodec::TernGrad, "terngrad"}};
 
 Graph checked_for_distribution(Graph g, const DistributedOptions& o) {
   if (o.workers < 1)
@@ -63,20 +60,10 @@ std::int64_t tensor_bytes(const Shape& shape, GradientCodec codec) {
 
 }  // namespace
 
-std::string_view codec_name(GradientCodec codec) {
-  for (const auto& e : kCodecs)
-    if (e.codec == codec) return e.name;
-  return "?";
-}
+std::string_view codec_name(GradientCodec codec) { return name_of(kCodecs, codec); }
 
 GradientCodec parse_gradient_codec(std::string_view name) {
-  std::vector<std::string_view> names;
-  for (const auto& e : kCodecs) {
-    if (e.name == name) return e.codec;
-    names.push_back(e.name);
-  }
-  throw InputError("", "quantizer",
-                   fmt::format("unknown quantizer '{}'; known: {}", name, fmt::join(names, ", ")));
+  return parse_named(kCodecs, name, "quantizer", "quantizer");
 }
 
 DistributedTrainer::DistributedTrainer(Graph graph, std::uint64_t seed, DistributedOptions options)
@@ -172,29 +159,31 @@ std::vector<std::vector<std::size_t>> DistributedTrainer::shards(
   return out;
 }
 
-double DistributedTrainer::train_epoch(const Dataset& data, const std::vector<std::size_t>& train,
-                                       std::int64_t epoch) {
+std::vector<std::vector<std::vector<std::size_t>>> DistributedTrainer::epoch_batches(
+    const std::vector<std::size_t>& train, std::int64_t epoch) const {
   auto parts = shards(train);
-  std::size_t steps = 0;
+  std::vector<std::size_t> local;
   for (std::size_t w = 0; w < parts.size(); ++w) {
     shuffle_indices(parts[w], derive_seed(seed_, fmt::format("epoch{}.worker{}", epoch, w)));
-    const auto b = static_cast<std::size_t>(local_batch(static_cast<std::int64_t>(w)));
-    steps = std::max(steps, (parts[w].size() + b - 1) / b);
+    local.push_back(static_cast<std::size_t>(local_batch(static_cast<std::int64_t>(w))));
   }
+  return cut_epoch(parts, local, options_.train.tail);
+}
+
+double DistributedTrainer::train_epoch(const Dataset& data, const std::vector<std::size_t>& train,
+                                       std::int64_t epoch) {
   double sum = 0.0;
   std::size_t samples = 0;
-  for (std::size_t s = 0; s < steps; ++s) {
-    std::vector<std::vector<const Tensor*>> batches(parts.size());
-    std::vector<std::vector<std::int64_t>> labels(parts.size());
+  for (const auto& step : epoch_batches(train, epoch)) {
+    std::vector<std::vector<const Tensor*>> batches(step.size());
+    std::vector<std::vector<std::int64_t>> labels(step.size());
     std::size_t n = 0;
-    for (std::size_t w = 0; w < parts.size(); ++w) {
-      const auto b = static_cast<std::size_t>(local_batch(static_cast<std::int64_t>(w)));
-      for (std::size_t k = s * b; k < std::min((s + 1) * b, parts[w].size()); ++k) {
-        batches[w].push_back(&data.samples.at(parts[w][k]));
-        labels[w].push_back(data.labels.at(parts[w][k]));
+    for (std::size_t w = 0; w < step.size(); ++w)
+      for (std::size_t k : step[w]) {
+        batches[w].push_back(&data.samples.at(k));
+        labels[w].push_back(data.labels.at(k));
         ++n;
       }
-    }
     sum += train_step(batches, labels) * static_cast<double>(n);
     samples += n;
   }

@@ -59,9 +59,17 @@ class DistributedTrainer {
   /// The shards: `train` shuffled once from the seed, then dealt round robin to the k workers.
   std::vector<std::vector<std::size_t>> shards(const std::vector<std::size_t>& train) const;
 
-  /// One epoch: every worker passes once over its shard (shuffled from (seed, epoch, worker)) in
-  /// local minibatches of its share; a step aggregates whatever the workers still have. Returns the
-  /// mean training loss over the epoch's samples.
+  /// The steps of one epoch, [step][worker] -> sample indices: every worker's shard shuffled from
+  /// (seed, epoch, worker), cut into local minibatches of its share, the epoch's tail as
+  /// `options.train.tail` says (epoch_tail.hpp, one stream per worker): `keep` runs on while any worker
+  /// has samples, a step aggregating whatever the workers still have; `drop` runs only the steps in
+  /// which every worker has its full share (each step holds `batch` samples) and `merge` adds every
+  /// worker's rest to the last of them. Throws `InputError("", "tail", ...)` when `drop` leaves no step.
+  std::vector<std::vector<std::vector<std::size_t>>> epoch_batches(const std::vector<std::size_t>& train,
+                                                                   std::int64_t epoch) const;
+
+  /// One epoch: one train_step per step of epoch_batches(train, epoch). Returns the mean training loss
+  /// over the samples it trained on.
   double train_epoch(const Dataset& data, const std::vector<std::size_t>& train, std::int64_t epoch);
 
   /// One step: worker w contributes the gradient of `batches[w]` (an empty batch sends nothing).

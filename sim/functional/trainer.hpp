@@ -26,15 +26,19 @@
 #include <vector>
 
 #include "sim/functional/dataset.hpp"
+#include "sim/functional/epoch_tail.hpp"
 #include "sim/functional/forward_pass.hpp"
 #include "sim/kernels/sgd.hpp"
 
 namespace coinfer {
 
 struct TrainOptions {
-  std::int64_t batch = 32;  ///< samples per SGD step (the last step of an epoch may hold fewer)
+  std::int64_t batch = 32;  ///< samples per SGD step (the last step of an epoch: see `tail`)
   kernels::SgdParams sgd{0.05f, 0.9f, 1e-4f};
   bool batched_layers = true;  ///< conv2d and dense fc over the whole minibatch; false: sample by sample
+  /// The epoch's last, short step (epoch_tail.hpp): keep it (fewer than `batch` samples), drop it (its
+  /// samples wait for a later epoch's order) or merge it into the step before (more than `batch`).
+  EpochTail tail = EpochTail::Keep;
 };
 
 struct Evaluation {
@@ -64,8 +68,14 @@ class Trainer {
   /// its logits are one value per class.
   void check_dataset(const Dataset& data) const;
 
-  /// One epoch: `indices` in an order shuffled from (seed, epoch), cut into minibatches, one SGD step
-  /// each. Returns the mean training loss over the epoch's samples.
+  /// The minibatches of one epoch, each a list of sample indices: `indices` in an order shuffled from
+  /// (seed, epoch), cut into steps of `batch` with the tail as `options.tail` says. Throws
+  /// `InputError("", "tail", ...)` when `drop` leaves no step (fewer than `batch` samples).
+  std::vector<std::vector<std::size_t>> epoch_batches(std::vector<std::size_t> indices,
+                                                      std::int64_t epoch) const;
+
+  /// One epoch: one SGD step per minibatch of epoch_batches(indices, epoch). Returns the mean training
+  /// loss over the samples it trained on (with `drop`, not the tail's).
   double train_epoch(const Dataset& data, std::vector<std::size_t> indices, std::int64_t epoch);
 
   /// One SGD step on a minibatch; returns its mean loss (before the update).
@@ -89,7 +99,8 @@ class Trainer {
   struct Batch;  // activations and per-layer training state of one minibatch
   Batch make_batch(const std::vector<const Tensor*>& samples, std::string_view stream = {}) const;
   template <class Step>
-  void for_each_batch(const Dataset& data, const std::vector<std::size_t>& indices, Step step) const;
+  void for_each_batch(const Dataset& data, const std::vector<std::vector<std::size_t>>& batches,
+                      Step step) const;
   bool batched(const Layer& layer) const;  // run by the batched kernels
   void forward(Batch& b, bool training) const;
   double backward(Batch& b, const std::vector<std::int64_t>& labels,

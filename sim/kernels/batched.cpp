@@ -36,21 +36,26 @@ bool element_wise(OpKind op) {
   return std::find(kWholeBatchOps.begin(), kWholeBatchOps.end(), op) != kWholeBatchOps.end();
 }
 
-// Sample by sample: each sample's slices copied out, run, and copied into the batched output.
+// Pointers to each tensor of `xs`, as stack_batch takes them.
+std::vector<const Tensor*> pointers(const std::vector<Tensor>& xs) {
+  std::vector<const Tensor*> out;
+  out.reserve(xs.size());
+  for (const auto& x : xs) out.push_back(&x);
+  return out;
+}
+
+// Sample by sample: each sample's slices copied out, run, and stacked into the batched output.
 Tensor per_sample(const Layer& l, const std::vector<const Tensor*>& inputs, const LayerWeights& w,
                   std::int64_t batch) {
-  Tensor out;
+  std::vector<Tensor> ys;
+  ys.reserve(static_cast<std::size_t>(batch));
   for (std::int64_t b = 0; b < batch; ++b) {
     std::vector<Tensor> slices;
-    std::vector<const Tensor*> ptrs;
     slices.reserve(inputs.size());
     for (const auto* in : inputs) slices.push_back(batch_sample(*in, b));
-    for (const auto& s : slices) ptrs.push_back(&s);
-    const Tensor y = run_layer(l, ptrs, w);
-    if (b == 0) out = Tensor(with_batch(batch, y.shape));
-    std::copy(y.data.begin(), y.data.end(), out.data.begin() + b * y.size());
+    ys.push_back(run_layer(l, pointers(slices), w));
   }
-  return out;
+  return stack_batch(pointers(ys));
 }
 
 }  // namespace
@@ -61,6 +66,24 @@ Tensor batch_sample(const Tensor& batched, std::int64_t b) {
   const std::int64_t size = batched.size() / batched.shape[0];
   return Tensor(sample_shape(batched),
                 std::vector<float>(batched.data.begin() + b * size, batched.data.begin() + (b + 1) * size));
+}
+
+Tensor stack_batch(const std::vector<const Tensor*>& samples) {
+  if (samples.empty()) throw Error("stack_batch: no samples to stack");
+  for (std::size_t n = 0; n < samples.size(); ++n)
+    if (samples[n] == nullptr) throw Error(fmt::format("stack_batch: sample {} is missing (null)", n));
+  for (std::size_t n = 1; n < samples.size(); ++n)
+    if (samples[n]->shape != samples.front()->shape)
+      throw Error(
+          fmt::format("stack_batch: sample {} has shape {}, sample 0 {}; a batch holds samples of "
+                      "one shape",
+                      n, shape_to_string(samples[n]->shape), shape_to_string(samples.front()->shape)));
+  const std::int64_t size = samples.front()->size();
+  Tensor out(with_batch(static_cast<std::int64_t>(samples.size()), samples.front()->shape));
+  for (std::size_t n = 0; n < samples.size(); ++n)
+    std::copy(samples[n]->data.begin(), samples[n]->data.end(),
+              out.data.begin() + static_cast<std::ptrdiff_t>(n) * size);
+  return out;
 }
 
 Tensor fully_connected_batch(const Tensor& input, const Tensor& weight, const Tensor& bias,
@@ -76,14 +99,13 @@ Tensor fully_connected_batch(const Tensor& input, const Tensor& weight, const Te
   const std::int64_t features = input.size() / (batch * steps);
   const std::int64_t units = weight.shape[0], columns = batch * steps;
   if (columns < kFcGemmMinColumns) {  // too few columns to pay for packing W: one GEMV each
-    Tensor y({columns, units});
+    std::vector<Tensor> ys;
     for (std::int64_t c = 0; c < columns; ++c) {
       const Tensor x({features}, std::vector<float>(input.data.begin() + c * features,
                                                     input.data.begin() + (c + 1) * features));
-      const Tensor yc = fully_connected(x, weight, bias);
-      std::copy(yc.data.begin(), yc.data.end(), y.data.begin() + c * units);
+      ys.push_back(fully_connected(x, weight, bias));
     }
-    return std::move(y).reshaped(sequence ? Shape{batch, steps, units} : Shape{batch, units});
+    return stack_batch(pointers(ys)).reshaped(sequence ? Shape{batch, steps, units} : Shape{batch, units});
   }
   Tensor y = fully_connected(input.reshaped({columns, features}), weight, bias);
   return std::move(y).reshaped(sequence ? Shape{batch, steps, units} : Shape{batch, units});

@@ -104,4 +104,13 @@ Tensor run_layer_batch(const Layer& layer, const std::vector<const Tensor*>& inp
 /// its leading B); throws `Error` when b is out of range.
 Tensor batch_sample(const Tensor& batched, std::int64_t b);
 
+/// N samples of one shape S copied back to back into one batched tensor {N, S...}, the inverse of
+/// `batch_sample` (`batch_sample(stack_batch(xs), n)` equals `*xs[n]`):
+///
+///     Tensor xb = stack_batch({&x0, &x1});   // x0, x1 of shape {3, 4}: xb is {2, 3, 4}
+///
+/// Throws `Error` for no samples, a null pointer, or a sample whose shape differs from the first's
+/// (naming both shapes and the sample's index).
+Tensor stack_batch(const std::vector<const Tensor*>& samples);
+
 }  // namespace coinfer::kernels

@@ -84,6 +84,32 @@ TEST_CASE("coinfer train --train-samples keeps the first samples of the digits' 
                       "first 100 of the training part)"));
 }
 
+TEST_CASE("coinfer train --tail drop and merge print the epoch's steps, keep prints nothing more") {
+  // 1438 training digits in steps of 50: 28 full steps (1400) and 38 left, which drop leaves for a later
+  // epoch and merge adds to the last step (50 + 38 = 88).
+  const std::string args = "train digits_mlp --epochs 1 --seed 1 --batch 50";
+  const auto keep = run_cli(args), drop = run_cli(args + " --tail drop"),
+             merge = run_cli(args + " --tail merge");
+  INFO(drop.err << merge.err);
+  REQUIRE(drop.exit_code == 0);
+  REQUIRE(merge.exit_code == 0);
+  CHECK_THAT(drop.out, Contains("epoch tail drop: 28 steps of 50 samples, 38 of the 1438 training samples "
+                                "wait for a later epoch"));
+  CHECK_THAT(merge.out, Contains("epoch tail merge: 28 steps, the last of 88 samples"));
+  CHECK(run_cli(args + " --tail keep").out == keep.out);  // keep is the default
+  CHECK(keep.out.find("epoch tail") == std::string::npos);
+  CHECK(drop.out != keep.out);
+}
+
+TEST_CASE("coinfer train --workers --tail drop runs steps holding every worker's full share") {
+  // 1438 digits over 3 workers: shards 480, 479, 479; total 128 as 43, 43, 42: min(11, 11, 11) = 11 steps
+  // of 128 = 1408, 30 left.
+  const auto r = run_cli("train mxnet_mlp --resize 28 --workers 3 --batch 128 --epochs 1 --tail drop");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("epoch tail drop: 11 steps of 128 samples, 30 of the 1438 training samples"));
+}
+
 TEST_CASE("coinfer step-times prints one row per minibatch size and the least-squares line") {
   const auto r = run_cli("step-times digits_mlp --batches 1,4,16 --repeats 1");
   INFO(r.err);

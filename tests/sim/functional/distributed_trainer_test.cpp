@@ -11,20 +11,13 @@
 #include "sim/functional/distributed_trainer.hpp"
 #include "sim/graph/graph_builder.hpp"
 #include "sim/models/zoo.hpp"
+#include "tests/sim/functional/digits_fixture.hpp"
 
 using namespace coinfer;
 
 namespace {
 
-const Dataset& digits() {
-  static const Dataset data = [] {
-    const std::string path = default_digits_path();
-    INFO("the digits dataset is missing: install python3-sklearn (scripts/install-deps.sh)");
-    REQUIRE(std::filesystem::exists(path));
-    return load_digits(path);
-  }();
-  return data;
-}
+using test::digits;
 
 DistributedOptions options(std::int64_t workers, GradientCodec codec, std::int64_t batch = 32) {
   return {workers, codec, {batch, {0.05f, 0.9f, 1e-4f}}};

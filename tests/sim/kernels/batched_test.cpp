@@ -79,3 +79,22 @@ TEST_CASE("a batched input without B samples is rejected", "[kernels][batch]") {
   const Tensor x = random_normal({3, 4}, 1);
   CHECK_THROWS_AS(run_layer_batch(l, {&x}, {}, 2), Error);
 }
+
+TEST_CASE("stack_batch then batch_sample gives back every sample", "[kernels][batch]") {
+  const Tensor a = random_normal({2, 3}, 1), b = random_normal({2, 3}, 2), c = random_normal({2, 3}, 3);
+  const Tensor xb = stack_batch({&a, &b, &c});
+  CHECK(xb.shape == Shape{3, 2, 3});
+  const Tensor* samples[] = {&a, &b, &c};
+  for (std::int64_t n = 0; n < 3; ++n) {
+    const Tensor back = batch_sample(xb, n);
+    CHECK(back.shape == samples[n]->shape);
+    CHECK(back.data == samples[n]->data);  // copies, bit for bit
+  }
+}
+
+TEST_CASE("stack_batch refuses samples of different shapes, naming both", "[kernels][batch]") {
+  const Tensor a = random_normal({2, 3}, 1), b = random_normal({3, 2}, 2);
+  CHECK_THROWS_WITH(stack_batch({&a, &a, &b}), Catch::Contains("sample 2 has shape [3,2], sample 0 [2,3]"));
+  CHECK_THROWS_WITH(stack_batch({}), Catch::Contains("no samples"));
+  CHECK_THROWS_WITH(stack_batch({&a, nullptr}), Catch::Contains("sample 1 is missing"));
+}
