@@ -54,6 +54,13 @@ ParamSchema table_param_schema() {
           .range(0, 1e9)
           .with_default(0.0),
       ParamSpec::number("probe_bytes", "size of one probe transfer, bytes").range(1, 1e9).with_default(16384),
+      ParamSpec::boolean("in_flight",
+                         "estimate a direction at most at the rate so far of its transfer in flight")
+          .with_default(false),
+      ParamSpec::number("in_flight_min_s",
+                        "a transfer in flight counts once it has been sending this long, seconds")
+          .range(0, 1e9)
+          .with_default(0.1),
   };
 }
 
@@ -64,6 +71,8 @@ TableParams TableParams::from_json(const Json& params) {
   p.max_age_s = params.at("max_age_s").get<double>();
   p.probe_period_s = params.at("probe_period_s").get<double>();
   p.probe_bytes = params.at("probe_bytes").get<double>();
+  p.in_flight = params.at("in_flight").get<bool>();
+  p.in_flight_min_s = params.at("in_flight_min_s").get<double>();
   p.pick = params.at("pick").get<std::string>() == "nearest" ? Pick::nearest : Pick::floor;
   return p;
 }
@@ -146,9 +155,18 @@ void TableScheduler::resolve(Direction& dir, const SchedulerView& view) {
   dir.measured_at_s.assign(dir.index.size(), 0.0);
 }
 
-bool TableScheduler::estimate(Direction& dir, const SchedulerView& view, double& rate_bps) const {
+double TableScheduler::in_flight_rate(const MeasuredLink& m) const {
+  if (!params_.in_flight || m.in_flight == 0 ||
+      m.oldest_elapsed_s - m.oldest_latency_s < params_.in_flight_min_s)
+    return 0.0;
+  return m.in_flight_rate_bps();
+}
+
+bool TableScheduler::estimate(Direction& dir, const SchedulerView& view, double& rate_bps,
+                              bool& lowered) const {
   resolve(dir, view);
   bool known = false;
+  lowered = false;
   rate_bps = dir.nominal_bps;
   for (std::size_t k = 0; k < dir.index.size(); ++k) {
     const std::size_t i = dir.index[k];
@@ -159,10 +177,18 @@ bool TableScheduler::estimate(Direction& dir, const SchedulerView& view, double&
     }
     const bool fresh = params_.max_age_s <= 0.0 || view.now_s - dir.measured_at_s[k] <= params_.max_age_s;
     double r = 0.0;
+    const double flight_bps = params_.oracle ? 0.0 : in_flight_rate(m);
     if (params_.oracle) {
       r = view.link_rates_bps[i];
     } else if (m.transfers > 0 && m.ewma_rate_bps > 0.0 && fresh) {
       r = m.ewma_rate_bps;
+      if (flight_bps > 0.0 && flight_bps < r) {
+        r = flight_bps;
+        lowered = true;
+      }
+    } else if (flight_bps > 0.0) {
+      r = flight_bps;
+      lowered = true;
     } else {
       continue;
     }
@@ -174,8 +200,10 @@ bool TableScheduler::estimate(Direction& dir, const SchedulerView& view, double&
 
 std::size_t TableScheduler::decide(const SchedulerView& view) {
   double up = 0.0, down = 0.0;
-  const bool up_known = estimate(up_, view, up);
-  const bool down_known = estimate(down_, view, down);
+  bool up_lowered = false, down_lowered = false;
+  const bool up_known = estimate(up_, view, up, up_lowered);
+  const bool down_known = estimate(down_, view, down, down_lowered);
+  if (up_lowered || down_lowered) lowered_ += 1;
   const std::size_t v = up_known || down_known ? pick_cell(up_grid_, down_grid_, up, down, params_.pick) : 0;
   decisions_ += 1;
   if (up_known || down_known) measured_ += 1;
@@ -219,6 +247,7 @@ std::map<std::string, double> TableScheduler::summary() const {
   std::map<std::string, double> s = {
       {"table_decisions", decisions_}, {"table_changes", changes_}, {"table_measured_decisions", measured_}};
   if (params_.probe_period_s > 0.0 && !params_.oracle) s["table_probes"] = probes_;
+  if (sees_in_flight()) s["table_in_flight_decisions"] = lowered_;
   return s;
 }
 

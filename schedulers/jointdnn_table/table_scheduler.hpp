@@ -22,6 +22,14 @@
 ///   about eleven 1500-byte packets, long enough (22 ms at Table 3's 5.85 Mbps) that the
 ///   measurement is the link's rate, not its latency (taken out anyway), and a tenth of VGG-16's
 ///   8-bit input upload (150.5 kB);
+/// - in flight (`in_flight: true`, default false: every run without it is unchanged): a direction's
+///   estimate is the lower of the measured EWMA and the rate so far of the transfer in flight the
+///   longest on each of its links (MeasuredLink::in_flight_rate_bps: the bytes the link has taken
+///   over the time since it started sending, latency taken out; what the phone's TCP stack knows),
+///   once that transfer has been sending (past its latency) for at least `in_flight_min_s`
+///   (default 0.1 s: a few 4G round trips, so the rate is not a just-started flow's; a rule fixed
+///   before the runs). A slow upload still in flight then lowers the cell of the frames released
+///   behind it, instead of the last completed (fast) upload deciding for them;
 /// - `oracle: true`: the true current rates (`SchedulerView::link_rates_bps`), an upper bound.
 ///
 /// Cell choice per direction (`pick`): `floor` (default, conservative) takes the largest grid rate
@@ -49,6 +57,8 @@ struct TableParams {
   double max_age_s = 0.0;       ///< 0: a measurement never expires
   double probe_period_s = 0.0;  ///< 0: no probes
   double probe_bytes = 16384.0;
+  bool in_flight = false;                            ///< also use the rate of the transfer in flight
+  double in_flight_min_s = 0.1;                      ///< ... once it has been sending this long
   static TableParams from_json(const Json& params);  ///< params filled by table_param_schema
 };
 
@@ -71,9 +81,11 @@ class TableScheduler final : public Scheduler {
   double period_s() const override { return params_.period_s; }
   std::optional<std::size_t> on_period(const SchedulerView& view) override;
   std::vector<ProbeRequest> take_probes(const SchedulerView& view) override;
+  bool sees_in_flight() const override { return params_.in_flight && !params_.oracle; }
   /// table_decisions, table_changes (decisions that changed the variant), table_measured_decisions
   /// (decisions taken on a measurement or the oracle rather than variant 0 by default); with
-  /// probes on, table_probes (probes asked for).
+  /// probes on, table_probes (probes asked for); with in_flight on, table_in_flight_decisions
+  /// (decisions where a transfer in flight set an estimate).
   std::map<std::string, double> summary() const override;
 
  private:
@@ -92,14 +104,17 @@ class TableScheduler final : public Scheduler {
   bool stale(const Direction& dir, const SchedulerView& view) const;
   std::size_t decide(const SchedulerView& view);
   /// The estimate for one direction; false when nothing (fresh) was measured on it. A measurement's
-  /// age counts from the first decision that saw it.
-  bool estimate(Direction& dir, const SchedulerView& view, double& rate_bps) const;
+  /// age counts from the first decision that saw it. `lowered`: a transfer in flight lowered it.
+  bool estimate(Direction& dir, const SchedulerView& view, double& rate_bps, bool& lowered) const;
+  /// The in-flight rate of a link's oldest transfer when it counts (in_flight on, sending for at
+  /// least in_flight_min_s); 0 otherwise.
+  double in_flight_rate(const MeasuredLink& m) const;
 
   TableParams params_;
   std::vector<double> up_grid_, down_grid_;
   Direction up_, down_;
   std::size_t last_ = 0;
-  double decisions_ = 0, changes_ = 0, measured_ = 0, probes_ = 0;
+  double decisions_ = 0, changes_ = 0, measured_ = 0, probes_ = 0, lowered_ = 0;
 };
 
 }  // namespace coinfer::jointdnn_table

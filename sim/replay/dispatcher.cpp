@@ -283,6 +283,7 @@ SchedulerView Dispatcher::view(std::size_t frame) {
   v.link_names = &link_names_;
   for (auto& s : series_) v.link_rates_bps.push_back(s.rate_at(v.now_s));
   v.measured_links = measured_;
+  if (in_.scheduler != nullptr && in_.scheduler->sees_in_flight()) add_in_flight(v.measured_links);
   return v;
 }
 

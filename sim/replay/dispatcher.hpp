@@ -212,6 +212,7 @@ class Dispatcher {
   void begin_probe(const ProbeRequest& request);
   void probe_arrived(std::size_t slot);
   void measure_transfer(const Transfer& x, double end_s);
+  void add_in_flight(std::vector<MeasuredLink>& links) const;
   void record_score(std::size_t k);
   void frame_resolved(std::size_t k);
   SchedulerView view(std::size_t frame);

@@ -1,6 +1,8 @@
 // Decision points of the replay (Scheduler::on_plan_end / take_decisions, scheduler.hpp): a frame
 // whose plan variant ended may finish, continue with another variant, or wait for the scheduler;
-// and what the devices measure of their own transfers (SchedulerView::measured_links).
+// and what the devices measure of their own transfers (SchedulerView::measured_links), completed
+// and in flight.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -117,6 +119,26 @@ void Dispatcher::measure_transfer(const Transfer& x, double end_s) {
     m.last_duration_s = duration_s;
     m.last_rate_bps = rate_bps;
     m.last_end_s = end_s;
+  }
+}
+
+// What each sender knows of its transfers in flight: per link, how many, and for the one sending
+// the longest (the first slot on a tie) its size, the bytes SimGrid has moved (a restarted flow's
+// comm holds the bytes left), time since it started sending and its route's latency.
+void Dispatcher::add_in_flight(std::vector<MeasuredLink>& links) const {
+  const double t = now();
+  for (const Transfer& x : transfers_) {
+    if (!x.in_use || !x.comm) continue;
+    const double elapsed_s = t - x.comm_start_s;
+    const double delivered = std::clamp(x.bytes - x.comm->get_remaining(), 0.0, x.bytes);
+    for (auto l : x.route->links) {
+      MeasuredLink& m = links[l];
+      if (m.in_flight++ > 0 && !(elapsed_s > m.oldest_elapsed_s)) continue;
+      m.oldest_bytes = x.bytes;
+      m.oldest_delivered_bytes = delivered;
+      m.oldest_elapsed_s = elapsed_s;
+      m.oldest_latency_s = x.route->latency_s;
+    }
   }
 }
 

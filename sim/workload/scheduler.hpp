@@ -25,6 +25,14 @@
 /// computed by the replay from transfers that completed — not the simulator's true rate, which
 /// `link_rates_bps` gives as the explicit oracle view.
 ///
+/// Transfers in flight. A scheduler whose `sees_in_flight()` is true also gets, per link, what the
+/// senders know of the transfers still travelling on it (MeasuredLink::in_flight and the oldest
+/// one's size, bytes the link has taken so far — a TCP stack's acknowledged bytes — time since it
+/// started sending and its route's latency), so it can notice a slow upload before it completes
+/// (MeasuredLink::in_flight_rate_bps). No completion time, no true rate. The replay fills them only
+/// when it builds a view for such a scheduler (reading a transfer's progress touches SimGrid's lazy
+/// state, so every other run stays byte-identical); otherwise they stay 0.
+///
 /// Outcomes. `frame_score` lets a scheduler that knows each frame's answer (a per-frame trace) give
 /// the frame a score when it is resolved (1 right, 0 wrong); `summary` adds the scheduler's own
 /// metrics to the results (`scheduler_metrics`). Both are kept in SimulationResult.
@@ -78,6 +86,21 @@ struct MeasuredLink {
   /// ewma = kMeasuredEwmaWeight * rate + (1 - kMeasuredEwmaWeight) * ewma. 0 before the first.
   double ewma_rate_bps = 0.0;
   double last_end_s = 0.0;  ///< when the last one completed (0 before the first)
+
+  // What the senders know of the link's transfers in flight (see the file comment; 0 unless the
+  // scheduler's sees_in_flight()). A transfer is in flight from when it starts sending (after any
+  // radio wake-up or serialized-radio queue) until it arrives; probes count.
+  std::size_t in_flight = 0;            ///< transfers over the link in flight now
+  double oldest_bytes = 0.0;            ///< size of the one in flight the longest
+  double oldest_delivered_bytes = 0.0;  ///< bytes of it the link has taken so far
+  double oldest_elapsed_s = 0.0;        ///< time since it started sending (latency included)
+  double oldest_latency_s = 0.0;        ///< its route's latency
+  /// Its rate so far, 8 * oldest_delivered_bytes / (oldest_elapsed_s - oldest_latency_s), once it is
+  /// past its latency; 0 before, or with nothing in flight.
+  double in_flight_rate_bps() const {
+    const double sending_s = oldest_elapsed_s - oldest_latency_s;
+    return in_flight > 0 && sending_s > 0.0 ? 8.0 * oldest_delivered_bytes / sending_s : 0.0;
+  }
 };
 
 /// Weight of the newest transfer in MeasuredLink::ewma_rate_bps.
@@ -170,6 +193,9 @@ class Scheduler {
   }
   /// Devices to stall, asked right after each on_period (see the file comment).
   virtual std::vector<DeviceStall> take_stalls() { return {}; }
+  /// True when the scheduler reads MeasuredLink's in-flight fields (see the file comment). Default:
+  /// false (they stay 0).
+  virtual bool sees_in_flight() const { return false; }
   /// Probe transfers to send now, asked right after each on_frame and each on_period (see the file
   /// comment). Default: none.
   virtual std::vector<ProbeRequest> take_probes(const SchedulerView& view) {

@@ -209,3 +209,60 @@ TEST_CASE("jointdnn-table sends no probe when off, for the oracle, or for a dire
   REQUIRE(probes.size() == 1);
   CHECK(probes[0].from == "tx2");
 }
+
+namespace {
+// The uplink (link 2) measured at 4.5 Mbps (cell 1, 4 Mbps), and an upload of 150 kB in flight that
+// has sent 25 kB in `sending_s` s after 10 ms latency: 0.2 / sending_s Mbps.
+View slow_upload_in_flight(double sending_s) {
+  View v;
+  v.measure(2, 4.5e6);
+  MeasuredLink& m = v.view.measured_links[2];
+  m.in_flight = 1;
+  m.oldest_bytes = 150e3;
+  m.oldest_delivered_bytes = 25e3;
+  m.oldest_latency_s = 0.01;
+  m.oldest_elapsed_s = 0.01 + sending_s;
+  return v;
+}
+}  // namespace
+
+TEST_CASE("jointdnn-table with in_flight takes the lower in-flight rate once it has sent long enough") {
+  TableParams p;
+  p.in_flight = true;
+  TableScheduler s(p);
+  s.plan_variants(table_plans(), tx2_k40());
+  CHECK(s.sees_in_flight());
+  // 0.4 s sending (>= in_flight_min_s 0.1): 0.5 Mbps < 4.5 -> up cell 0; downlink nominal -> 10.
+  CHECK(pick_with(s, slow_upload_in_flight(0.4).view) == 1 + 0 * 3 + 1);
+  // 0.05 s sending: too young, the EWMA decides.
+  CHECK(pick_with(s, slow_upload_in_flight(0.05).view) == 1 + 1 * 3 + 1);
+  CHECK(s.summary().at("table_in_flight_decisions") == 1);
+}
+
+TEST_CASE("jointdnn-table with in_flight keeps the EWMA when the transfer in flight is faster") {
+  TableParams p;
+  p.in_flight = true;
+  // 25 kB in 0.02 s = 10 Mbps > 4.5 measured; with in_flight_min_s 0.01 it counts but is not lower.
+  p.in_flight_min_s = 0.01;
+  TableScheduler fast(p);
+  fast.plan_variants(table_plans(), tx2_k40());
+  CHECK(pick_with(fast, slow_upload_in_flight(0.02).view) == 1 + 1 * 3 + 1);
+  CHECK(fast.summary().at("table_in_flight_decisions") == 0);
+}
+
+TEST_CASE("jointdnn-table without in_flight, or as oracle, ignores transfers in flight") {
+  TableScheduler off({});
+  off.plan_variants(table_plans(), tx2_k40());
+  CHECK_FALSE(off.sees_in_flight());
+  CHECK(pick_with(off, slow_upload_in_flight(0.4).view) == 1 + 1 * 3 + 1);
+  CHECK(off.summary().count("table_in_flight_decisions") == 0);
+  TableParams p;
+  p.in_flight = true;
+  p.oracle = true;
+  TableScheduler oracle(p);
+  oracle.plan_variants(table_plans(), tx2_k40());
+  CHECK_FALSE(oracle.sees_in_flight());
+  View v = slow_upload_in_flight(0.4);
+  v.view.link_rates_bps = {0, 0, 5e6, 15e6};
+  CHECK(pick_with(oracle, v.view) == 1 + 1 * 3 + 1);
+}
