@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/functional/gz_file.hpp"
 #include "sim/kernels/resize.hpp"
 
 namespace coinfer {
@@ -17,12 +18,6 @@ namespace {
 
 constexpr std::int64_t kDigitSide = 8, kDigitClasses = 10;
 constexpr int kMaxPixel = 16;
-
-// zlib's gz* functions read gzip and plain files alike.
-struct GzCloser {
-  void operator()(gzFile f) const { gzclose(f); }
-};
-using GzFile = std::unique_ptr<gzFile_s, GzCloser>;
 
 // Splits a CSV row into integers; returns a message ("" when fine).
 std::string parse_row(std::string_view line, std::vector<int>& values) {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/functional/gz_file.hpp"
 
 namespace coinfer {
 namespace {
@@ -69,11 +70,8 @@ class IdxFile {
     return (std::uint32_t{b[0]} << 24) | (std::uint32_t{b[1]} << 16) | (std::uint32_t{b[2]} << 8) | b[3];
   }
 
-  struct Closer {
-    void operator()(gzFile f) const { gzclose(f); }
-  };
   std::string path_;
-  std::unique_ptr<gzFile_s, Closer> file_;
+  GzFile file_;
   std::vector<std::int64_t> dims_;
 };
 
