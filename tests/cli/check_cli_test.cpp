@@ -125,8 +125,8 @@ TEST_CASE("check: a timing check fails when command a gets slower and not on ide
   // a now sleeps 0.5 s against b's 0.25 s: every ratio about 2 against about 1 in the baseline,
   // +100% > 10%; U test p = 1/48620 when the two samples separate fully, a little more when a
   // heavily loaded machine (a sanitized CI run) stalls one run long enough to interleave them, and
-  // the normal approximation instead of the exact test when two ratios tie at the timer's
-  // resolution, so neither the exact p nor the method is asserted.
+  // the normal approximation instead of the exact test when two ratios tie at the baseline file's
+  // 6 significant digits, so neither the exact p nor the method is asserted.
   std::ofstream(dir / "delay_a") << "0.5\n";
   r = check_in(dir, "");
   CHECK(r.exit_code == 1);
