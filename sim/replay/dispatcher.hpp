@@ -28,6 +28,7 @@
 
 #include "sim/plan/compiled_plan.hpp"
 #include "sim/platform/bandwidth_series.hpp"
+#include "sim/replay/dispatcher_common.hpp"
 #include "sim/replay/simgrid_platform.hpp"
 #include "sim/replay/simulate.hpp"
 
@@ -104,9 +105,10 @@ class Dispatcher {
     double comm_start_s = 0.0;
     double latency_end_s = 0.0;
     bool restart_pending = false;
-    bool probe = false;  ///< a scheduler's probe (Scheduler::take_probes): no frame, `ref` unused
     simgrid::s4u::CommPtr comm;
     std::size_t activity_pos = 0;  ///< index of `comm` in activities_
+    /// A scheduler's probe (Scheduler::take_probes): it belongs to no frame (ref.frame == kNoFrame).
+    bool probe() const { return ref.frame == kNoFrame; }
   };
   struct LinkState {
     std::size_t active = 0;

@@ -1,13 +1,16 @@
 #pragma once
-// Constants the dispatcher's files share (dispatcher*.cpp only).
+// Constants the dispatcher's files share (dispatcher*.cpp and dispatcher.hpp only).
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
 namespace coinfer::replay {
 
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
+/// The frame of a transfer that belongs to no frame: a scheduler's probe (Scheduler::take_probes).
+inline constexpr std::size_t kNoFrame = std::numeric_limits<std::size_t>::max();
 /// Timers within this of the clock are due (SimGrid's default timing precision is 1e-9 s).
 inline constexpr double kTimeEps = 1e-9;
 

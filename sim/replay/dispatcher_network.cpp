@@ -64,7 +64,6 @@ void Dispatcher::begin_transfer(const TaskRef& ref) {
   const FrameState& fs = frame_state(ref.frame);
   x.bytes = fs.bytes.empty() || std::isnan(fs.bytes[ref.task]) ? t.bytes : fs.bytes[ref.task];
   x.restart_pending = false;
-  x.probe = false;
   launch_transfer(slot);
 }
 
@@ -188,7 +187,7 @@ void Dispatcher::start_comm(std::size_t slot) {
     if (ls.active++ == 0) ls.busy_since_s = t;
     out_.links[l].bytes += x.bytes;
     ++out_.links[l].messages;
-    if (x.probe) {
+    if (x.probe()) {
       ++out_.links[l].probes;
       out_.links[l].probe_bytes += x.bytes;
     }
@@ -248,7 +247,7 @@ void Dispatcher::add_radio_energy(const Transfer& x, double duration_s) {
         sending ? radio_energy_j(m.uplink_alpha_mw_per_mbps, m.uplink_beta_mw, x.bytes, duration_s)
                 : radio_energy_j(m.downlink_alpha_mw_per_mbps, m.downlink_beta_mw, x.bytes, duration_s);
     out_.devices[device].radio_energy_j += energy_j;
-    if (x.probe) out_.devices[device].probe_radio_energy_j += energy_j;
+    if (x.probe()) out_.devices[device].probe_radio_energy_j += energy_j;
   }
 }
 
@@ -266,7 +265,7 @@ void Dispatcher::on_comm_done(std::size_t slot) {
     LinkState& ls = links_[l];
     if (--ls.active == 0) out_.links[l].busy_s += t - ls.busy_since_s;
   }
-  if (tracing_ && !x.probe) {
+  if (tracing_ && !x.probe()) {
     const Task& spec = task_spec(x.ref);
     for (auto l : x.route->links)
       trace(first_link_track_ + l, spec.id, "transfer", x.comm_start_s, t, x.ref.frame, spec.label);
@@ -281,7 +280,7 @@ void Dispatcher::on_comm_done(std::size_t slot) {
       start_comm(next);
     }
   }
-  if (x.probe) {
+  if (x.probe()) {
     probe_arrived(slot);
     return;
   }

@@ -3,7 +3,6 @@
 // frame's transfer (wake-up, serialized radio, SimGrid sharing and latency, eq. 21 radio energy,
 // measured_links) and is counted per link in the results.
 #include <cmath>
-#include <limits>
 
 #include <fmt/format.h>
 
@@ -12,10 +11,6 @@
 #include "sim/replay/dispatcher.hpp"
 
 namespace coinfer::replay {
-
-namespace {
-constexpr std::size_t kNoFrame = std::numeric_limits<std::size_t>::max();
-}  // namespace
 
 // Asked after on_frame / on_period; none once every frame is resolved (the run only waits then).
 void Dispatcher::send_probes(const SchedulerView& v) {
@@ -44,7 +39,6 @@ void Dispatcher::begin_probe(const ProbeRequest& request) {
   x.channel = channel_index(*net, pair_channel(request.from, request.to));
   x.bytes = request.bytes;
   x.restart_pending = false;
-  x.probe = true;
   ++probes_in_flight_;
   launch_transfer(slot);
 }
@@ -56,7 +50,6 @@ void Dispatcher::probe_arrived(std::size_t slot) {
     for (auto l : x.route->links)
       trace(first_link_track_ + l, "probe", "probe", x.comm_start_s, now(), kNoFrame, "");
   x.in_use = false;
-  x.probe = false;
   free_transfers_.push_back(slot);
   --probes_in_flight_;
 }
