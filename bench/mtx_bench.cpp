@@ -2,7 +2,7 @@
 // file (issue "Performance" item 4), on the same matrix, in one run.
 //
 // The matrix is VGG-16's FC6 in MoDNN's orientation (25088 inputs x 4096 outputs) at the sparsity
-// the MoDNN scenarios use at most (96%, scenarios/paper/modnn-fc-sparsity.yaml), GENERATED (seeded
+// the MoDNN scenarios use at most (96%, scenarios/modnn/modnn-fc-sparsity.yaml), GENERATED (seeded
 // Gaussian, magnitude-pruned per row: partitioners/modnn/sparse_weights.hpp): 4.1 M non-zeros.
 // Both problems are written to a scratch folder, then each is read the way `coinfer solve mscc
 // P.json` reads it (read_json_file + parse_mscc_problem; the .mtx problem is a small JSON naming

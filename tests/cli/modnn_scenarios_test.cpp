@@ -15,10 +15,10 @@ const std::string kRoot = COINFER_SOURCE_DIR;
 
 json results_of(const std::filesystem::path& dir) { return json::parse(read_text(dir / "results.json")); }
 
-// Runs scenarios/paper/<name>.yaml into a scratch folder; returns that folder and the output.
+// Runs scenarios/modnn/<name>.yaml into a scratch folder; returns that folder and the output.
 std::pair<std::filesystem::path, std::string> run_paper_scenario(const std::string& name) {
   const auto out = scratch_dir() / name;
-  const auto r = run_cli("run " + kRoot + "/scenarios/paper/" + name + ".yaml --out " + out.string());
+  const auto r = run_cli("run " + kRoot + "/scenarios/modnn/" + name + ".yaml --out " + out.string());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   return {out, r.out};

@@ -14,7 +14,7 @@ const std::string kRoot = COINFER_SOURCE_DIR;
 json run_pipeline(const std::string& name, const std::string& sets) {
   const auto out = scratch_dir() / name;
   const auto r =
-      run_cli("run " + kRoot + "/scenarios/pipeline-mobilenet-rpi4.yaml --quiet --set workload.frames=200 " +
+      run_cli("run " + kRoot + "/scenarios/pipeline/pipeline-mobilenet-rpi4.yaml --quiet --set workload.frames=200 " +
               sets + " --out " + out.string());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
@@ -49,7 +49,7 @@ TEST_CASE("pipeline scenario: MobileNet-v2 with ImageNet strides at 32x32 splits
   // a split after paper layer k is a split after block features.(k-1). Eq. 2 on this model's MACs
   // must cut after features.3, features.10 and features.14 (the paper's S = {4, 11, 15}); the CIFAR
   // variant of the zoo, with stride 1 early, cuts one block later (README).
-  const auto r = run_cli("partition " + kRoot + "/scenarios/pipeline-mobilenet32-rpi4.yaml --json");
+  const auto r = run_cli("partition " + kRoot + "/scenarios/pipeline/pipeline-mobilenet32-rpi4.yaml --json");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const auto plan = json::parse(r.out);
