@@ -78,6 +78,15 @@ RunResults run_result_check(const ResultCheck& check, const std::string& coinfer
     for (const auto& entry : spec.compare)
       results.runs.emplace_back(entry.label, read_json_file(out + "/" + entry.label + "/results.json"));
   }
+  // A `report:` block's table (title, source, rows of name / ours / paper) as one more run, so that
+  // a check can hold the numbers the docs render: metrics `report/rows.*.ours` and the like.
+  const auto report = fs::path(out) / "report.json";
+  if (fs::exists(report)) {
+    for (const auto& [label, doc] : results.runs)
+      if (label == kReportRun)
+        throw InputError("", "compare", fmt::format("label '{}' is reserved for the report's rows", label));
+    results.runs.emplace_back(kReportRun, read_json_file(report.string()));
+  }
   return results;
 }
 

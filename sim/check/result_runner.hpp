@@ -11,8 +11,12 @@
 
 namespace coinfer::check {
 
+/// The pseudo-run that holds a scenario's `report.json` (`report:` block) in a result check's runs.
+inline constexpr const char* kReportRun = "report";
+
 /// The results by compare label (or "" for a single run) in the scenario's compare order, or by
-/// sweep run. A run the binary refuses as bad input (exit 2) throws `InputError("", "", its
+/// sweep run, then, when the scenario has a `report:` block, its report.json as the run
+/// `kReportRun`. A run the binary refuses as bad input (exit 2) throws `InputError("", "", its
 /// message)`; any other failure throws `Error`.
 RunResults run_result_check(const ResultCheck& check, const std::string& coinfer_exe,
                             const std::string& scratch);
