@@ -47,6 +47,13 @@ def number(v):
     return f"{v:.0f}" if abs(v) >= 100 else f"{v:.2f}"
 
 
+def paper_text(v):
+    """A paper's value as the paper prints it: 84, 10.43, or its text."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return f"{v:g}"
+    return number(v)
+
+
 def load_baseline(root, check, where):
     path = root / "bench" / "baselines" / f"{check}.json"
     if not path.exists():
@@ -94,8 +101,8 @@ def render_report(metrics, options, where):
         paper = report.get(f"rows.{i}.paper")
         gap = "-"
         if isinstance(paper, (int, float)) and paper != 0 and isinstance(ours, (int, float)):
-            gap = f"{100.0 * (ours - paper) / paper:+.1f}%"
-        lines.append(f"| {name} | {number(ours)} | {number(paper)} | {gap} |")
+            gap = f"{round(100.0 * (ours - paper) / paper, 1) + 0.0:+.1f}%"  # + 0.0: no "-0.0%"
+        lines.append(f"| {name} | {number(ours)} | {paper_text(paper)} | {gap} |")
     if report.get("source"):
         lines += ["", f"Paper: {report['source']}."]
     return lines

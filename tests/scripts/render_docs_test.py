@@ -17,6 +17,9 @@ REPORT = {
     "report/rows.1.ours": 5.25,
     "report/rows.0.paper": 100,
     "report/rows.1.paper": None,
+    "report/rows.2.name": "match",
+    "report/rows.2.ours": 83.99999,
+    "report/rows.2.paper": 84.0,
 }
 
 # A sweep baseline: two rates x two variants, numbered runs as results.csv has them.
@@ -53,11 +56,12 @@ class RenderDocsTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             repo = Repo(tmp, {"r": REPORT}, page("<!-- generated: report r -->"))
             self.assertEqual(repo.run().returncode, 0)
-            # gap = (110 - 100) / 100 = +10.0%; 110 >= 100 prints without decimals, 5.25 with two.
+            # gap = (110 - 100) / 100 = +10.0%; 110 >= 100 prints without decimals, 5.25 with two;
+            # the paper's 84.0 prints as the paper has it, and a gap of -1e-5 % as +0.0%.
             self.assertEqual(repo.page.read_text(), page(
                 "<!-- generated: report r -->",
                 "| | ours | paper | gap |\n|---|---|---|---|\n| local ms | 110 | 100 | +10.0% |\n"
-                "| auto ms | 5.25 | - | - |\n\nPaper: [MoDNN] Table 1.\n"))
+                "| auto ms | 5.25 | - | - |\n| match | 84.00 | 84 | +0.0% |\n\nPaper: [MoDNN] Table 1.\n"))
 
     def test_report_row_range(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -75,10 +79,10 @@ class RenderDocsTest(unittest.TestCase):
 
     def test_report_row_outside_the_report(self):
         with tempfile.TemporaryDirectory() as tmp:
-            repo = Repo(tmp, {"r": REPORT}, page("<!-- generated: report r rows=0-2 -->"))
+            repo = Repo(tmp, {"r": REPORT}, page("<!-- generated: report r rows=0-3 -->"))
             r = repo.run()
             self.assertEqual(r.returncode, 2)
-            self.assertIn("p.md:3: rows=0-2: '0-2' is not a range in 0-1", r.stderr)
+            self.assertIn("p.md:3: rows=0-3: '0-3' is not a range in 0-2", r.stderr)
 
     def test_grid_pivots_a_sweep(self):
         with tempfile.TemporaryDirectory() as tmp:
