@@ -20,9 +20,9 @@ namespace {
 const fs::path kRoot = COINFER_SOURCE_DIR;
 
 // Pages another part of the documentation adds; a link to one is checked once it exists.
-const std::set<std::string> kPendingPages = {
-    "docs/systems/modnn.md", "docs/systems/adalearner.md", "docs/systems/jointdnn.md",
-    "docs/systems/pipeline.md", "docs/systems/cbo.md", "docs/references.md"};
+const std::set<std::string> kPendingPages = {"docs/systems/modnn.md",    "docs/systems/adalearner.md",
+                                             "docs/systems/jointdnn.md", "docs/systems/pipeline.md",
+                                             "docs/systems/cbo.md",      "docs/references.md"};
 
 bool is_build_dir(const std::string& name) {
   return name.rfind("build", 0) == 0 || name == ".git" || name == "out" || name == ".cache";
@@ -36,16 +36,20 @@ std::vector<std::string> tracked_files() {
     if (FILE* pipe = ::popen(cmd.c_str(), "r")) {
       std::string name;
       for (int c; (c = std::fgetc(pipe)) != EOF;) {
-        if (c != '\0') name += static_cast<char>(c);
-        else files.push_back(std::exchange(name, {}));
+        if (c != '\0')
+          name += static_cast<char>(c);
+        else
+          files.push_back(std::exchange(name, {}));
       }
       ::pclose(pipe);
     }
-    return files;
+    if (!files.empty()) return files;  // else no git on PATH: walk the tree
   }
   for (auto it = fs::recursive_directory_iterator(kRoot); it != fs::recursive_directory_iterator(); ++it) {
-    if (it->is_directory() && is_build_dir(it->path().filename().string())) it.disable_recursion_pending();
-    else if (it->is_regular_file()) files.push_back(fs::relative(it->path(), kRoot).string());
+    if (it->is_directory() && is_build_dir(it->path().filename().string()))
+      it.disable_recursion_pending();
+    else if (it->is_regular_file())
+      files.push_back(fs::relative(it->path(), kRoot).string());
   }
   return files;
 }
@@ -107,8 +111,10 @@ std::vector<std::string> prose_lines(const std::string& text) {
 std::string github_slug(const std::string& heading) {
   std::string slug;
   for (const unsigned char c : heading) {
-    if (c >= 0x80 || std::isalnum(c) || c == '_' || c == '-') slug += static_cast<char>(std::tolower(c));
-    else if (c == ' ') slug += '-';
+    if (c >= 0x80 || std::isalnum(c) || c == '_' || c == '-')
+      slug += static_cast<char>(std::tolower(c));
+    else if (c == ' ')
+      slug += '-';
   }
   return slug;
 }
