@@ -1,4 +1,4 @@
-// `coinfer sweep` and `coinfer merge` end to end: README's example as written, paths relative to the
+// `coinfer sweep` and `coinfer merge` end to end: the guide's example as written, paths relative to the
 // files that wrote them, compare variants as rows, checks before any run, resume and merge safety.
 #include <fstream>
 
@@ -36,10 +36,10 @@ void write_base(const std::filesystem::path& dir, const std::string& extra = "")
 
 }  // namespace
 
-TEST_CASE("README's sweep example is the shipped file and runs as written") {
-  const auto readme = read_text(kRoot / "README.md");
+TEST_CASE("the guide's sweep example is the shipped file and runs as written") {
+  const auto readme = read_text(kRoot / "docs/guide/sweeps.md");
   const auto example = read_text(kRoot / "scenarios/offload-sweep.yaml");
-  CHECK_THAT(readme, Contains(example));  // the README block is the file, verbatim
+  CHECK_THAT(readme, Contains(example));  // the guide's block is the file, verbatim
   const auto out = fresh("readme_sweep");
   const auto r = run_cli_in(kRoot, "sweep scenarios/offload-sweep.yaml --jobs 2 --out " + out.string());
   INFO(r.err);
