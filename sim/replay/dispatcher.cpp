@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
-#include "sim/replay/energy.hpp"
+#include "sim/cost/energy.hpp"
 
 namespace coinfer::replay {
 namespace sg4 = simgrid::s4u;

@@ -8,7 +8,7 @@
 #include "sim/core/error.hpp"
 #include "sim/replay/dispatcher.hpp"
 #include "sim/replay/dispatcher_common.hpp"
-#include "sim/replay/energy.hpp"
+#include "sim/cost/energy.hpp"
 
 namespace coinfer::replay {
 
