@@ -13,8 +13,28 @@
 namespace coinfer::replay {
 namespace sg4 = simgrid::s4u;
 
+namespace {
+
+std::vector<BandwidthSeries> link_series(const Topology& topology, std::uint64_t seed) {
+  std::vector<BandwidthSeries> series;
+  for (const auto& l : topology.links()) series.emplace_back(*l.spec, link_seed(seed, l.name));
+  return series;
+}
+
+/// When the radios were last active at the start (SimOptions::radios_start_awake).
+double radios_idle_since_s(const ReplayInput& input) {
+  return input.options->radios_start_awake ? input.workload->start_s : -kInf;
+}
+
+}  // namespace
+
 Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, SimulationResult& out)
-    : in_(input), sg_(sg), out_(out) {
+    : in_(input),
+      sg_(sg),
+      out_(out),
+      series_(link_series(*input.topology, input.options->seed)),
+      trace_(*input.topology, series_, radios_idle_since_s(input), input.options->trace_writer.get(),
+             input.options->record_trace, out) {
   const Topology& topo = *in_.topology;
   const Platform& platform = topo.platform();
   const auto n_dev = platform.devices.size();
@@ -27,15 +47,12 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
     for (std::size_t u = units; u-- > 0;) devices_[d].free_units.push_back(u);
   }
   radios_.resize(n_net * n_dev);
-  for (auto& r : radios_) r.last_active_s = in_.options->radios_start_awake ? in_.workload->start_s : -kInf;
+  for (auto& r : radios_) r.last_active_s = radios_idle_since_s(in_);
   network_busy_.assign(n_net, false);
   network_queue_.resize(n_net);
   links_.resize(topo.links().size());
   measured_.resize(topo.links().size());
-  for (const auto& l : topo.links()) {
-    series_.emplace_back(*l.spec, link_seed(in_.options->seed, l.name));
-    link_names_.push_back(l.name);
-  }
+  for (const auto& l : topo.links()) link_names_.push_back(l.name);
   index_channels();
   radio_warned_.assign(n_dev, std::vector<bool>(n_net, false));
 
@@ -46,7 +63,6 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   for (std::size_t d = 0; d < n_dev; ++d) out_.devices[d].device = platform.devices[d].name;
   for (const auto& l : topo.links())
     out_.links.push_back({l.name, platform.networks[l.network].name, 0.0, 0, 0.0, 0, 0.0});
-  init_trace();
 }
 
 double Dispatcher::now() const { return sg4::Engine::get_clock(); }
@@ -73,7 +89,7 @@ void Dispatcher::run() {
     add_timer(in_.workload->start_s + in_.scheduler->period_s(), TimerKind::SchedulerPeriod, 0);
   while (resolved_ < frame_count_ || probes_in_flight_ > 0) {
     const double t = now();
-    if (!varying_links_.empty()) sample_rates(t);
+    trace_.rates(t);
     if (!timers_.empty() && timers_.top().time_s <= t + kTimeEps) {
       if (!activities_.empty()) {
         const auto done = sg4::Activity::test_any(activities_);
@@ -248,9 +264,9 @@ void Dispatcher::on_exec_done(std::size_t device, std::size_t unit) {
   out_.devices[device].busy_s += t - d.started_s[unit];
   ++out_.devices[device].executions;
   ++out_.executions;
-  if (tracing_) {
+  if (trace_.tracing()) {
     const Task& spec = task_spec(ref);
-    trace(device, spec.id, "compute", d.started_s[unit], t, ref.frame, spec.label);
+    trace_.compute(device, spec.id, d.started_s[unit], t, ref.frame, spec.label);
   }
   complete_task(ref);
   try_start(device);
@@ -399,6 +415,14 @@ void Dispatcher::frame_resolved(std::size_t k) {
   if (in_.scheduler != nullptr) in_.scheduler->on_frame_end(out_.frames[k], view(k + 1));
 }
 
+void Dispatcher::sample_queue(std::size_t device) {
+  if (trace_.streams()) trace_.queue(device, now(), devices_[device].ready.size());
+}
+
+void Dispatcher::sample_admission() {
+  if (trace_.streams()) trace_.admission(now(), waiting_.size());
+}
+
 void Dispatcher::finish(double end_s) {
   out_.end_s = end_s;
   const Platform& platform = in_.topology->platform();
@@ -410,7 +434,7 @@ void Dispatcher::finish(double end_s) {
         compute_energy_j(platform.devices[d].calibration.power, s.busy_s, s.busy_s) + s.radio_energy_j;
   }
   if (in_.scheduler != nullptr) out_.scheduler_metrics = in_.scheduler->summary();
-  finish_trace(end_s);
+  trace_.finish(end_s);
 }
 
 }  // namespace coinfer::replay

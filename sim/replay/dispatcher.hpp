@@ -12,8 +12,8 @@
 ///
 /// Per frame it keeps only the frame's 32-byte record: the state of a frame in flight (pending
 /// dependencies) lives in a pooled FrameState from admission to completion, so memory grows with
-/// the frames in flight, not with the run. Tracing (dispatcher_trace.cpp) streams slices and
-/// counters into SimOptions::trace_writer and keeps frame 0's slices when asked.
+/// the frames in flight, not with the run. Tracing is the TraceRecorder's (trace_recorder.hpp):
+/// the dispatcher tells it what happened.
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -31,6 +31,7 @@
 #include "sim/replay/dispatcher_common.hpp"
 #include "sim/replay/simgrid_platform.hpp"
 #include "sim/replay/simulate.hpp"
+#include "sim/replay/trace_recorder.hpp"
 
 namespace coinfer::replay {
 
@@ -115,18 +116,6 @@ class Dispatcher {
     double busy_since_s = 0.0;
     double armed_change_s = std::numeric_limits<double>::infinity();
   };
-  /// A link's rate counter: the series segment last sampled and when the next one starts.
-  struct RateTrace {
-    std::size_t segment = 0;
-    double next_s = std::numeric_limits<double>::infinity();
-    double rate_bps = 0.0;
-  };
-  /// A radio's state counter (0 asleep, 1 waking, 2 on) and when it falls asleep if left idle.
-  struct RadioTrace {
-    std::size_t counter = std::numeric_limits<std::size_t>::max();  ///< max: not traced
-    int state = -1;
-    double sleep_at_s = std::numeric_limits<double>::infinity();
-  };
   enum class TimerKind {
     Release,
     RadioAwake,
@@ -181,7 +170,6 @@ class Dispatcher {
   void on_radio_awake(std::size_t radio);
   void on_channel_set_up(std::size_t radio);
   void trace_wake_up(std::size_t radio, std::size_t frame, const std::string& label);
-  std::size_t radio_track(std::size_t radio);
   void enter_network(std::size_t slot);
   void start_comm(std::size_t slot);
   void on_comm_done(std::size_t slot);
@@ -219,22 +207,17 @@ class Dispatcher {
   void frame_resolved(std::size_t k);
   SchedulerView view(std::size_t frame);
   double now() const;
-  // tracing (dispatcher_trace.cpp)
-  void init_trace();
-  void add_track(TraceGroup group, const std::string& name);
-  void trace(std::size_t track, std::string_view name, const char* category, double start_s, double end_s,
-             std::size_t frame, std::string_view label);
-  void sample_rates(double t);
+  // what the trace is told
   void sample_queue(std::size_t device);
   void sample_admission();
   void sample_radio(std::size_t radio);
-  void sample_radio_at(std::size_t radio, double t);
-  void finish_trace(double end_s);
 
   ReplayInput in_;
   const SimGridPlatform& sg_;
   SimulationResult& out_;
   std::exception_ptr failure_;
+  std::vector<BandwidthSeries> series_;  ///< per link
+  TraceRecorder trace_;
 
   std::vector<simgrid::s4u::ActivityPtr> activities_;
   std::vector<Slot> slots_;
@@ -258,7 +241,6 @@ class Dispatcher {
   std::vector<bool> network_busy_;
   std::vector<std::deque<std::size_t>> network_queue_;
   std::vector<LinkState> links_;
-  std::vector<BandwidthSeries> series_;
 
   std::size_t frame_count_ = 0;
   std::size_t resolved_ = 0;
@@ -271,18 +253,6 @@ class Dispatcher {
   std::size_t held_ = 0;                ///< frames held by the scheduler
   std::size_t probes_in_flight_ = 0;    ///< probes sent, not yet arrived (the run waits for them)
   std::vector<std::vector<bool>> radio_warned_;
-
-  TraceWriter* writer_ = nullptr;  ///< SimOptions::trace_writer
-  bool tracing_ = false;           ///< a writer, or frame 0's events recorded
-  std::size_t first_link_track_ = 0;
-  std::vector<std::size_t> radio_track_;
-  std::vector<std::size_t> varying_links_;
-  std::vector<RateTrace> rate_trace_;       ///< per link (counter id = link index)
-  std::size_t first_queue_counter_ = 0;     ///< + device index
-  std::vector<std::size_t> queue_sampled_;  ///< per device: the last queue length sampled
-  std::size_t admission_counter_ = 0;
-  std::size_t admission_sampled_ = 0;
-  std::vector<RadioTrace> radio_trace_;  ///< per radio
 };
 
 }  // namespace coinfer::replay

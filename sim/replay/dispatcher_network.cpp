@@ -265,10 +265,9 @@ void Dispatcher::on_comm_done(std::size_t slot) {
     LinkState& ls = links_[l];
     if (--ls.active == 0) out_.links[l].busy_s += t - ls.busy_since_s;
   }
-  if (tracing_ && !x.probe()) {
+  if (trace_.tracing() && !x.probe()) {
     const Task& spec = task_spec(x.ref);
-    for (auto l : x.route->links)
-      trace(first_link_track_ + l, spec.id, "transfer", x.comm_start_s, t, x.ref.frame, spec.label);
+    trace_.transfer(x.route->links, spec.id, x.comm_start_s, t, x.ref.frame, spec.label);
   }
   const auto net = x.route->network;
   if (in_.topology->platform().networks[net].serialized_radio) {
@@ -288,6 +287,15 @@ void Dispatcher::on_comm_done(std::size_t slot) {
   x.in_use = false;
   free_transfers_.push_back(slot);
   complete_task(ref);
+}
+
+void Dispatcher::sample_radio(std::size_t radio) {
+  const RadioState& r = radios_[radio];
+  trace_.radio(radio, now(), {r.waking, r.active, r.last_active_s});
+}
+
+void Dispatcher::trace_wake_up(std::size_t radio, std::size_t frame, const std::string& label) {
+  if (trace_.tracing()) trace_.wake_up(radio, radios_[radio].wake_start_s, now(), frame, label);
 }
 
 // ---------------------------------------------------------------- time-varying rates

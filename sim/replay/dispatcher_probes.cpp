@@ -46,9 +46,7 @@ void Dispatcher::begin_probe(const ProbeRequest& request) {
 // Called by on_comm_done once the probe's radio energy, measurement and traffic are counted.
 void Dispatcher::probe_arrived(std::size_t slot) {
   Transfer& x = transfers_[slot];
-  if (tracing_)
-    for (auto l : x.route->links)
-      trace(first_link_track_ + l, "probe", "probe", x.comm_start_s, now(), kNoFrame, "");
+  if (trace_.tracing()) trace_.probe(x.route->links, x.comm_start_s, now());
   x.in_use = false;
   free_transfers_.push_back(slot);
   --probes_in_flight_;
