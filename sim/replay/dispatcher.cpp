@@ -34,11 +34,11 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
       out_(out),
       series_(link_series(*input.topology, input.options->seed)),
       trace_(*input.topology, series_, radios_idle_since_s(input), input.options->trace_writer.get(),
-             input.options->record_trace, out) {
+             input.options->record_trace, out),
+      radios_(*input.topology, *input.plans, radios_idle_since_s(input), trace_, out) {
   const Topology& topo = *in_.topology;
   const Platform& platform = topo.platform();
   const auto n_dev = platform.devices.size();
-  const auto n_net = platform.networks.size();
   devices_.resize(n_dev);
   for (std::size_t d = 0; d < n_dev; ++d) {
     const std::size_t units = platform.devices[d].slots;
@@ -46,15 +46,9 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
     devices_[d].started_s.resize(units);
     for (std::size_t u = units; u-- > 0;) devices_[d].free_units.push_back(u);
   }
-  radios_.resize(n_net * n_dev);
-  for (auto& r : radios_) r.last_active_s = radios_idle_since_s(in_);
-  network_busy_.assign(n_net, false);
-  network_queue_.resize(n_net);
   links_.resize(topo.links().size());
   measured_.resize(topo.links().size());
   for (const auto& l : topo.links()) link_names_.push_back(l.name);
-  index_channels();
-  radio_warned_.assign(n_dev, std::vector<bool>(n_net, false));
 
   frame_count_ = in_.workload->frame_count();
   out_.frames.resize(frame_count_);

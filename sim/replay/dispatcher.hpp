@@ -29,6 +29,7 @@
 #include "sim/plan/compiled_plan.hpp"
 #include "sim/platform/bandwidth_series.hpp"
 #include "sim/replay/dispatcher_common.hpp"
+#include "sim/replay/radio_model.hpp"
 #include "sim/replay/simgrid_platform.hpp"
 #include "sim/replay/simulate.hpp"
 #include "sim/replay/trace_recorder.hpp"
@@ -80,28 +81,13 @@ class Dispatcher {
     std::vector<std::size_t> free_units;
     double stalled_until_s = -std::numeric_limits<double>::infinity();  ///< Scheduler::take_stalls
   };
-  struct RadioState {
-    double last_active_s = -std::numeric_limits<double>::infinity();
-    std::size_t active = 0;
-    bool waking = false;
-    double wake_start_s = 0.0;
-    std::vector<std::size_t> waiting;  ///< transfer slots waiting for the wake-up
-    std::deque<std::size_t> setups;    ///< channel mode: channels to set up, the first one in progress
-  };
-  /// A logical channel (network, Task::channel) of a network paying wake-ups per channel.
-  struct ChannelState {
-    double last_active_s = -std::numeric_limits<double>::infinity();
-    std::size_t active = 0;
-    bool pending = false;              ///< queued on, or being set up by, a radio
-    std::vector<std::size_t> waiting;  ///< transfer slots waiting for the set-up
-  };
   struct Transfer {
     bool in_use = false;
     std::uint64_t generation = 0;
     TaskRef ref;
     const Route* route = nullptr;
     std::size_t route_index = 0;
-    std::size_t channel = 0;  ///< index into channels_
+    std::size_t channel = 0;  ///< RadioModel's channel index
     double bytes = 0.0;
     double comm_start_s = 0.0;
     double latency_end_s = 0.0;
@@ -156,30 +142,18 @@ class Dispatcher {
   void on_exec_done(std::size_t device, std::size_t unit);
   void apply_stalls();
   // transfers
-  std::size_t radio_index(std::size_t network, std::size_t device) const;
-  void index_channels();
-  /// The ChannelState of (network, channel name), added when no plan variant uses it.
-  std::size_t channel_index(std::size_t network, const std::string& channel);
   std::size_t new_transfer_slot();
   /// Wake-up (radio or channel), then the network: the path every transfer takes.
   void launch_transfer(std::size_t slot);
   void begin_transfer(const TaskRef& ref);
-  bool wait_for_radio(std::size_t slot);
-  bool wait_for_channel(std::size_t slot);
-  void start_channel_setup(std::size_t radio);
   void on_radio_awake(std::size_t radio);
-  void on_channel_set_up(std::size_t radio);
-  void trace_wake_up(std::size_t radio, std::size_t frame, const std::string& label);
   void enter_network(std::size_t slot);
   void start_comm(std::size_t slot);
   void on_comm_done(std::size_t slot);
-  void touch_radios(const Transfer& x, bool starting);
-  void touch_channel(const Transfer& x, bool starting);
   /// Arms the link's next rate change after now() and after `fired_s` (the change just handled).
   void arm_link(std::size_t link, double fired_s = -std::numeric_limits<double>::infinity());
   void on_bandwidth_change(std::size_t link);
   void restart_comm(std::size_t slot);
-  void add_radio_energy(const Transfer& x, double duration_s);
   // frames
   void release_frame(std::size_t k);
   void admit(std::size_t k);
@@ -210,7 +184,6 @@ class Dispatcher {
   // what the trace is told
   void sample_queue(std::size_t device);
   void sample_admission();
-  void sample_radio(std::size_t radio);
 
   ReplayInput in_;
   const SimGridPlatform& sg_;
@@ -218,6 +191,7 @@ class Dispatcher {
   std::exception_ptr failure_;
   std::vector<BandwidthSeries> series_;  ///< per link
   TraceRecorder trace_;
+  RadioModel radios_;
 
   std::vector<simgrid::s4u::ActivityPtr> activities_;
   std::vector<Slot> slots_;
@@ -231,15 +205,8 @@ class Dispatcher {
   std::vector<std::unique_ptr<FrameState>> state_pool_;
   std::vector<FrameState*> spare_states_;
   std::vector<DeviceState> devices_;
-  std::vector<RadioState> radios_;
-  std::vector<ChannelState> channels_;
-  std::vector<std::string> channel_names_;
-  std::map<std::pair<std::size_t, std::string>, std::size_t> channel_index_;  ///< (network, name)
-  std::vector<std::vector<std::size_t>> channel_of_;  ///< per plan variant, per task: channels_ index
   std::vector<Transfer> transfers_;
   std::vector<std::size_t> free_transfers_;
-  std::vector<bool> network_busy_;
-  std::vector<std::deque<std::size_t>> network_queue_;
   std::vector<LinkState> links_;
 
   std::size_t frame_count_ = 0;
@@ -252,7 +219,6 @@ class Dispatcher {
   std::vector<MeasuredLink> measured_;  ///< per link: what the devices measured (SchedulerView)
   std::size_t held_ = 0;                ///< frames held by the scheduler
   std::size_t probes_in_flight_ = 0;    ///< probes sent, not yet arrived (the run waits for them)
-  std::vector<std::vector<bool>> radio_warned_;
 };
 
 }  // namespace coinfer::replay

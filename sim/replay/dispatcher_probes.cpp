@@ -36,7 +36,7 @@ void Dispatcher::begin_probe(const ProbeRequest& request) {
   x.route = route;
   x.route_index = static_cast<std::size_t>(route - in_.topology->routes().data());
   // The channel a frame's transfer between the two devices uses (Task::channel "").
-  x.channel = channel_index(*net, pair_channel(request.from, request.to));
+  x.channel = radios_.channel_index(*net, pair_channel(request.from, request.to));
   x.bytes = request.bytes;
   x.restart_pending = false;
   ++probes_in_flight_;
