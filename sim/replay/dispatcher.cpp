@@ -35,7 +35,8 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
       series_(link_series(*input.topology, input.options->seed)),
       trace_(*input.topology, series_, radios_idle_since_s(input), input.options->trace_writer.get(),
              input.options->record_trace, out),
-      radios_(*input.topology, *input.plans, radios_idle_since_s(input), trace_, out) {
+      radios_(*input.topology, *input.plans, radios_idle_since_s(input), trace_, out),
+      port_(input.scheduler, *input.topology, *input.plans, *input.workload, series_, out) {
   const Topology& topo = *in_.topology;
   const Platform& platform = topo.platform();
   const auto n_dev = platform.devices.size();
@@ -47,8 +48,6 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
     for (std::size_t u = units; u-- > 0;) devices_[d].free_units.push_back(u);
   }
   links_.resize(topo.links().size());
-  measured_.resize(topo.links().size());
-  for (const auto& l : topo.links()) link_names_.push_back(l.name);
 
   frame_count_ = in_.workload->frame_count();
   out_.frames.resize(frame_count_);
@@ -79,8 +78,7 @@ void Dispatcher::rethrow_if_failed() const {
 void Dispatcher::run() {
   if (frame_count_ == 0) return;
   add_timer(in_.workload->release_s(0), TimerKind::Release, 0);
-  if (in_.scheduler != nullptr && in_.scheduler->period_s() > 0.0)
-    add_timer(in_.workload->start_s + in_.scheduler->period_s(), TimerKind::SchedulerPeriod, 0);
+  if (port_.period_s() > 0.0) add_timer(in_.workload->start_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
   while (resolved_ < frame_count_ || probes_in_flight_ > 0) {
     const double t = now();
     trace_.rates(t);
@@ -176,15 +174,10 @@ void Dispatcher::on_timer(const Timer& timer) {
     case TimerKind::SchedulerPeriod: {
       if (resolved_ == frame_count_) break;  // only probes left to arrive: no more decisions
       const SchedulerView v = view(resolved_);
-      if (auto choice = in_.scheduler->on_period(v)) {
-        if (*choice >= in_.plans->size())
-          throw Error(fmt::format("scheduler '{}' chose variant {} of {}", in_.scheduler->name(), *choice,
-                                  in_.plans->size()));
-        current_variant_ = *choice;
-      }
+      if (auto choice = port_.on_period(v)) current_variant_ = *choice;
       apply_stalls();
       send_probes(v);
-      add_timer(timer.time_s + in_.scheduler->period_s(), TimerKind::SchedulerPeriod, 0);
+      add_timer(timer.time_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
       break;
     }
     case TimerKind::StallEnd:
@@ -237,15 +230,11 @@ void Dispatcher::try_start(std::size_t device) {
 
 // The scheduler's device stalls (Scheduler::take_stalls): no task starts before the stall ends.
 void Dispatcher::apply_stalls() {
-  for (const auto& stall : in_.scheduler->take_stalls()) {
-    const auto d = in_.topology->platform().device_index_or_null(stall.device);
-    if (!d || !(stall.seconds >= 0.0))
-      throw Error(fmt::format("scheduler '{}' stalled device '{}' for {} s", in_.scheduler->name(),
-                              stall.device, stall.seconds));
-    const double until = now() + stall.seconds;
-    if (until <= devices_[*d].stalled_until_s) continue;
-    devices_[*d].stalled_until_s = until;
-    add_timer(until, TimerKind::StallEnd, *d);
+  for (const auto& [device, seconds] : port_.take_stalls()) {
+    const double until = now() + seconds;
+    if (until <= devices_[device].stalled_until_s) continue;
+    devices_[device].stalled_until_s = until;
+    add_timer(until, TimerKind::StallEnd, device);
   }
 }
 
@@ -281,19 +270,8 @@ void Dispatcher::complete_task(const TaskRef& ref) {
 // ---------------------------------------------------------------- transfers
 
 SchedulerView Dispatcher::view(std::size_t frame) {
-  SchedulerView v;
-  v.now_s = now();
-  v.frame = frame;
-  v.variant_count = in_.plans->size();
-  v.current_variant = current_variant_;
-  v.queued_frames = waiting_.size();
-  v.frames_in_flight = in_flight_;
-  v.deadline_s = in_.workload->deadline_s;
-  v.frames = &out_.frames;
-  v.link_names = &link_names_;
-  for (auto& s : series_) v.link_rates_bps.push_back(s.rate_at(v.now_s));
-  v.measured_links = measured_;
-  if (in_.scheduler != nullptr && in_.scheduler->sees_in_flight()) add_in_flight(v.measured_links);
+  SchedulerView v = port_.view({now(), frame, current_variant_, waiting_.size(), in_flight_});
+  if (port_.sees_in_flight()) add_in_flight(v.measured_links);
   return v;
 }
 
@@ -301,16 +279,11 @@ void Dispatcher::release_frame(std::size_t k) {
   FrameRecord& rec = out_.frames[k];
   if (in_.workload->kind == WorkloadKind::Training) rec.release_s = now();
   rec.variant = static_cast<std::uint32_t>(current_variant_);
-  if (in_.scheduler != nullptr) {
+  if (port_.active()) {
     const SchedulerView v = view(k);
-    const FrameDecision decision = in_.scheduler->on_frame(v);
+    const FrameDecision decision = port_.on_frame(v);
     send_probes(v);
-    if (decision.variant) {
-      if (*decision.variant >= in_.plans->size())
-        throw Error(fmt::format("scheduler '{}' chose variant {} of {}", in_.scheduler->name(),
-                                *decision.variant, in_.plans->size()));
-      rec.variant = static_cast<std::uint32_t>(*decision.variant);
-    }
+    if (decision.variant) rec.variant = static_cast<std::uint32_t>(*decision.variant);
     if (decision.drop) {
       drop(k, DropReason::Scheduler);
       return;
@@ -341,7 +314,6 @@ void Dispatcher::admit(std::size_t k) {
   f->tasks_left = plan.tasks.size();
   f->first_stage_left = plan.first_stage_size;
   f->continuing = false;
-  f->held = false;
   f->bytes.clear();
   f->pending.resize(plan.tasks.size());
   for (std::size_t i = 0; i < plan.tasks.size(); ++i)
@@ -405,8 +377,8 @@ void Dispatcher::finish_frame(std::size_t k, double end_s) {
 
 void Dispatcher::frame_resolved(std::size_t k) {
   ++resolved_;
-  record_score(k);
-  if (in_.scheduler != nullptr) in_.scheduler->on_frame_end(out_.frames[k], view(k + 1));
+  port_.record_score(k);
+  if (port_.active()) port_.on_frame_end(k, view(k + 1));
 }
 
 void Dispatcher::sample_queue(std::size_t device) {
@@ -427,7 +399,7 @@ void Dispatcher::finish(double end_s) {
     s.active_energy_j =
         compute_energy_j(platform.devices[d].calibration.power, s.busy_s, s.busy_s) + s.radio_energy_j;
   }
-  if (in_.scheduler != nullptr) out_.scheduler_metrics = in_.scheduler->summary();
+  port_.finish();
   trace_.finish(end_s);
 }
 

@@ -30,6 +30,7 @@
 #include "sim/platform/bandwidth_series.hpp"
 #include "sim/replay/dispatcher_common.hpp"
 #include "sim/replay/radio_model.hpp"
+#include "sim/replay/scheduler_port.hpp"
 #include "sim/replay/simgrid_platform.hpp"
 #include "sim/replay/simulate.hpp"
 #include "sim/replay/trace_recorder.hpp"
@@ -68,7 +69,6 @@ class Dispatcher {
     std::size_t tasks_left = 0;
     std::size_t first_stage_left = 0;
     bool continuing = false;    ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
-    bool held = false;          ///< waits for the scheduler's decision
     double plan_end_s = 0.0;    ///< when its last plan variant ended
     std::vector<double> bytes;  ///< per task: this frame's transfer size (NaN: the plan's)
   };
@@ -169,15 +169,12 @@ class Dispatcher {
   void apply_continuation(std::size_t k, const Continuation& c);
   void start_continuation(std::size_t k, const Continuation& c);
   void on_hold_expiry(std::size_t k);
-  bool is_held(std::size_t k) const;
   void poll_scheduler();
   // probes (dispatcher_probes.cpp)
   void send_probes(const SchedulerView& v);
-  void begin_probe(const ProbeRequest& request);
+  void begin_probe(const ProbeRoute& probe);
   void probe_arrived(std::size_t slot);
-  void measure_transfer(const Transfer& x, double end_s);
   void add_in_flight(std::vector<MeasuredLink>& links) const;
-  void record_score(std::size_t k);
   void frame_resolved(std::size_t k);
   SchedulerView view(std::size_t frame);
   double now() const;
@@ -192,6 +189,7 @@ class Dispatcher {
   std::vector<BandwidthSeries> series_;  ///< per link
   TraceRecorder trace_;
   RadioModel radios_;
+  SchedulerPort port_;
 
   std::vector<simgrid::s4u::ActivityPtr> activities_;
   std::vector<Slot> slots_;
@@ -215,9 +213,6 @@ class Dispatcher {
   std::size_t current_variant_ = 0;
   bool gate_busy_ = false;
   std::deque<std::size_t> waiting_;
-  std::vector<std::string> link_names_;
-  std::vector<MeasuredLink> measured_;  ///< per link: what the devices measured (SchedulerView)
-  std::size_t held_ = 0;                ///< frames held by the scheduler
   std::size_t probes_in_flight_ = 0;    ///< probes sent, not yet arrived (the run waits for them)
 };
 

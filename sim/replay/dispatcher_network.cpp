@@ -91,7 +91,7 @@ void Dispatcher::on_comm_done(std::size_t slot) {
   x.comm = nullptr;
   radios_.transfer_ended(*x.route, x.channel, t);
   radios_.add_radio_energy(*x.route, x.bytes, t - x.comm_start_s, x.probe());
-  measure_transfer(x, t);
+  port_.measure_transfer(*x.route, x.bytes, x.comm_start_s, t);
   out_.devices[x.route->src].bytes_sent += x.bytes;
   out_.devices[x.route->dst].bytes_received += x.bytes;
   for (auto l : x.route->links) {
