@@ -12,18 +12,19 @@
 ///
 /// Per frame it keeps only the frame's 32-byte record: the state of a frame in flight (pending
 /// dependencies) lives in a pooled FrameState from admission to completion, so memory grows with
-/// the frames in flight, not with the run. Tracing is the TraceRecorder's (trace_recorder.hpp):
-/// the dispatcher tells it what happened.
+/// the frames in flight, not with the run.
+///
+/// The dispatcher keeps the event loop: activities, timers, frames, compute queues, transfers and
+/// bandwidth changes. Three parts own the rest and need no SimGrid, so each is tested alone: the
+/// TraceRecorder (trace_recorder.hpp) every trace track and counter, the RadioModel
+/// (radio_model.hpp) radios, channels, wake-ups, serialized networks and radio energy, and the
+/// SchedulerPort (scheduler_port.hpp) everything said to and heard from the Scheduler.
 #include <cstdint>
 #include <deque>
 #include <exception>
 #include <limits>
-#include <map>
 #include <memory>
 #include <queue>
-#include <string>
-#include <string_view>
-#include <utility>
 #include <vector>
 
 #include "sim/plan/compiled_plan.hpp"
@@ -170,11 +171,12 @@ class Dispatcher {
   void start_continuation(std::size_t k, const Continuation& c);
   void on_hold_expiry(std::size_t k);
   void poll_scheduler();
+  void add_in_flight(std::vector<MeasuredLink>& links) const;
   // probes (dispatcher_probes.cpp)
   void send_probes(const SchedulerView& v);
   void begin_probe(const ProbeRoute& probe);
   void probe_arrived(std::size_t slot);
-  void add_in_flight(std::vector<MeasuredLink>& links) const;
+  // what the scheduler sees and hears
   void frame_resolved(std::size_t k);
   SchedulerView view(std::size_t frame);
   double now() const;
@@ -213,7 +215,7 @@ class Dispatcher {
   std::size_t current_variant_ = 0;
   bool gate_busy_ = false;
   std::deque<std::size_t> waiting_;
-  std::size_t probes_in_flight_ = 0;    ///< probes sent, not yet arrived (the run waits for them)
+  std::size_t probes_in_flight_ = 0;  ///< probes sent, not yet arrived (the run waits for them)
 };
 
 }  // namespace coinfer::replay

@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <fmt/format.h>
-
-#include "sim/core/error.hpp"
 #include "sim/replay/dispatcher.hpp"
 #include "sim/replay/dispatcher_common.hpp"
 
