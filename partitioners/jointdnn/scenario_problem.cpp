@@ -13,7 +13,7 @@
 #include "partitioners/jointdnn/shortest_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/cost/cost_model.hpp"
-#include "sim/replay/energy.hpp"
+#include "sim/cost/energy.hpp"
 
 namespace coinfer::jointdnn {
 InputError param_error(const char* key, std::string message) {

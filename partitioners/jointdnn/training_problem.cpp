@@ -9,8 +9,8 @@
 
 #include "sim/core/error.hpp"
 #include "sim/cost/cost_model.hpp"
+#include "sim/cost/energy.hpp"
 #include "sim/profile/backward_estimate.hpp"
-#include "sim/replay/energy.hpp"
 
 namespace coinfer::jointdnn {
 namespace {

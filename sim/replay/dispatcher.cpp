@@ -3,22 +3,42 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
-#include "sim/replay/energy.hpp"
+#include "sim/cost/energy.hpp"
 
 namespace coinfer::replay {
 namespace sg4 = simgrid::s4u;
 
+namespace {
+
+std::vector<BandwidthSeries> link_series(const Topology& topology, std::uint64_t seed) {
+  std::vector<BandwidthSeries> series;
+  for (const auto& l : topology.links()) series.emplace_back(*l.spec, link_seed(seed, l.name));
+  return series;
+}
+
+/// When the radios were last active at the start (SimOptions::radios_start_awake).
+double radios_idle_since_s(const ReplayInput& input) {
+  return input.options->radios_start_awake ? input.workload->start_s : -kInf;
+}
+
+}  // namespace
+
 Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, SimulationResult& out)
-    : in_(input), sg_(sg), out_(out) {
+    : in_(input),
+      sg_(sg),
+      out_(out),
+      series_(link_series(*input.topology, input.options->seed)),
+      trace_(*input.topology, series_, radios_idle_since_s(input), input.options->trace_writer.get(),
+             input.options->record_trace, out),
+      radios_(*input.topology, *input.plans, radios_idle_since_s(input), trace_, out),
+      port_(input.scheduler, *input.topology, *input.plans, *input.workload, series_, out) {
   const Topology& topo = *in_.topology;
   const Platform& platform = topo.platform();
   const auto n_dev = platform.devices.size();
-  const auto n_net = platform.networks.size();
   devices_.resize(n_dev);
   for (std::size_t d = 0; d < n_dev; ++d) {
     const std::size_t units = platform.devices[d].slots;
@@ -26,18 +46,7 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
     devices_[d].started_s.resize(units);
     for (std::size_t u = units; u-- > 0;) devices_[d].free_units.push_back(u);
   }
-  radios_.resize(n_net * n_dev);
-  for (auto& r : radios_) r.last_active_s = in_.options->radios_start_awake ? in_.workload->start_s : -kInf;
-  network_busy_.assign(n_net, false);
-  network_queue_.resize(n_net);
   links_.resize(topo.links().size());
-  measured_.resize(topo.links().size());
-  for (const auto& l : topo.links()) {
-    series_.emplace_back(*l.spec, link_seed(in_.options->seed, l.name));
-    link_names_.push_back(l.name);
-  }
-  index_channels();
-  radio_warned_.assign(n_dev, std::vector<bool>(n_net, false));
 
   frame_count_ = in_.workload->frame_count();
   out_.frames.resize(frame_count_);
@@ -46,7 +55,6 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   for (std::size_t d = 0; d < n_dev; ++d) out_.devices[d].device = platform.devices[d].name;
   for (const auto& l : topo.links())
     out_.links.push_back({l.name, platform.networks[l.network].name, 0.0, 0, 0.0, 0, 0.0});
-  init_trace();
 }
 
 double Dispatcher::now() const { return sg4::Engine::get_clock(); }
@@ -69,11 +77,10 @@ void Dispatcher::rethrow_if_failed() const {
 void Dispatcher::run() {
   if (frame_count_ == 0) return;
   add_timer(in_.workload->release_s(0), TimerKind::Release, 0);
-  if (in_.scheduler != nullptr && in_.scheduler->period_s() > 0.0)
-    add_timer(in_.workload->start_s + in_.scheduler->period_s(), TimerKind::SchedulerPeriod, 0);
+  if (port_.period_s() > 0.0) add_timer(in_.workload->start_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
   while (resolved_ < frame_count_ || probes_in_flight_ > 0) {
     const double t = now();
-    if (!varying_links_.empty()) sample_rates(t);
+    trace_.rates(t);
     if (!timers_.empty() && timers_.top().time_s <= t + kTimeEps) {
       if (!activities_.empty()) {
         const auto done = sg4::Activity::test_any(activities_);
@@ -166,15 +173,10 @@ void Dispatcher::on_timer(const Timer& timer) {
     case TimerKind::SchedulerPeriod: {
       if (resolved_ == frame_count_) break;  // only probes left to arrive: no more decisions
       const SchedulerView v = view(resolved_);
-      if (auto choice = in_.scheduler->on_period(v)) {
-        if (*choice >= in_.plans->size())
-          throw Error(fmt::format("scheduler '{}' chose variant {} of {}", in_.scheduler->name(), *choice,
-                                  in_.plans->size()));
-        current_variant_ = *choice;
-      }
+      if (auto choice = port_.on_period(v)) current_variant_ = *choice;
       apply_stalls();
       send_probes(v);
-      add_timer(timer.time_s + in_.scheduler->period_s(), TimerKind::SchedulerPeriod, 0);
+      add_timer(timer.time_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
       break;
     }
     case TimerKind::StallEnd:
@@ -227,15 +229,11 @@ void Dispatcher::try_start(std::size_t device) {
 
 // The scheduler's device stalls (Scheduler::take_stalls): no task starts before the stall ends.
 void Dispatcher::apply_stalls() {
-  for (const auto& stall : in_.scheduler->take_stalls()) {
-    const auto d = in_.topology->platform().device_index_or_null(stall.device);
-    if (!d || !(stall.seconds >= 0.0))
-      throw Error(fmt::format("scheduler '{}' stalled device '{}' for {} s", in_.scheduler->name(),
-                              stall.device, stall.seconds));
-    const double until = now() + stall.seconds;
-    if (until <= devices_[*d].stalled_until_s) continue;
-    devices_[*d].stalled_until_s = until;
-    add_timer(until, TimerKind::StallEnd, *d);
+  for (const auto& [device, seconds] : port_.take_stalls()) {
+    const double until = now() + seconds;
+    if (until <= devices_[device].stalled_until_s) continue;
+    devices_[device].stalled_until_s = until;
+    add_timer(until, TimerKind::StallEnd, device);
   }
 }
 
@@ -248,9 +246,9 @@ void Dispatcher::on_exec_done(std::size_t device, std::size_t unit) {
   out_.devices[device].busy_s += t - d.started_s[unit];
   ++out_.devices[device].executions;
   ++out_.executions;
-  if (tracing_) {
+  if (trace_.tracing()) {
     const Task& spec = task_spec(ref);
-    trace(device, spec.id, "compute", d.started_s[unit], t, ref.frame, spec.label);
+    trace_.compute(device, spec.id, d.started_s[unit], t, ref.frame, spec.label);
   }
   complete_task(ref);
   try_start(device);
@@ -271,19 +269,8 @@ void Dispatcher::complete_task(const TaskRef& ref) {
 // ---------------------------------------------------------------- transfers
 
 SchedulerView Dispatcher::view(std::size_t frame) {
-  SchedulerView v;
-  v.now_s = now();
-  v.frame = frame;
-  v.variant_count = in_.plans->size();
-  v.current_variant = current_variant_;
-  v.queued_frames = waiting_.size();
-  v.frames_in_flight = in_flight_;
-  v.deadline_s = in_.workload->deadline_s;
-  v.frames = &out_.frames;
-  v.link_names = &link_names_;
-  for (auto& s : series_) v.link_rates_bps.push_back(s.rate_at(v.now_s));
-  v.measured_links = measured_;
-  if (in_.scheduler != nullptr && in_.scheduler->sees_in_flight()) add_in_flight(v.measured_links);
+  SchedulerView v = port_.view({now(), frame, current_variant_, waiting_.size(), in_flight_});
+  if (port_.sees_in_flight()) add_in_flight(v.measured_links);
   return v;
 }
 
@@ -291,16 +278,11 @@ void Dispatcher::release_frame(std::size_t k) {
   FrameRecord& rec = out_.frames[k];
   if (in_.workload->kind == WorkloadKind::Training) rec.release_s = now();
   rec.variant = static_cast<std::uint32_t>(current_variant_);
-  if (in_.scheduler != nullptr) {
+  if (port_.active()) {
     const SchedulerView v = view(k);
-    const FrameDecision decision = in_.scheduler->on_frame(v);
+    const FrameDecision decision = port_.on_frame(v);
     send_probes(v);
-    if (decision.variant) {
-      if (*decision.variant >= in_.plans->size())
-        throw Error(fmt::format("scheduler '{}' chose variant {} of {}", in_.scheduler->name(),
-                                *decision.variant, in_.plans->size()));
-      rec.variant = static_cast<std::uint32_t>(*decision.variant);
-    }
+    if (decision.variant) rec.variant = static_cast<std::uint32_t>(*decision.variant);
     if (decision.drop) {
       drop(k, DropReason::Scheduler);
       return;
@@ -331,7 +313,6 @@ void Dispatcher::admit(std::size_t k) {
   f->tasks_left = plan.tasks.size();
   f->first_stage_left = plan.first_stage_size;
   f->continuing = false;
-  f->held = false;
   f->bytes.clear();
   f->pending.resize(plan.tasks.size());
   for (std::size_t i = 0; i < plan.tasks.size(); ++i)
@@ -395,8 +376,16 @@ void Dispatcher::finish_frame(std::size_t k, double end_s) {
 
 void Dispatcher::frame_resolved(std::size_t k) {
   ++resolved_;
-  record_score(k);
-  if (in_.scheduler != nullptr) in_.scheduler->on_frame_end(out_.frames[k], view(k + 1));
+  port_.record_score(k);
+  if (port_.active()) port_.on_frame_end(k, view(k + 1));
+}
+
+void Dispatcher::sample_queue(std::size_t device) {
+  if (trace_.streams()) trace_.queue(device, now(), devices_[device].ready.size());
+}
+
+void Dispatcher::sample_admission() {
+  if (trace_.streams()) trace_.admission(now(), waiting_.size());
 }
 
 void Dispatcher::finish(double end_s) {
@@ -409,8 +398,8 @@ void Dispatcher::finish(double end_s) {
     s.active_energy_j =
         compute_energy_j(platform.devices[d].calibration.power, s.busy_s, s.busy_s) + s.radio_energy_j;
   }
-  if (in_.scheduler != nullptr) out_.scheduler_metrics = in_.scheduler->summary();
-  finish_trace(end_s);
+  port_.finish();
+  trace_.finish(end_s);
 }
 
 }  // namespace coinfer::replay

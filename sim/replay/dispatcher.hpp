@@ -12,25 +12,29 @@
 ///
 /// Per frame it keeps only the frame's 32-byte record: the state of a frame in flight (pending
 /// dependencies) lives in a pooled FrameState from admission to completion, so memory grows with
-/// the frames in flight, not with the run. Tracing (dispatcher_trace.cpp) streams slices and
-/// counters into SimOptions::trace_writer and keeps frame 0's slices when asked.
+/// the frames in flight, not with the run.
+///
+/// The dispatcher keeps the event loop: activities, timers, frames, compute queues, transfers and
+/// bandwidth changes. Three parts own the rest and need no SimGrid, so each is tested alone: the
+/// TraceRecorder (trace_recorder.hpp) every trace track and counter, the RadioModel
+/// (radio_model.hpp) radios, channels, wake-ups, serialized networks and radio energy, and the
+/// SchedulerPort (scheduler_port.hpp) everything said to and heard from the Scheduler.
 #include <cstdint>
 #include <deque>
 #include <exception>
 #include <limits>
-#include <map>
 #include <memory>
 #include <queue>
-#include <string>
-#include <string_view>
-#include <utility>
 #include <vector>
 
 #include "sim/plan/compiled_plan.hpp"
 #include "sim/platform/bandwidth_series.hpp"
 #include "sim/replay/dispatcher_common.hpp"
+#include "sim/replay/radio_model.hpp"
+#include "sim/replay/scheduler_port.hpp"
 #include "sim/replay/simgrid_platform.hpp"
 #include "sim/replay/simulate.hpp"
+#include "sim/replay/trace_recorder.hpp"
 
 namespace coinfer::replay {
 
@@ -66,7 +70,6 @@ class Dispatcher {
     std::size_t tasks_left = 0;
     std::size_t first_stage_left = 0;
     bool continuing = false;    ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
-    bool held = false;          ///< waits for the scheduler's decision
     double plan_end_s = 0.0;    ///< when its last plan variant ended
     std::vector<double> bytes;  ///< per task: this frame's transfer size (NaN: the plan's)
   };
@@ -79,28 +82,13 @@ class Dispatcher {
     std::vector<std::size_t> free_units;
     double stalled_until_s = -std::numeric_limits<double>::infinity();  ///< Scheduler::take_stalls
   };
-  struct RadioState {
-    double last_active_s = -std::numeric_limits<double>::infinity();
-    std::size_t active = 0;
-    bool waking = false;
-    double wake_start_s = 0.0;
-    std::vector<std::size_t> waiting;  ///< transfer slots waiting for the wake-up
-    std::deque<std::size_t> setups;    ///< channel mode: channels to set up, the first one in progress
-  };
-  /// A logical channel (network, Task::channel) of a network paying wake-ups per channel.
-  struct ChannelState {
-    double last_active_s = -std::numeric_limits<double>::infinity();
-    std::size_t active = 0;
-    bool pending = false;              ///< queued on, or being set up by, a radio
-    std::vector<std::size_t> waiting;  ///< transfer slots waiting for the set-up
-  };
   struct Transfer {
     bool in_use = false;
     std::uint64_t generation = 0;
     TaskRef ref;
     const Route* route = nullptr;
     std::size_t route_index = 0;
-    std::size_t channel = 0;  ///< index into channels_
+    std::size_t channel = 0;  ///< RadioModel's channel index
     double bytes = 0.0;
     double comm_start_s = 0.0;
     double latency_end_s = 0.0;
@@ -114,18 +102,6 @@ class Dispatcher {
     std::size_t active = 0;
     double busy_since_s = 0.0;
     double armed_change_s = std::numeric_limits<double>::infinity();
-  };
-  /// A link's rate counter: the series segment last sampled and when the next one starts.
-  struct RateTrace {
-    std::size_t segment = 0;
-    double next_s = std::numeric_limits<double>::infinity();
-    double rate_bps = 0.0;
-  };
-  /// A radio's state counter (0 asleep, 1 waking, 2 on) and when it falls asleep if left idle.
-  struct RadioTrace {
-    std::size_t counter = std::numeric_limits<std::size_t>::max();  ///< max: not traced
-    int state = -1;
-    double sleep_at_s = std::numeric_limits<double>::infinity();
   };
   enum class TimerKind {
     Release,
@@ -167,31 +143,18 @@ class Dispatcher {
   void on_exec_done(std::size_t device, std::size_t unit);
   void apply_stalls();
   // transfers
-  std::size_t radio_index(std::size_t network, std::size_t device) const;
-  void index_channels();
-  /// The ChannelState of (network, channel name), added when no plan variant uses it.
-  std::size_t channel_index(std::size_t network, const std::string& channel);
   std::size_t new_transfer_slot();
   /// Wake-up (radio or channel), then the network: the path every transfer takes.
   void launch_transfer(std::size_t slot);
   void begin_transfer(const TaskRef& ref);
-  bool wait_for_radio(std::size_t slot);
-  bool wait_for_channel(std::size_t slot);
-  void start_channel_setup(std::size_t radio);
   void on_radio_awake(std::size_t radio);
-  void on_channel_set_up(std::size_t radio);
-  void trace_wake_up(std::size_t radio, std::size_t frame, const std::string& label);
-  std::size_t radio_track(std::size_t radio);
   void enter_network(std::size_t slot);
   void start_comm(std::size_t slot);
   void on_comm_done(std::size_t slot);
-  void touch_radios(const Transfer& x, bool starting);
-  void touch_channel(const Transfer& x, bool starting);
   /// Arms the link's next rate change after now() and after `fired_s` (the change just handled).
   void arm_link(std::size_t link, double fired_s = -std::numeric_limits<double>::infinity());
   void on_bandwidth_change(std::size_t link);
   void restart_comm(std::size_t slot);
-  void add_radio_energy(const Transfer& x, double duration_s);
   // frames
   void release_frame(std::size_t k);
   void admit(std::size_t k);
@@ -207,34 +170,28 @@ class Dispatcher {
   void apply_continuation(std::size_t k, const Continuation& c);
   void start_continuation(std::size_t k, const Continuation& c);
   void on_hold_expiry(std::size_t k);
-  bool is_held(std::size_t k) const;
   void poll_scheduler();
+  void add_in_flight(std::vector<MeasuredLink>& links) const;
   // probes (dispatcher_probes.cpp)
   void send_probes(const SchedulerView& v);
-  void begin_probe(const ProbeRequest& request);
+  void begin_probe(const ProbeRoute& probe);
   void probe_arrived(std::size_t slot);
-  void measure_transfer(const Transfer& x, double end_s);
-  void add_in_flight(std::vector<MeasuredLink>& links) const;
-  void record_score(std::size_t k);
+  // what the scheduler sees and hears
   void frame_resolved(std::size_t k);
   SchedulerView view(std::size_t frame);
   double now() const;
-  // tracing (dispatcher_trace.cpp)
-  void init_trace();
-  void add_track(TraceGroup group, const std::string& name);
-  void trace(std::size_t track, std::string_view name, const char* category, double start_s, double end_s,
-             std::size_t frame, std::string_view label);
-  void sample_rates(double t);
+  // what the trace is told
   void sample_queue(std::size_t device);
   void sample_admission();
-  void sample_radio(std::size_t radio);
-  void sample_radio_at(std::size_t radio, double t);
-  void finish_trace(double end_s);
 
   ReplayInput in_;
   const SimGridPlatform& sg_;
   SimulationResult& out_;
   std::exception_ptr failure_;
+  std::vector<BandwidthSeries> series_;  ///< per link
+  TraceRecorder trace_;
+  RadioModel radios_;
+  SchedulerPort port_;
 
   std::vector<simgrid::s4u::ActivityPtr> activities_;
   std::vector<Slot> slots_;
@@ -248,17 +205,9 @@ class Dispatcher {
   std::vector<std::unique_ptr<FrameState>> state_pool_;
   std::vector<FrameState*> spare_states_;
   std::vector<DeviceState> devices_;
-  std::vector<RadioState> radios_;
-  std::vector<ChannelState> channels_;
-  std::vector<std::string> channel_names_;
-  std::map<std::pair<std::size_t, std::string>, std::size_t> channel_index_;  ///< (network, name)
-  std::vector<std::vector<std::size_t>> channel_of_;  ///< per plan variant, per task: channels_ index
   std::vector<Transfer> transfers_;
   std::vector<std::size_t> free_transfers_;
-  std::vector<bool> network_busy_;
-  std::vector<std::deque<std::size_t>> network_queue_;
   std::vector<LinkState> links_;
-  std::vector<BandwidthSeries> series_;
 
   std::size_t frame_count_ = 0;
   std::size_t resolved_ = 0;
@@ -266,23 +215,7 @@ class Dispatcher {
   std::size_t current_variant_ = 0;
   bool gate_busy_ = false;
   std::deque<std::size_t> waiting_;
-  std::vector<std::string> link_names_;
-  std::vector<MeasuredLink> measured_;  ///< per link: what the devices measured (SchedulerView)
-  std::size_t held_ = 0;                ///< frames held by the scheduler
-  std::size_t probes_in_flight_ = 0;    ///< probes sent, not yet arrived (the run waits for them)
-  std::vector<std::vector<bool>> radio_warned_;
-
-  TraceWriter* writer_ = nullptr;  ///< SimOptions::trace_writer
-  bool tracing_ = false;           ///< a writer, or frame 0's events recorded
-  std::size_t first_link_track_ = 0;
-  std::vector<std::size_t> radio_track_;
-  std::vector<std::size_t> varying_links_;
-  std::vector<RateTrace> rate_trace_;       ///< per link (counter id = link index)
-  std::size_t first_queue_counter_ = 0;     ///< + device index
-  std::vector<std::size_t> queue_sampled_;  ///< per device: the last queue length sampled
-  std::size_t admission_counter_ = 0;
-  std::size_t admission_sampled_ = 0;
-  std::vector<RadioTrace> radio_trace_;  ///< per radio
+  std::size_t probes_in_flight_ = 0;  ///< probes sent, not yet arrived (the run waits for them)
 };
 
 }  // namespace coinfer::replay

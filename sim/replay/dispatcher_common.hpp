@@ -1,5 +1,5 @@
 #pragma once
-// Constants the dispatcher's files share (dispatcher*.cpp and dispatcher.hpp only).
+// Constants the replay's event loop (dispatcher*) and the parts it drives share.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>

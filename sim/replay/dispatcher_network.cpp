@@ -1,43 +1,14 @@
-// The dispatcher's network side: radios and their wake-up, channels, transfers as SimGrid comms,
-// radio energy, and bandwidth that changes over time (dispatcher.hpp).
+// The dispatcher's network side: transfers as SimGrid comms, through the RadioModel's wake-ups and
+// serialized radios (radio_model.hpp), and bandwidth that changes over time (dispatcher.hpp).
 #include <algorithm>
 #include <cmath>
 
-#include <fmt/format.h>
-
-#include "sim/core/error.hpp"
 #include "sim/replay/dispatcher.hpp"
 #include "sim/replay/dispatcher_common.hpp"
-#include "sim/replay/energy.hpp"
 
 namespace coinfer::replay {
 
 namespace sg4 = simgrid::s4u;
-
-std::size_t Dispatcher::radio_index(std::size_t network, std::size_t device) const {
-  return network * devices_.size() + device;
-}
-
-// Every (network, channel name) any plan variant uses gets a ChannelState.
-void Dispatcher::index_channels() {
-  for (const auto& plan : *in_.plans) {
-    auto& of = channel_of_.emplace_back(plan.tasks.size(), 0);
-    for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
-      const CompiledTask& t = plan.tasks[i];
-      if (t.kind == TaskKind::Transfer) of[i] = channel_index(t.route->network, t.channel);
-    }
-  }
-}
-
-std::size_t Dispatcher::channel_index(std::size_t network, const std::string& channel) {
-  const auto [it, added] = channel_index_.emplace(std::pair{network, channel}, channels_.size());
-  if (added) {
-    channels_.push_back({});
-    channels_.back().last_active_s = in_.options->radios_start_awake ? in_.workload->start_s : -kInf;
-    channel_names_.push_back(channel);
-  }
-  return it->second;
-}
 
 std::size_t Dispatcher::new_transfer_slot() {
   if (free_transfers_.empty()) {
@@ -60,7 +31,7 @@ void Dispatcher::begin_transfer(const TaskRef& ref) {
   x.ref = ref;
   x.route = t.route;
   x.route_index = static_cast<std::size_t>(t.route - in_.topology->routes().data());
-  x.channel = channel_of_[frame_state(ref.frame).variant][ref.task];
+  x.channel = radios_.channel_of(frame_state(ref.frame).variant, ref.task);
   const FrameState& fs = frame_state(ref.frame);
   x.bytes = fs.bytes.empty() || std::isnan(fs.bytes[ref.task]) ? t.bytes : fs.bytes[ref.task];
   x.restart_pending = false;
@@ -68,106 +39,22 @@ void Dispatcher::begin_transfer(const TaskRef& ref) {
 }
 
 void Dispatcher::launch_transfer(std::size_t slot) {
-  const Network& network = in_.topology->platform().networks[transfers_[slot].route->network];
-  if (network.wake_up_s > 0.0 &&
-      (network.wake_up_per == WakeUpPer::Channel ? wait_for_channel(slot) : wait_for_radio(slot)))
-    return;
-  enter_network(slot);
-}
-
-// Radio mode: the sender's radio wakes when it has been idle longer than the timeout; every
-// transfer from it meanwhile waits for the same wake-up. True when the transfer waits.
-bool Dispatcher::wait_for_radio(std::size_t slot) {
-  const Route& route = *transfers_[slot].route;
-  const auto net = route.network;
-  if (!in_.topology->has_radio(net, route.src)) return false;
-  const Network& network = in_.topology->platform().networks[net];
-  RadioState& r = radios_[radio_index(net, route.src)];
-  const double idle_s = now() - r.last_active_s;
-  if (!r.waking && (r.active > 0 || idle_s <= network.power_save_timeout_s)) return false;
-  r.waiting.push_back(slot);
-  if (!r.waking) {
-    r.waking = true;
-    r.wake_start_s = now();
-    ++out_.devices[route.src].wake_ups;
-    add_timer(now() + network.wake_up_s, TimerKind::RadioAwake, radio_index(net, route.src));
-    sample_radio(radio_index(net, route.src));
-  }
-  return true;
-}
-
-// Channel mode: a channel idle longer than the timeout is set up again by the sender's radio (the
-// receiver's when the sender has none, e.g. a cellular base), one channel at a time per radio;
-// transfers on a channel being set up wait for it. True when the transfer waits.
-bool Dispatcher::wait_for_channel(std::size_t slot) {
   const Transfer& x = transfers_[slot];
-  ChannelState& c = channels_[x.channel];
-  if (c.pending) {
-    c.waiting.push_back(slot);
-    return true;
-  }
-  const auto net = x.route->network;
-  const double idle_s = now() - c.last_active_s;
-  if (c.active > 0 || idle_s <= in_.topology->platform().networks[net].power_save_timeout_s) return false;
-  const auto device = in_.topology->has_radio(net, x.route->src) ? x.route->src : x.route->dst;
-  if (!in_.topology->has_radio(net, device)) return false;
-  c.pending = true;
-  c.waiting.push_back(slot);
-  RadioState& r = radios_[radio_index(net, device)];
-  r.setups.push_back(x.channel);
-  if (r.setups.size() == 1) start_channel_setup(radio_index(net, device));
-  return true;
+  const RadioModel::Wait wait = radios_.wait_for_wake_up(slot, x.ref.frame, *x.route, x.channel, now());
+  if (wait.awake_s < kInf) add_timer(wait.awake_s, TimerKind::RadioAwake, wait.radio);
+  if (!wait.waits) enter_network(slot);
 }
 
-void Dispatcher::start_channel_setup(std::size_t radio) {
-  RadioState& r = radios_[radio];
-  const auto net = radio / devices_.size();
-  r.waking = true;
-  r.wake_start_s = now();
-  ++out_.devices[radio % devices_.size()].wake_ups;
-  add_timer(now() + in_.topology->platform().networks[net].wake_up_s, TimerKind::RadioAwake, radio);
-  sample_radio(radio);
-}
-
+// The transfers that waited for the wake-up go; a radio with channels still to set up goes on
+// with the next one (its timer first, as when it started).
 void Dispatcher::on_radio_awake(std::size_t radio) {
-  RadioState& r = radios_[radio];
-  r.waking = false;
-  r.last_active_s = now();
-  sample_radio(radio);
-  if (!r.setups.empty()) {
-    on_channel_set_up(radio);
-    return;
-  }
-  trace_wake_up(radio, transfers_[r.waiting.front()].ref.frame, "");
-  auto waiting = std::move(r.waiting);
-  r.waiting.clear();
-  for (auto slot : waiting) enter_network(slot);
-}
-
-// The radio's first queued channel is up: its transfers go, the radio sets up the next one.
-void Dispatcher::on_channel_set_up(std::size_t radio) {
-  RadioState& r = radios_[radio];
-  ChannelState& c = channels_[r.setups.front()];
-  trace_wake_up(radio, transfers_[c.waiting.front()].ref.frame, channel_names_[r.setups.front()]);
-  r.setups.pop_front();
-  c.pending = false;
-  c.last_active_s = now();
-  auto waiting = std::move(c.waiting);
-  c.waiting.clear();
-  if (!r.setups.empty()) start_channel_setup(radio);
-  for (auto slot : waiting) enter_network(slot);
+  const RadioModel::Awake awake = radios_.on_awake(radio, now());
+  if (awake.next_awake_s < kInf) add_timer(awake.next_awake_s, TimerKind::RadioAwake, radio);
+  for (auto slot : awake.ready) enter_network(slot);
 }
 
 void Dispatcher::enter_network(std::size_t slot) {
-  const auto net = transfers_[slot].route->network;
-  if (in_.topology->platform().networks[net].serialized_radio) {
-    if (network_busy_[net]) {
-      network_queue_[net].push_back(slot);
-      return;
-    }
-    network_busy_[net] = true;
-  }
-  start_comm(slot);
+  if (radios_.try_enter_network(transfers_[slot].route->network, slot)) start_comm(slot);
 }
 
 void Dispatcher::start_comm(std::size_t slot) {
@@ -180,8 +67,7 @@ void Dispatcher::start_comm(std::size_t slot) {
   // plan may carry an empty or sub-byte message (a download of a tiny updated fraction of weights).
   x.comm = sg4::Comm::sendto_async(hosts.src, hosts.dst, std::max<std::uint64_t>(1, payload_bytes(x.bytes)));
   add_activity(x.comm, {false, slot});
-  touch_radios(x, true);
-  touch_channel(x, true);
+  radios_.transfer_started(*x.route, x.channel, t);
   for (auto l : x.route->links) {
     LinkState& ls = links_[l];
     if (ls.active++ == 0) ls.busy_since_s = t;
@@ -196,90 +82,24 @@ void Dispatcher::start_comm(std::size_t slot) {
   ++out_.messages;
 }
 
-// Radios of both ends stay awake while a transfer runs; their idle time restarts at its end.
-void Dispatcher::touch_radios(const Transfer& x, bool starting) {
-  const auto net = x.route->network;
-  for (auto device : {x.route->src, x.route->dst}) {
-    if (!in_.topology->has_radio(net, device)) continue;
-    RadioState& r = radios_[radio_index(net, device)];
-    if (starting) {
-      ++r.active;
-    } else {
-      --r.active;
-      r.last_active_s = now();
-    }
-    sample_radio(radio_index(net, device));
-  }
-}
-
-void Dispatcher::touch_channel(const Transfer& x, bool starting) {
-  ChannelState& c = channels_[x.channel];
-  if (starting) {
-    ++c.active;
-  } else {
-    --c.active;
-    c.last_active_s = now();
-  }
-}
-
-void Dispatcher::add_radio_energy(const Transfer& x, double duration_s) {
-  const Topology& topo = *in_.topology;
-  const auto net = x.route->network;
-  const Network& network = topo.platform().networks[net];
-  const auto key = radio_power_key(network.kind);
-  for (const bool sending : {true, false}) {
-    const auto device = sending ? x.route->src : x.route->dst;
-    if (!topo.has_radio(net, device)) continue;
-    const RadioPowerModel* model =
-        radio_power_model(topo.platform().devices[device].calibration, network.kind);
-    if (model == nullptr) {
-      if (!radio_warned_[device][net]) {
-        radio_warned_[device][net] = true;
-        out_.warnings.push_back(
-            fmt::format("device '{}' has no '{}' radio power model: its radio energy on '{}' "
-                        "is counted as 0",
-                        topo.platform().devices[device].name, key, network.name));
-      }
-      continue;
-    }
-    const auto& m = *model;
-    const double energy_j =
-        sending ? radio_energy_j(m.uplink_alpha_mw_per_mbps, m.uplink_beta_mw, x.bytes, duration_s)
-                : radio_energy_j(m.downlink_alpha_mw_per_mbps, m.downlink_beta_mw, x.bytes, duration_s);
-    out_.devices[device].radio_energy_j += energy_j;
-    if (x.probe()) out_.devices[device].probe_radio_energy_j += energy_j;
-  }
-}
-
 void Dispatcher::on_comm_done(std::size_t slot) {
   Transfer& x = transfers_[slot];
   const double t = now();
   x.comm = nullptr;
-  touch_radios(x, false);
-  touch_channel(x, false);
-  add_radio_energy(x, t - x.comm_start_s);
-  measure_transfer(x, t);
+  radios_.transfer_ended(*x.route, x.channel, t);
+  radios_.add_radio_energy(*x.route, x.bytes, t - x.comm_start_s, x.probe());
+  port_.measure_transfer(*x.route, x.bytes, x.comm_start_s, t);
   out_.devices[x.route->src].bytes_sent += x.bytes;
   out_.devices[x.route->dst].bytes_received += x.bytes;
   for (auto l : x.route->links) {
     LinkState& ls = links_[l];
     if (--ls.active == 0) out_.links[l].busy_s += t - ls.busy_since_s;
   }
-  if (tracing_ && !x.probe()) {
+  if (trace_.tracing() && !x.probe()) {
     const Task& spec = task_spec(x.ref);
-    for (auto l : x.route->links)
-      trace(first_link_track_ + l, spec.id, "transfer", x.comm_start_s, t, x.ref.frame, spec.label);
+    trace_.transfer(x.route->links, spec.id, x.comm_start_s, t, x.ref.frame, spec.label);
   }
-  const auto net = x.route->network;
-  if (in_.topology->platform().networks[net].serialized_radio) {
-    network_busy_[net] = false;
-    if (!network_queue_[net].empty()) {
-      const auto next = network_queue_[net].front();
-      network_queue_[net].pop_front();
-      network_busy_[net] = true;
-      start_comm(next);
-    }
-  }
+  if (const auto next = radios_.leave_network(x.route->network)) start_comm(*next);
   if (x.probe()) {
     probe_arrived(slot);
     return;

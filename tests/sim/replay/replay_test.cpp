@@ -2,9 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include "sim/core/error.hpp"
+#include "sim/cost/energy.hpp"
 #include "sim/plan/critical_path.hpp"
 #include "sim/platform/platform_yaml.hpp"
-#include "sim/replay/energy.hpp"
 #include "sim/replay/simulate.hpp"
 #include "tests/sim/engine_test_support.hpp"
 

@@ -1,4 +1,4 @@
-#include "sim/replay/energy.hpp"
+#include "sim/cost/energy.hpp"
 
 namespace coinfer {
 

@@ -1,5 +1,7 @@
 #pragma once
-/// Energy models used by the replay (pure functions).
+/// Energy models (pure functions): a device's busy/idle compute energy and its radio's power while
+/// it sends or receives. The replay charges them to every run; partitioners (JointDNN's energy
+/// objective) weigh them when they choose a plan.
 ///
 ///     compute_energy_j({0.6, 3.5}, 2.0, 10.0) == 3.5 * 2 + 0.6 * 8
 ///     radio_energy_j(283.17, 132.86, 1e6, 1.0)  // JointDNN eq. 21 over a 8 Mbps second

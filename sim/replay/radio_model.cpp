@@ -1,0 +1,207 @@
+#include "sim/replay/radio_model.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/cost/energy.hpp"
+
+namespace coinfer::replay {
+
+RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>& plans, double idle_since_s,
+                       TraceRecorder& trace, SimulationResult& out)
+    : topology_(topology),
+      trace_(trace),
+      out_(out),
+      device_count_(topology.platform().devices.size()),
+      idle_since_s_(idle_since_s) {
+  const auto n_net = topology.platform().networks.size();
+  radios_.resize(n_net * device_count_);
+  for (auto& r : radios_) r.last_active_s = idle_since_s;
+  network_busy_.assign(n_net, false);
+  network_queue_.resize(n_net);
+  // Every (network, channel name) any plan variant uses gets a ChannelState.
+  for (const auto& plan : plans) {
+    auto& of = channel_of_.emplace_back(plan.tasks.size(), 0);
+    for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+      const CompiledTask& t = plan.tasks[i];
+      if (t.kind == TaskKind::Transfer) of[i] = channel_index(t.route->network, t.channel);
+    }
+  }
+  radio_warned_.assign(device_count_, std::vector<bool>(n_net, false));
+}
+
+std::size_t RadioModel::channel_index(std::size_t network, const std::string& channel) {
+  const auto [it, added] = channel_index_.emplace(std::pair{network, channel}, channels_.size());
+  if (added) {
+    channels_.push_back({});
+    channels_.back().last_active_s = idle_since_s_;
+    channel_names_.push_back(channel);
+  }
+  return it->second;
+}
+
+RadioActivity RadioModel::activity(std::size_t radio) const {
+  const RadioState& r = radios_[radio];
+  return {r.waking, r.active, r.last_active_s};
+}
+
+RadioModel::Wait RadioModel::wait_for_wake_up(std::size_t slot, std::size_t frame, const Route& route,
+                                              std::size_t channel, double t) {
+  const Network& network = topology_.platform().networks[route.network];
+  if (!(network.wake_up_s > 0.0)) return {};
+  return network.wake_up_per == WakeUpPer::Channel ? wait_for_channel(slot, frame, route, channel, t)
+                                                   : wait_for_radio(slot, frame, route, t);
+}
+
+// Radio mode: the sender's radio wakes when it has been idle longer than the timeout; every
+// transfer from it meanwhile waits for the same wake-up.
+RadioModel::Wait RadioModel::wait_for_radio(std::size_t slot, std::size_t frame, const Route& route, double t) {
+  const auto net = route.network;
+  if (!topology_.has_radio(net, route.src)) return {};
+  const Network& network = topology_.platform().networks[net];
+  const auto radio = radio_index(net, route.src);
+  RadioState& r = radios_[radio];
+  const double idle_s = t - r.last_active_s;
+  if (!r.waking && (r.active > 0 || idle_s <= network.power_save_timeout_s)) return {};
+  if (r.waiting.empty()) r.waiting_frame = frame;
+  r.waiting.push_back(slot);
+  if (r.waking) return {true, radio};
+  r.waking = true;
+  r.wake_start_s = t;
+  ++out_.devices[route.src].wake_ups;
+  trace_.radio(radio, t, activity(radio));
+  return {true, radio, t + network.wake_up_s};
+}
+
+// Channel mode: a channel idle longer than the timeout is set up again by the sender's radio (the
+// receiver's when the sender has none, e.g. a cellular base), one channel at a time per radio;
+// transfers on a channel being set up wait for it.
+RadioModel::Wait RadioModel::wait_for_channel(std::size_t slot, std::size_t frame, const Route& route,
+                                              std::size_t channel, double t) {
+  ChannelState& c = channels_[channel];
+  if (c.pending) {
+    c.waiting.push_back(slot);
+    return {true, 0};
+  }
+  const auto net = route.network;
+  const double idle_s = t - c.last_active_s;
+  if (c.active > 0 || idle_s <= topology_.platform().networks[net].power_save_timeout_s) return {};
+  const auto device = topology_.has_radio(net, route.src) ? route.src : route.dst;
+  if (!topology_.has_radio(net, device)) return {};
+  c.pending = true;
+  c.waiting_frame = frame;
+  c.waiting.push_back(slot);
+  const auto radio = radio_index(net, device);
+  RadioState& r = radios_[radio];
+  r.setups.push_back(channel);
+  if (r.setups.size() > 1) return {true, radio};
+  return {true, radio, start_channel_setup(radio, t)};
+}
+
+double RadioModel::start_channel_setup(std::size_t radio, double t) {
+  RadioState& r = radios_[radio];
+  r.waking = true;
+  r.wake_start_s = t;
+  ++out_.devices[radio % device_count_].wake_ups;
+  trace_.radio(radio, t, activity(radio));
+  return t + topology_.platform().networks[radio / device_count_].wake_up_s;
+}
+
+RadioModel::Awake RadioModel::on_awake(std::size_t radio, double t) {
+  RadioState& r = radios_[radio];
+  r.waking = false;
+  r.last_active_s = t;
+  trace_.radio(radio, t, activity(radio));
+  if (!r.setups.empty()) return on_channel_set_up(radio, t);
+  trace_.wake_up(radio, r.wake_start_s, t, r.waiting_frame, "");
+  Awake awake{std::move(r.waiting)};
+  r.waiting.clear();
+  return awake;
+}
+
+// The radio's first queued channel is up: its transfers go, the radio sets up the next one.
+RadioModel::Awake RadioModel::on_channel_set_up(std::size_t radio, double t) {
+  RadioState& r = radios_[radio];
+  ChannelState& c = channels_[r.setups.front()];
+  trace_.wake_up(radio, r.wake_start_s, t, c.waiting_frame, channel_names_[r.setups.front()]);
+  r.setups.pop_front();
+  c.pending = false;
+  c.last_active_s = t;
+  Awake awake{std::move(c.waiting)};
+  c.waiting.clear();
+  if (!r.setups.empty()) awake.next_awake_s = start_channel_setup(radio, t);
+  return awake;
+}
+
+bool RadioModel::try_enter_network(std::size_t network, std::size_t slot) {
+  if (!topology_.platform().networks[network].serialized_radio) return true;
+  if (network_busy_[network]) {
+    network_queue_[network].push_back(slot);
+    return false;
+  }
+  network_busy_[network] = true;
+  return true;
+}
+
+std::optional<std::size_t> RadioModel::leave_network(std::size_t network) {
+  if (!topology_.platform().networks[network].serialized_radio) return std::nullopt;
+  network_busy_[network] = false;
+  if (network_queue_[network].empty()) return std::nullopt;
+  const auto next = network_queue_[network].front();
+  network_queue_[network].pop_front();
+  network_busy_[network] = true;
+  return next;
+}
+
+void RadioModel::touch_radio(std::size_t radio, bool starting, double t) {
+  RadioState& r = radios_[radio];
+  if (starting) {
+    ++r.active;
+  } else {
+    --r.active;
+    r.last_active_s = t;
+  }
+  trace_.radio(radio, t, activity(radio));
+}
+
+void RadioModel::transfer_started(const Route& route, std::size_t channel, double t) {
+  for (auto device : {route.src, route.dst})
+    if (topology_.has_radio(route.network, device)) touch_radio(radio_index(route.network, device), true, t);
+  ++channels_[channel].active;
+}
+
+void RadioModel::transfer_ended(const Route& route, std::size_t channel, double t) {
+  for (auto device : {route.src, route.dst})
+    if (topology_.has_radio(route.network, device)) touch_radio(radio_index(route.network, device), false, t);
+  ChannelState& c = channels_[channel];
+  --c.active;
+  c.last_active_s = t;
+}
+
+void RadioModel::add_radio_energy(const Route& route, double bytes, double duration_s, bool probe) {
+  const Platform& platform = topology_.platform();
+  const auto net = route.network;
+  const Network& network = platform.networks[net];
+  for (const bool sending : {true, false}) {
+    const auto device = sending ? route.src : route.dst;
+    if (!topology_.has_radio(net, device)) continue;
+    const RadioPowerModel* model = radio_power_model(platform.devices[device].calibration, network.kind);
+    if (model == nullptr) {
+      if (!radio_warned_[device][net]) {
+        radio_warned_[device][net] = true;
+        out_.warnings.push_back(
+            fmt::format("device '{}' has no '{}' radio power model: its radio energy on '{}' "
+                        "is counted as 0",
+                        platform.devices[device].name, radio_power_key(network.kind), network.name));
+      }
+      continue;
+    }
+    const auto& m = *model;
+    const double energy_j =
+        sending ? radio_energy_j(m.uplink_alpha_mw_per_mbps, m.uplink_beta_mw, bytes, duration_s)
+                : radio_energy_j(m.downlink_alpha_mw_per_mbps, m.downlink_beta_mw, bytes, duration_s);
+    out_.devices[device].radio_energy_j += energy_j;
+    if (probe) out_.devices[device].probe_radio_energy_j += energy_j;
+  }
+}
+
+}  // namespace coinfer::replay

@@ -1,0 +1,125 @@
+#pragma once
+/// Internal to sim/replay (no SimGrid): the radios and logical channels of the platform's
+/// networks, and the one-at-a-time queue of a serialized radio. The dispatcher asks it whether a
+/// transfer may go now (or waits for a wake-up, or for its network) and tells it when transfers
+/// start and end; it keeps each radio's and channel's idle time, counts wake-ups, adds the radios'
+/// JointDNN eq. 21 energy to the results and tells the TraceRecorder of every radio change.
+///
+/// A radio is (network, device), index network * devices + device. Wake-ups are paid per radio or
+/// per channel (Network::wake_up_per): a radio (channel) idle longer than the network's
+/// power_save_timeout_s first wakes (is set up) for wake_up_s; transfers meanwhile wait for it.
+///
+///     RadioModel radios(topology, plans, -kInf, trace, result);
+///     const auto wait = radios.wait_for_wake_up(slot, frame, route, channel, t);
+///     if (wait.awake_s < kInf) /* call radios.on_awake(wait.radio, wait.awake_s) then */;
+#include <cstddef>
+#include <deque>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/plan/compiled_plan.hpp"
+#include "sim/platform/topology.hpp"
+#include "sim/replay/simulation_result.hpp"
+#include "sim/replay/trace_recorder.hpp"
+
+namespace coinfer::replay {
+
+class RadioModel {
+ public:
+  /// What wait_for_wake_up answered.
+  struct Wait {
+    bool waits = false;  ///< the transfer waits: on_awake hands it back
+    std::size_t radio = 0;
+    /// A wake-up (or channel set-up) of `radio` began and ends then; inf: none began.
+    double awake_s = std::numeric_limits<double>::infinity();
+  };
+  /// What on_awake answered.
+  struct Awake {
+    std::vector<std::size_t> ready;  ///< transfer slots that waited for it, in the order they came
+    /// The radio's next channel set-up began and ends then; inf: none.
+    double next_awake_s = std::numeric_limits<double>::infinity();
+  };
+
+  /// Radios and channels idle since `idle_since_s` (-inf: asleep); a channel for every
+  /// (network, Task::channel) a plan variant uses. `topology`, `trace` and `out` must outlive it.
+  RadioModel(const Topology& topology, const std::vector<CompiledPlan>& plans, double idle_since_s,
+             TraceRecorder& trace, SimulationResult& out);
+
+  std::size_t radio_index(std::size_t network, std::size_t device) const {
+    return network * device_count_ + device;
+  }
+  /// The channel of transfer task `task` of plan variant `variant`.
+  std::size_t channel_of(std::size_t variant, std::size_t task) const { return channel_of_[variant][task]; }
+  /// The channel (network, name), added when no plan variant uses it (a probe's).
+  std::size_t channel_index(std::size_t network, const std::string& channel);
+  /// The state of `radio` as the trace shows it.
+  RadioActivity activity(std::size_t radio) const;
+
+  /// Transfer `slot` (of `frame`, for the wake-up's slice) over `route` on `channel` wants to go
+  /// at `t`: whether it waits for its sender's radio (or its channel) to wake first.
+  Wait wait_for_wake_up(std::size_t slot, std::size_t frame, const Route& route, std::size_t channel,
+                        double t);
+  /// The wake-up (set-up) `radio` began ended at `t`.
+  Awake on_awake(std::size_t radio, double t);
+
+  /// A serialized radio's network carries one transfer at a time: true when `slot` may start now
+  /// (it holds the network until leave_network); false when it was queued.
+  bool try_enter_network(std::size_t network, std::size_t slot);
+  /// The transfer holding `network` ended: the queued slot that holds it now and starts, if any.
+  std::optional<std::size_t> leave_network(std::size_t network);
+
+  /// The radios of both ends and the channel stay awake from `t` while the transfer runs.
+  void transfer_started(const Route& route, std::size_t channel, double t);
+  /// ...and their idle time restarts at its end `t`.
+  void transfer_ended(const Route& route, std::size_t channel, double t);
+  /// JointDNN eq. 21 energy of `bytes` sent over `duration_s`, added to both ends' radio energy
+  /// (and their probe energy for a probe); a device without the network's radio power model
+  /// counts 0 and gets one warning per network.
+  void add_radio_energy(const Route& route, double bytes, double duration_s, bool probe);
+
+ private:
+  struct RadioState {
+    double last_active_s = -std::numeric_limits<double>::infinity();
+    std::size_t active = 0;
+    bool waking = false;
+    double wake_start_s = 0.0;
+    std::vector<std::size_t> waiting;  ///< transfer slots waiting for the wake-up
+    std::size_t waiting_frame = 0;     ///< the first one's frame (the wake-up's slice)
+    std::deque<std::size_t> setups;    ///< channel mode: channels to set up, the first one in progress
+  };
+  /// A logical channel (network, Task::channel) of a network paying wake-ups per channel.
+  struct ChannelState {
+    double last_active_s = -std::numeric_limits<double>::infinity();
+    std::size_t active = 0;
+    bool pending = false;              ///< queued on, or being set up by, a radio
+    std::vector<std::size_t> waiting;  ///< transfer slots waiting for the set-up
+    std::size_t waiting_frame = 0;     ///< the first one's frame (the set-up's slice)
+  };
+
+  Wait wait_for_radio(std::size_t slot, std::size_t frame, const Route& route, double t);
+  Wait wait_for_channel(std::size_t slot, std::size_t frame, const Route& route, std::size_t channel, double t);
+  /// The radio starts setting up its first queued channel: returns when it is up.
+  double start_channel_setup(std::size_t radio, double t);
+  Awake on_channel_set_up(std::size_t radio, double t);
+  void touch_radio(std::size_t radio, bool starting, double t);
+
+  const Topology& topology_;
+  TraceRecorder& trace_;
+  SimulationResult& out_;
+  std::size_t device_count_ = 0;
+  double idle_since_s_ = 0.0;
+  std::vector<RadioState> radios_;
+  std::vector<ChannelState> channels_;
+  std::vector<std::string> channel_names_;
+  std::map<std::pair<std::size_t, std::string>, std::size_t> channel_index_;  ///< (network, name)
+  std::vector<std::vector<std::size_t>> channel_of_;  ///< per plan variant, per task: channels_ index
+  std::vector<bool> network_busy_;
+  std::vector<std::deque<std::size_t>> network_queue_;
+  std::vector<std::vector<bool>> radio_warned_;  ///< per device, per network
+};
+
+}  // namespace coinfer::replay

@@ -1,0 +1,162 @@
+#include "sim/replay/scheduler_port.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/plan/plan.hpp"
+
+namespace coinfer::replay {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}  // namespace
+
+SchedulerPort::SchedulerPort(Scheduler* scheduler, const Topology& topology,
+                             const std::vector<CompiledPlan>& plans, const Workload& workload,
+                             std::vector<BandwidthSeries>& series, SimulationResult& out)
+    : scheduler_(scheduler), topology_(topology), plans_(plans), workload_(workload), series_(series), out_(out) {
+  for (const auto& l : topology.links()) link_names_.push_back(l.name);
+  measured_.resize(topology.links().size());
+}
+
+SchedulerView SchedulerPort::view(const ReplaySnapshot& s) {
+  SchedulerView v;
+  v.now_s = s.now_s;
+  v.frame = s.frame;
+  v.variant_count = plans_.size();
+  v.current_variant = s.current_variant;
+  v.queued_frames = s.queued_frames;
+  v.frames_in_flight = s.frames_in_flight;
+  v.deadline_s = workload_.deadline_s;
+  v.frames = &out_.frames;
+  v.link_names = &link_names_;
+  for (auto& series : series_) v.link_rates_bps.push_back(series.rate_at(v.now_s));
+  v.measured_links = measured_;
+  return v;
+}
+
+void SchedulerPort::add_in_flight(std::vector<MeasuredLink>& links, const InFlightTransfer& x) {
+  for (auto l : x.route->links) {
+    MeasuredLink& m = links[l];
+    if (m.in_flight++ > 0 && !(x.elapsed_s > m.oldest_elapsed_s)) continue;
+    m.oldest_bytes = x.bytes;
+    m.oldest_delivered_bytes = x.delivered_bytes;
+    m.oldest_elapsed_s = x.elapsed_s;
+    m.oldest_latency_s = x.route->latency_s;
+  }
+}
+
+std::size_t SchedulerPort::checked_variant(std::size_t variant) const {
+  if (variant >= plans_.size())
+    throw Error(fmt::format("scheduler '{}' chose variant {} of {}", scheduler_->name(), variant, plans_.size()));
+  return variant;
+}
+
+FrameDecision SchedulerPort::on_frame(const SchedulerView& v) {
+  FrameDecision decision = scheduler_->on_frame(v);
+  if (decision.variant) checked_variant(*decision.variant);
+  return decision;
+}
+
+std::optional<std::size_t> SchedulerPort::on_period(const SchedulerView& v) {
+  auto choice = scheduler_->on_period(v);
+  if (choice) checked_variant(*choice);
+  return choice;
+}
+
+std::vector<std::pair<std::size_t, double>> SchedulerPort::take_stalls() {
+  std::vector<std::pair<std::size_t, double>> stalls;
+  for (const auto& stall : scheduler_->take_stalls()) {
+    const auto d = topology_.platform().device_index_or_null(stall.device);
+    if (!d || !(stall.seconds >= 0.0))
+      throw Error(fmt::format("scheduler '{}' stalled device '{}' for {} s", scheduler_->name(), stall.device,
+                              stall.seconds));
+    stalls.emplace_back(*d, stall.seconds);
+  }
+  return stalls;
+}
+
+std::vector<ProbeRoute> SchedulerPort::take_probes(const SchedulerView& v) {
+  std::vector<ProbeRoute> probes;
+  const Platform& platform = topology_.platform();
+  for (const auto& request : scheduler_->take_probes(v)) {
+    const auto net = platform.network_index_or_null(request.network);
+    const auto from = platform.device_index_or_null(request.from);
+    const auto to = platform.device_index_or_null(request.to);
+    const Route* route = net && from && to ? topology_.route_or_null(*net, *from, *to) : nullptr;
+    if (route == nullptr || !(request.bytes > 0.0) || !std::isfinite(request.bytes))
+      throw Error(fmt::format("scheduler '{}' asked for a probe of {} bytes from '{}' to '{}' over '{}': {}",
+                              scheduler_->name(), request.bytes, request.from, request.to, request.network,
+                              route == nullptr ? "no such route" : "the size must be > 0 and finite"));
+    probes.push_back({route, pair_channel(request.from, request.to), request.bytes});
+  }
+  return probes;
+}
+
+void SchedulerPort::expect_held(std::size_t frame) const {
+  if (!is_held(frame))
+    throw Error(fmt::format("scheduler '{}' decided on frame {}, which is not held", scheduler_->name(), frame));
+}
+
+bool SchedulerPort::hold(std::size_t frame) {
+  if (is_held(frame)) return false;
+  if (!std::isfinite(workload_.deadline_s))
+    throw Error(fmt::format("scheduler '{}' held frame {}, but the workload has no deadline to end the wait",
+                            scheduler_->name(), frame));
+  held_.insert(frame);
+  return true;
+}
+
+std::vector<double> SchedulerPort::continuation_bytes(std::size_t frame, const Continuation& c) const {
+  if (c.variant >= plans_.size())
+    throw Error(fmt::format("scheduler '{}' continued frame {} with variant {} of {}", scheduler_->name(), frame,
+                            c.variant, plans_.size()));
+  const CompiledPlan& plan = plans_[c.variant];
+  std::vector<double> bytes;
+  for (const auto& [id, size] : c.transfer_bytes) {
+    std::size_t i = 0;
+    while (i < plan.tasks.size() && plan.plan->tasks[i].id != id) ++i;
+    if (i == plan.tasks.size() || plan.tasks[i].kind != TaskKind::Transfer || !(size >= 0.0) ||
+        !std::isfinite(size))
+      throw Error(fmt::format("scheduler '{}' set {} bytes for '{}', which is no transfer of variant {}",
+                              scheduler_->name(), size, id, c.variant));
+    if (bytes.empty()) bytes.assign(plan.tasks.size(), kNaN);
+    bytes[i] = size;
+  }
+  return bytes;
+}
+
+void SchedulerPort::measure_transfer(const Route& route, double bytes, double start_s, double end_s) {
+  const double duration_s = end_s - start_s - route.latency_s;
+  if (!(duration_s > 0.0)) return;
+  const double rate_bps = 8.0 * bytes / duration_s;
+  for (auto l : route.links) {
+    MeasuredLink& m = measured_[l];
+    m.ewma_rate_bps = m.transfers == 0
+                          ? rate_bps
+                          : kMeasuredEwmaWeight * rate_bps + (1.0 - kMeasuredEwmaWeight) * m.ewma_rate_bps;
+    ++m.transfers;
+    m.last_bytes = bytes;
+    m.last_duration_s = duration_s;
+    m.last_rate_bps = rate_bps;
+    m.last_end_s = end_s;
+  }
+}
+
+void SchedulerPort::record_score(std::size_t frame) {
+  if (scheduler_ == nullptr) return;
+  const double score = scheduler_->frame_score(frame, out_.frames[frame]);
+  if (std::isnan(score)) return;
+  if (out_.frame_scores.empty()) out_.frame_scores.assign(out_.frames.size(), kNaN);
+  out_.frame_scores[frame] = score;
+}
+
+void SchedulerPort::finish() {
+  if (scheduler_ != nullptr) out_.scheduler_metrics = scheduler_->summary();
+}
+
+}  // namespace coinfer::replay

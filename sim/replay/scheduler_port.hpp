@@ -1,0 +1,132 @@
+#pragma once
+/// Internal to sim/replay (no SimGrid): the one place the replay talks to its Scheduler
+/// (sim/workload/scheduler.hpp). It builds the SchedulerView from the dispatcher's snapshot and
+/// what the devices measured of their transfers (it owns those measurements), checks every
+/// answer (a variant out of range, an unknown stalled device, a probe without a route, a decision
+/// on a frame not held: an Error naming the scheduler), keeps which frames are held, and writes
+/// the frames' scores and the scheduler's summary into the results.
+///
+///     SchedulerPort port(scheduler, topology, plans, workload, series, result);
+///     const SchedulerView v = port.view({now_s, k, current_variant, queued, in_flight});
+///     const FrameDecision d = port.on_frame(v);  // throws Error for a variant out of range
+#include <cstddef>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/plan/compiled_plan.hpp"
+#include "sim/platform/bandwidth_series.hpp"
+#include "sim/platform/topology.hpp"
+#include "sim/replay/simulation_result.hpp"
+#include "sim/workload/scheduler.hpp"
+#include "sim/workload/workload.hpp"
+
+namespace coinfer::replay {
+
+/// The dispatcher's state a SchedulerView shows.
+struct ReplaySnapshot {
+  double now_s = 0.0;
+  std::size_t frame = 0;  ///< SchedulerView::frame
+  std::size_t current_variant = 0;
+  std::size_t queued_frames = 0;
+  std::size_t frames_in_flight = 0;
+};
+
+/// A transfer in flight as its sender knows it (SchedulerView's MeasuredLink in-flight fields).
+struct InFlightTransfer {
+  const Route* route = nullptr;
+  double bytes = 0.0;
+  double delivered_bytes = 0.0;  ///< what the links have taken so far
+  double elapsed_s = 0.0;        ///< since it started sending
+};
+
+/// A probe the scheduler asked for, checked: its route and the channel a frame's transfer between
+/// the two devices uses (Task::channel "").
+struct ProbeRoute {
+  const Route* route = nullptr;
+  std::string channel;
+  double bytes = 0.0;
+};
+
+class SchedulerPort {
+ public:
+  /// `scheduler` may be null (no scheduler: every frame runs the current variant and finishes with
+  /// its plan). Everything else must outlive the port; `series` has one entry per Topology link.
+  SchedulerPort(Scheduler* scheduler, const Topology& topology, const std::vector<CompiledPlan>& plans,
+                const Workload& workload, std::vector<BandwidthSeries>& series, SimulationResult& out);
+
+  bool active() const { return scheduler_ != nullptr; }
+  /// Scheduler::period_s, 0 without a scheduler.
+  double period_s() const { return scheduler_ == nullptr ? 0.0 : scheduler_->period_s(); }
+  /// The view of `s`, with the links' true rates at s.now_s and what the devices measured; the
+  /// in-flight fields stay 0 (add_in_flight fills them for a scheduler that sees_in_flight).
+  SchedulerView view(const ReplaySnapshot& s);
+  bool sees_in_flight() const { return scheduler_ != nullptr && scheduler_->sees_in_flight(); }
+  /// What the sender of `x` knows of it, added to its links: per link, how many are in flight,
+  /// and for the one sending the longest (the first added on a tie) its progress.
+  static void add_in_flight(std::vector<MeasuredLink>& links, const InFlightTransfer& x);
+
+  /// Scheduler::on_frame; throws Error for a variant out of range.
+  FrameDecision on_frame(const SchedulerView& v);
+  /// Scheduler::on_period; throws Error for a variant out of range.
+  std::optional<std::size_t> on_period(const SchedulerView& v);
+  /// Scheduler::take_stalls as (device index, seconds); throws Error for an unknown device or
+  /// seconds not >= 0.
+  std::vector<std::pair<std::size_t, double>> take_stalls();
+  /// Scheduler::take_probes; throws Error for unknown devices or network, no route between them,
+  /// or bytes not > 0 and finite.
+  std::vector<ProbeRoute> take_probes(const SchedulerView& v);
+
+  /// Scheduler::on_plan_end.
+  Continuation on_plan_end(std::size_t frame, const SchedulerView& v) {
+    return scheduler_->on_plan_end(frame, v);
+  }
+  /// Scheduler::take_decisions on the held frames (to apply in order: each one may end a hold).
+  std::vector<std::pair<std::size_t, Continuation>> take_decisions(const SchedulerView& v) {
+    return scheduler_->take_decisions(v);
+  }
+  /// Throws Error naming the scheduler when it decided on `frame`, which is not held.
+  void expect_held(std::size_t frame) const;
+  /// Frame `frame` waits for a decision; throws Error when the workload has no deadline to end
+  /// the wait. False when it was held already.
+  bool hold(std::size_t frame);
+  /// Frame `frame` is decided (held or not).
+  void release(std::size_t frame) {
+    if (!held_.empty()) held_.erase(frame);
+  }
+  bool is_held(std::size_t frame) const { return held_.count(frame) > 0; }
+  bool holds_any() const { return !held_.empty(); }
+  /// The sizes a Run continuation sets for this frame, per task of its variant (NaN: the plan's),
+  /// or empty when it sets none; throws Error for a variant out of range or an id that is no
+  /// transfer of the variant.
+  std::vector<double> continuation_bytes(std::size_t frame, const Continuation& c) const;
+
+  /// The sender times a transfer of `bytes` over `route` from `start_s` to its arrival at `end_s`
+  /// and takes out the route's latency; its links' MeasuredLink follow.
+  void measure_transfer(const Route& route, double bytes, double start_s, double end_s);
+  /// Frame `frame` is resolved: its score (Scheduler::frame_score) into the results.
+  void record_score(std::size_t frame);
+  /// Scheduler::on_frame_end.
+  void on_frame_end(std::size_t frame, const SchedulerView& next) {
+    scheduler_->on_frame_end(out_.frames[frame], next);
+  }
+  /// The scheduler's summary into the results.
+  void finish();
+
+ private:
+  std::size_t checked_variant(std::size_t variant) const;
+
+  Scheduler* scheduler_;
+  const Topology& topology_;
+  const std::vector<CompiledPlan>& plans_;
+  const Workload& workload_;
+  std::vector<BandwidthSeries>& series_;
+  SimulationResult& out_;
+  std::vector<std::string> link_names_;
+  std::vector<MeasuredLink> measured_;  ///< per link: what the devices measured (SchedulerView)
+  std::set<std::size_t> held_;          ///< frames waiting for the scheduler's decision
+};
+
+}  // namespace coinfer::replay
