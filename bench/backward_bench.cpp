@@ -1,4 +1,4 @@
-// Backward kernels against the forward GEMMs they mirror, and AdaLearner's gradient codecs (issue 14).
+// Backward kernels against the forward GEMMs they mirror, and AdaLearner's gradient codecs.
 //
 // For the conv and fc layers of the networks AdaLearner trained (MXNet's LeNet and MLP, the CIFAR
 // ConvNet) and one VGG-16 convolution it prints the forward time, the backward time (input and weight

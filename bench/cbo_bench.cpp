@@ -5,7 +5,7 @@
 // solver's thread CPU time per call, replay_us = the same for one replay, x_replay = their ratio,
 // front = the largest Pareto front the DP kept.
 //
-// Bounded cbo-online (issue "Performance" item 5), before and after in one run (`all` is Algorithm 1
+// Bounded cbo-online, before and after in one run (`all` is Algorithm 1
 // over every frame and every non-dominated label, the code before the change; the others give the
 // same decisions, tests/schedulers/cbo/cbo_online_bounded_test.cpp):
 //   backlog_per_frame_all / backlog_per_frame  every frame arrived at once with a 1 s deadline, so

@@ -1,4 +1,4 @@
-// CBO decision time per frame in the simulator (issue 12 "Speed"): the `cbo` runtime scheduler
+// CBO decision time per frame in the simulator: the `cbo` runtime scheduler
 // (Algorithm 1 run online over the frames processed locally and not yet decided) drives the
 // digits trace through the SimGrid replay exactly as `coinfer run scenarios/cbo/cbo-digits.yaml`
 // does (Mate 10 Pro NPU, 30 fps, T = 200 ms, frames scaled to video size), at 2, 5 and 20 Mbps.

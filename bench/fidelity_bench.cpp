@@ -9,7 +9,7 @@
 // Every model gets at least N timed repeats per side, and more when one pass is short, so that
 // each side runs for at least S seconds (small models are otherwise at the mercy of one
 // interrupted pass). --quick: 3 repeats, S = 0.05, only models under 3 GMACs (about 15 s).
-// Targets (issue 3): median |error| <= 10%, worst <= 20%; the exit code is 1 when one is missed.
+// Targets: median |error| <= 10%, worst <= 20%; the exit code is 1 when one is missed.
 // Kernels run single-threaded; the clock is the thread's CPU time (see profiler.hpp).
 #include <algorithm>
 #include <cmath>

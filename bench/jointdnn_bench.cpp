@@ -1,7 +1,7 @@
-// JointDNN family benchmarks (issue 6): `jointdnn` on a 500-layer chain with 100 residual skips,
+// JointDNN family benchmarks: `jointdnn` on a 500-layer chain with 100 residual skips,
 // `jointdnn-labels` against `jointdnn-ilp` (GLPK) on 50-layer constrained problems (ratio printed
 // at the end), and `neurosurgeon` on 500 layers. Problems are synthetic and seeded; grouped costs
-// are not additive (seeds/003 sec. 2.2), so every grouping is a distinct option.
+// are not additive ([JointDNN §2.2]), so every grouping is a distinct option.
 //
 // Every solve happens inside a benchmark, so `--benchmark_filter` (and `--benchmark_list_tests`)
 // decides what runs: the closing labels-vs-ILP table lists only the instances whose two

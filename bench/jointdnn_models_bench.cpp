@@ -1,4 +1,4 @@
-// JointDNN on real models (issue 10): building and solving the scenario problem for ResNet-152
+// JointDNN on real models: building and solving the scenario problem for ResNet-152
 // and Inception-BN (the biggest residual and branching models of the zoo) on the Jetson TX2 +
 // Tesla K40c platform over 4G, with the problem's size; then the labels-vs-ILP time ratio on real
 // models' constrained problems, 8-bit tensors on the wire: minimise energy under a QoS deadline

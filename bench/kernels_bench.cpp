@@ -1,4 +1,4 @@
-// Kernel speed against OpenBLAS measured in the same run (issue 3, "Speed benchmark").
+// Kernel speed against OpenBLAS measured in the same run.
 //
 // For GEMM shapes taken from VGG-16's convolutions (M = out channels, N = output pixels,
 // K = in channels x 3 x 3) it prints GFLOP/s of coinfer's GEMM for every instruction-set variant the
@@ -6,7 +6,7 @@
 // same for whole conv2d layers (patch-to-column + GEMM) against sgemm on the layer's GEMM shape (the
 // stricter comparison: OpenBLAS is not charged for patch-to-column) and against patch-to-column +
 // sgemm; then the fc GEMV (VGG fc6) against cblas_sgemv. Time per case: median of `--repeats` rounds
-// after a warm-up round, each round running coinfer and OpenBLAS in turn. Target (issue 3): ratio >= 0.7 on
+// after a warm-up round, each round running coinfer and OpenBLAS in turn. Target: ratio >= 0.7 on
 // the large GEMM-shaped convolutions.
 //
 //     ./build/bench/kernels_bench [--repeats N] [--quick]

@@ -1,4 +1,4 @@
-// MSCC (MoDNN modified spectral co-clustering, seed 001 sec. 5.2) on a VGG-16 FC6-shaped sparse
+// MSCC (MoDNN modified spectral co-clustering, [MoDNN §5.2]) on a VGG-16 FC6-shaped sparse
 // layer: 25088 x 4096 at 96% sparsity (the thesis sparsifies VGG-16's FC layers to 70-96%, sec. 7.3;
 // FC6's connectivity can drop by 95.6%, sec. 2.3). No pruned VGG-16 weights are reachable here, so
 // the weights are GENERATED (seeded Gaussian, magnitude-pruned per row, see sparse_weights.hpp):

@@ -1,5 +1,5 @@
 // Reading a large sparse FC problem: the inline JSON list of [i, j] pairs against a Matrix Market
-// file (issue "Performance" item 4), on the same matrix, in one run.
+// file, on the same matrix, in one run.
 //
 // The matrix is VGG-16's FC6 in MoDNN's orientation (25088 inputs x 4096 outputs) at the sparsity
 // the MoDNN scenarios use at most (96%, scenarios/modnn/modnn-fc-sparsity.yaml), GENERATED (seeded

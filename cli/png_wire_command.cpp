@@ -1,6 +1,6 @@
 // `coinfer png-wire MODEL [--seed S] [--weights-file F] [--csv FILE]`: JointDNN's per-layer zero
-// ratio (ZR) and PNG compression ratio (CR) of a model's conv-shaped activations (seeds/003 sec.
-// 4.2, Fig. 14), from a real forward pass and the real PNG kernel. Kernel times are left out, so
+// ratio (ZR) and PNG compression ratio (CR) of a model's conv-shaped activations ([JointDNN
+// §4.2, Fig. 14]), from a real forward pass and the real PNG kernel. Kernel times are left out, so
 // the output is the same on every run.
 #include <fstream>
 #include <iostream>

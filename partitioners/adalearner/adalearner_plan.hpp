@@ -1,5 +1,5 @@
 #pragma once
-/// AdaLearner's training iteration as a plan (/work/shared/seeds/000_e8b96928b487f067.txt ch. 3):
+/// AdaLearner's training iteration as a plan ([Mao-PhD ch. 3]):
 /// a group owner (GO, the scenario's source) and k worker phones on one WiFi network.
 ///
 /// Tasks of one iteration, worker i in 1..k (the devices the GO reaches, in platform order):

@@ -10,7 +10,7 @@
 
 #include "sim/core/error.hpp"
 
-// Formulation (sec. 2.4 of seeds/003, adapted to skips and to "each crossing paid once").
+// Formulation ([JointDNN §2.4], adapted to skips and to "each crossing paid once").
 // The paper's binaries m_{i,j}, c_{i,j} (layers i..j as one group on the mobile / cloud) and its
 // crossing products u_{i,j} = m_{i,j} * c_{j+1,k}, d_{i,j} = c_{i,j} * m_{j+1,k} (eq. 6-7) become four
 // families of transition binaries, 4 N(N+1)/2 in all as in the paper:

@@ -1,5 +1,5 @@
 #pragma once
-/// The JointDNN graph (seeds/003 sec. 2.3, Fig. 6 and Table 1) with the residual transformation of
+/// The JointDNN graph ([JointDNN §2.3, Fig. 6 and Table 1]) with the residual transformation of
 /// Fig. 7 generalised to any set of skips, as an implicit DAG shared by the exact solvers.
 ///
 /// Fig. 6: a node M_{i:j} / C_{i:j} says "layers i..j run as one group on the mobile / cloud"; an edge

@@ -1,8 +1,8 @@
 #pragma once
-/// The mobile/cloud layer-scheduling problem of JointDNN (Eshratifar et al., seeds/003, sec. 2.3-2.4)
+/// The mobile/cloud layer-scheduling problem of JointDNN (Eshratifar et al., [JointDNN §2.3-2.4])
 /// as plain data, its JSON form, and the exact cost of a given schedule.
 ///
-/// Semantics (issue 6, sec. 1): a schedule splits layers 1..N into consecutive groups, each on the
+/// Semantics: a schedule splits layers 1..N into consecutive groups, each on the
 /// mobile or the cloud (two neighbouring groups may sit on the same side). The model input (layer 0's
 /// "output") starts on the mobile and the output of layer N must end on the mobile. The output of
 /// layer j must reach every side where one of its consumers runs (layer j+1 unless it is `detached`,
@@ -89,7 +89,7 @@ struct Solution {
 /// maxima in [0, 1e18], layers in [1, 10^6]. Example: `auto p = parse_problem(Json::parse(text));`
 Problem parse_problem(const Json& problem);
 
-/// The exact cost of `groups` under the issue-6 semantics. Throws `Error` when the groups do not
+/// The exact cost of `groups` under the semantics above. Throws `Error` when the groups do not
 /// cover layers 1..N consecutively. Example: `evaluate_schedule(p, {{1, 3, Side::mobile}})`.
 Cost evaluate_schedule(const Problem& problem, const std::vector<Group>& groups);
 

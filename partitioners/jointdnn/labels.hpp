@@ -1,6 +1,6 @@
 #pragma once
-/// `jointdnn-labels`: the constrained problem (max_latency / max_energy / max_cloud_time, sec. 2.4.5
-/// of seeds/003) solved exactly by label setting on the JointDNN graph, as a faster alternative to
+/// `jointdnn-labels`: the constrained problem (max_latency / max_energy / max_cloud_time, [JointDNN
+/// §2.4.5]) solved exactly by label setting on the JointDNN graph, as a faster alternative to
 /// the ILP. Ours, not the paper's.
 #include "partitioners/jointdnn/jointdnn_problem.hpp"
 

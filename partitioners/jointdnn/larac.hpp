@@ -1,6 +1,6 @@
 #pragma once
-/// `jointdnn-larac`: the LARAC Lagrangian relaxation (Juttner et al., cited as [20] in seeds/003
-/// sec. 2.3) for one maximum, on the JointDNN graph. Approximate: it returns a schedule that meets
+/// `jointdnn-larac`: the LARAC Lagrangian relaxation (Juttner et al., cited as [20] in [JointDNN
+/// §2.3]) for one maximum, on the JointDNN graph. Approximate: it returns a schedule that meets
 /// the maximum and a lower bound on the optimum, so the gap is known.
 #include "partitioners/jointdnn/jointdnn_problem.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-/// JointDNN's lossless activation compression on the wire (seeds/003 sec. 4.2, Fig. 14): every
+/// JointDNN's lossless activation compression on the wire ([JointDNN §4.2, Fig. 14]): every
 /// conv-shaped output (C, H, W) of a model, from a real forward pass, compressed by the real PNG
 /// kernel (`sim/kernels/png_compress`: 8-bit quantization over [min, max], channels tiled into one
 /// grey image, libpng), with its size, zero ratio and compression ratio, and the host time of the

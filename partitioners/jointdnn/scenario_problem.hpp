@@ -1,7 +1,7 @@
 #pragma once
 /// The JointDNN problem (jointdnn_problem.hpp) built from a scenario's own model, devices and
 /// network, solved by the existing cores, and turned into a Plan the replay simulates
-/// (`jointdnn` and `neurosurgeon` partitioners, issue 10 item 1).
+/// (`jointdnn` and `neurosurgeon` partitioners).
 ///
 /// Layers: the model's layers in topological order after its single input layer (layer 0 of the
 /// problem is the model input). Every dependency other than "previous layer" becomes a skip. The

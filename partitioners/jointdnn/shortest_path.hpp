@@ -1,5 +1,5 @@
 #pragma once
-/// `jointdnn`: the optimal schedule as a shortest path on the JointDNN graph (seeds/003 sec. 2.3,
+/// `jointdnn`: the optimal schedule as a shortest path on the JointDNN graph ([JointDNN §2.3],
 /// Fig. 5-7), residual skips handled by the transformed graph of `JointDnnGraph`.
 #include <array>
 

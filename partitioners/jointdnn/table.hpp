@@ -1,9 +1,9 @@
 #pragma once
-/// JointDNN's lookup table (Eshratifar et al. sec. 2.4.2: "the optimal schedule for each range of
-/// bandwidth ... can be stored in a table on the mobile"; the paper never evaluates it), issue 10
-/// item 4. With `table: {uplink_mbps: [...], downlink_mbps: [...]}` the `jointdnn` partitioner
-/// solves the problem once per grid cell (uplink x downlink), costing every crossing at the cell's
-/// rates, and returns the plan variants
+/// JointDNN's lookup table ([JointDNN §2.4.2]: "the optimal schedule for each range of
+/// bandwidth ... can be stored in a table on the mobile"; the paper never evaluates it). With
+/// `table: {uplink_mbps: [...], downlink_mbps: [...]}` the `jointdnn` partitioner solves the
+/// problem once per grid cell (uplink x downlink), costing every crossing at the cell's rates, and
+/// returns the plan variants
 ///
 ///   variant 0:             the static plan, solved at the network's nominal rates;
 ///   variant 1 + u * D + d: the cell (uplink_mbps[u], downlink_mbps[d]), D = downlink_mbps.size().

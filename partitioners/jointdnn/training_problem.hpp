@@ -1,5 +1,5 @@
 #pragma once
-/// JointDNN online training (Eshratifar et al., seeds/003, sec. 2.3, 2.4.3-2.4.4, eq. 12-17): one
+/// JointDNN online training (Eshratifar et al., [JointDNN §2.3, §2.4.3-2.4.4, eq. 12-17]): one
 /// training step of a chain, residual or concat (U-Net, Inception) model as a JointDNN problem of
 /// 2N layers plus one zero-compute "slice" layer per concat input, solved by the same cores as
 /// inference, and the plan of its schedule (forward and backward compute tasks, activation and

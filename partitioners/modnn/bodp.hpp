@@ -1,6 +1,6 @@
 #pragma once
-/// BODP, MoDNN's Biased One-Dimensional Partition of a convolutional layer (Mao, MoDNN thesis, seed
-/// 001_c5ab8492c17ff59e.txt sec. 4.2 and eq. 4.1; dissertation seed 000 sec. 2.2.3).
+/// BODP, MoDNN's Biased One-Dimensional Partition of a convolutional layer (Mao's MoDNN
+/// thesis [MoDNN §4.2, eq. 4.1]; dissertation [Mao-PhD §2.2.3]).
 ///
 /// The output feature map is cut along the LONGER of the input's height and width (ties: height)
 /// into one stripe per node, stripe sizes proportional to the nodes' computing abilities CA[i]
@@ -20,7 +20,7 @@
 /// "same" padding p = (F-1)/2 and equal CA every interior boundary costs F-1 rows in total, which
 /// is eq. 4.1: W_trans = min(H, W) * C * (F - 1) * Z per neighbouring pair.
 ///
-/// Solve schema (`coinfer solve bodp P.json`, issue 5 item 9):
+/// Solve schema (`coinfer solve bodp P.json`):
 ///   problem  {"height","width","channels","kernel","stride","padding","filters",
 ///             "capabilities":[CA_0, ..], "bytes_per_value"}
 ///            height, width, channels, filters, kernel, stride: integers in [1, 65536];

@@ -1,6 +1,6 @@
 #pragma once
 /// fc-1d: the baseline weight partition of a fully-connected layer used by the MoDNN thesis
-/// (seed 001_c5ab8492c17ff59e.txt sec. 7.3; dissertation seed 000 sec. 2.3.3): the weight matrix is
+/// ([MoDNN §7.3]; dissertation [Mao-PhD §2.3.3]): the weight matrix is
 /// divided along its LONGER side (ties: rows) into consecutive, non-overlapping parts, one per worker,
 /// sizes proportional to the workers' capabilities (equal by default; largest-remainder rounding).
 ///

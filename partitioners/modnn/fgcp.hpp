@@ -1,6 +1,6 @@
 #pragma once
-/// FGCP, MoDNN's fine-grain cross partition of the outliers left by MSCC (Mao, MoDNN thesis, seed
-/// 001_c5ab8492c17ff59e.txt sec. 5.3 and eq. 5.1; dissertation seed 000 sec. 2.2.4, eq. 2.3).
+/// FGCP, MoDNN's fine-grain cross partition of the outliers left by MSCC (Mao's MoDNN
+/// thesis [MoDNN §5.3, eq. 5.1]; dissertation [Mao-PhD §2.2.4, eq. 2.3]).
 ///
 /// Setting: k workers and the group owner (GO). Cluster w of MSCC (rows R_w, columns C_w) runs on
 /// worker w. Rows are the layer's inputs, columns its outputs (see sparse_weights.hpp). A node

@@ -1,6 +1,6 @@
 #pragma once
 /// The conventional 2-D grid partition of a convolutional layer (Coates et al., as described in the
-/// MoDNN thesis, seed 001_c5ab8492c17ff59e.txt sec. 4.1 / Fig. 4; dissertation seed 000 sec. 2.2.3):
+/// MoDNN thesis [MoDNN §4.1, Fig. 4]; dissertation [Mao-PhD §2.2.3]):
 /// the baseline BODP is compared with.
 ///
 /// k nodes are arranged as a near-square grid of g_a x g_b tiles (g_a * g_b = k, g_a <= g_b the

@@ -1,6 +1,6 @@
 #pragma once
-/// MSCC, MoDNN's modified spectral co-clustering of a sparse fully-connected layer (Mao, MoDNN thesis,
-/// seed 001_c5ab8492c17ff59e.txt sec. 5.2; dissertation seed 000 sec. 2.2.4), which is Dhillon's
+/// MSCC, MoDNN's modified spectral co-clustering of a sparse fully-connected layer (Mao's MoDNN thesis
+/// [MoDNN §5.2]; dissertation [Mao-PhD §2.2.4]), which is Dhillon's
 /// bipartite spectral co-clustering (KDD 2001) of the binary connection matrix A (rows x cols):
 ///   1. D1 = diag(row degrees), D2 = diag(column degrees); A_n = D1^-1/2 A D2^-1/2.
 ///   2. l = ceil(log2 k); take the singular vectors u_2..u_{l+1}, v_2..v_{l+1} of A_n (the first pair
@@ -17,7 +17,7 @@
 /// cluster that has the fewest rows (resp. columns) so far (ties: lower cluster), which changes
 /// neither count.
 ///
-/// Solve schema (`coinfer solve mscc P.json`, issue 5 item 9):
+/// Solve schema (`coinfer solve mscc P.json`):
 ///   problem  {"rows","cols": integers in [1, 2^24], "entries":[[i,j],..] (distinct, 0 <= i < rows,
 ///             0 <= j < cols) -- OR "matrix_file": a Matrix Market coordinate file (matrix_market.hpp;
 ///             relative to the problem file; rows / cols then optional and must match its size line),

@@ -1,5 +1,5 @@
 #pragma once
-/// Registration of MoDNN's solver cores (Mao, seed 001 / dissertation seed 000 ch. 2): `bodp`,
+/// Registration of MoDNN's solver cores (Mao: [MoDNN]; [Mao-PhD ch. 2]): `bodp`,
 /// `grid2d`, `fc-1d`, `mscc` and `fgcp` (schemas in the headers of the same names).
 #include "sim/solve/solver.hpp"
 

@@ -10,7 +10,7 @@
 /// makes them: i.i.d. Gaussian weights magnitude-pruned per row to a target sparsity, optionally
 /// with a planted block-diagonal structure (weights inside the blocks drawn with a larger standard
 /// deviation, so pruning keeps mostly in-block weights). Every result that depends on these
-/// weights must say so (issue 5 item 7).
+/// weights must say so.
 #include <cstdint>
 #include <filesystem>
 #include <string_view>

@@ -1,6 +1,6 @@
 #pragma once
-/// MoDNN's hybrid SpMV / GEMV choice per weight block (thesis seed 001_c5ab8492c17ff59e.txt
-/// sec. 5.1; dissertation seed 000 sec. 2.2.4, eq. 2.2).
+/// MoDNN's hybrid SpMV / GEMV choice per weight block ([MoDNN §5.1];
+/// [Mao-PhD §2.2.4, eq. 2.2]).
 ///
 /// A device is characterised by two linear regressions fitted to measurements:
 ///     SPT(n)    = spt.intercept_s + spt.s_per_nonzero * n                   (SpMV on n non-zeros)

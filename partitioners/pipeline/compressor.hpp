@@ -1,5 +1,5 @@
 #pragma once
-/// Autoencoder compressors of Hu & Krishnamachari (seed 002_f503cbb61b1fb4ef.txt, sec. IV-C,
+/// Autoencoder compressors of Hu & Krishnamachari ([HuK §IV-C],
 /// Table I) as real graph layers. For ratio gamma, the encoder is a stack of inverted-residual
 /// blocks with depthwise separable convolution (1x1 expansion when the ratio t != 1, ReLU6; 3x3
 /// depthwise of stride s, ReLU6; 1x1 linear projection), appended after the split layer; the decoder

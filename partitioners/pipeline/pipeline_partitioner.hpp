@@ -1,5 +1,5 @@
 #pragma once
-/// The `pipeline` partitioner of Hu & Krishnamachari (seed 002_f503cbb61b1fb4ef.txt, sec. IV): a
+/// The `pipeline` partitioner of Hu & Krishnamachari ([HuK §IV]): a
 /// linear chain of devices, one compute stage per device, one transfer per split point, split
 /// points by `split-dp` (eq. 2) and, optionally, autoencoder compressors (Table I) at one split
 /// point, as plan variants carrying their pre-trained accuracy.

@@ -1,6 +1,6 @@
 #pragma once
-/// Split-point dynamic programme of Hu & Krishnamachari (seed 002_f503cbb61b1fb4ef.txt,
-/// sec. IV-A, eq. 2): cut a chain of m layers into n consecutive, non-empty stages, one per device
+/// Split-point dynamic programme of Hu & Krishnamachari ([HuK
+/// §IV-A, eq. 2]): cut a chain of m layers into n consecutive, non-empty stages, one per device
 /// of a linear pipeline (devices in the given order), so that the slowest computation stage is as
 /// fast as possible. Communication is ignored here (eq. 2 assumes it is not the bottleneck).
 ///

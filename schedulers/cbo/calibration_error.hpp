@@ -1,6 +1,6 @@
 #pragma once
-/// Calibration error of confidence scores, as Tan & Cao define it in sec. III-B
-/// (shared/seeds/004_e4914e776362b909.txt), over 10 equal-width bins:
+/// Calibration error of confidence scores, as Tan & Cao define it in [CBO §III-B],
+/// over 10 equal-width bins:
 ///
 ///     ECE = sum_{i=1..10} |B_i| / n * |A(B_i) - C(B_i)|
 ///     MCE = max_{i=1..10} |A(B_i) - C(B_i)|

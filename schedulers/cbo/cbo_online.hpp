@@ -28,7 +28,7 @@
 /// arrival, and naming frame j where the step from l_j to l_{j+1} is frame j + 1); we follow
 /// stored parent links instead, which walks the same path without comparing floats for equality.
 ///
-/// Bounded (issue "Performance" item 5), `FrameWindow::kDeadline`, the default:
+/// Bounded, `FrameWindow::kDeadline`, the default:
 /// - A frame that cannot be on time at any resolution even with the uplink free from
 ///   `uplink_free_at` (its deadline has passed, or is too close) can only be kept, so it is left out
 ///   before sorting and the DP never steps through it: with the clamp of label_dp.hpp an expired

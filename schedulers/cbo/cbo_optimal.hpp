@@ -22,7 +22,9 @@
 /// - A label's time is raised to the earliest arrival of the frames still to come that can still
 ///   be offloaded on time (an uplink idle until then is as good as one free exactly then; after
 ///   the last such frame, to +inf), which merges labels without changing the optimum.
-/// - Timing follows issue 6 (see cbo_problem.hpp), not the window of sec. IV-C.
+/// - Timing follows the rule of cbo_problem.hpp (one upload at a time from max(arrival, end of the
+///   previous upload, uplink_free_at); a frame is on time iff upload end + server time + latency <=
+///   arrival + deadline), not the window of sec. IV-C.
 #include <cstddef>
 #include <vector>
 

@@ -1,14 +1,13 @@
 #pragma once
-/// The confidence-based offloading (CBO) problem of Tan & Cao, sec. IV-B
-/// (shared/seeds/004_e4914e776362b909.txt), as issue 6 states it, shared by `cbo-optimal` and
-/// `cbo-online`.
+/// The confidence-based offloading (CBO) problem of Tan & Cao [CBO §IV-B] with the timing rule
+/// below, shared by `cbo-optimal` and `cbo-online`.
 ///
 /// Each frame was already classified on the local NPU (accuracy `local_accuracy`, calibrated
 /// confidence `confidence`); it may be offloaded to the server at one of R resolutions
 /// (`sizes_bits[r]` bits, server accuracy `server_accuracy[r]`).
 ///
-/// Timing rule (issue 6; authoritative where the paper differs): offloaded frames are uploaded one
-/// at a time, in the order the solver processes them, over one uplink:
+/// Timing rule (every solver and test follows it where the paper differs): offloaded frames are
+/// uploaded one at a time, in the order the solver processes them, over one uplink:
 ///     start = max(arrival, end of the previous upload, uplink_free_at)
 ///     end   = start + size_bits / bandwidth_bps
 /// and an offloaded frame is on time iff end + server_time + latency <= arrival + deadline

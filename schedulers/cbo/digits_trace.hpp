@@ -1,6 +1,6 @@
 #pragma once
 /// A per-frame trace (frame_trace.hpp) measured on a real classifier and real images: the 8x8
-/// handwritten digits scikit-learn ships (sim/functional/dataset.hpp), for Tan & Cao's CBO (issue 12).
+/// handwritten digits scikit-learn ships (sim/functional/dataset.hpp), for Tan & Cao's CBO.
 ///
 /// What is measured, all seeded (the same options give the same bytes):
 /// 1. The images are split (split_dataset, `trace_fraction` held out). Two models are trained on the

@@ -1,5 +1,5 @@
 #pragma once
-/// Per-frame traces for confidence-based offloading (Tan & Cao; issue 12): one CSV row per video
+/// Per-frame traces for confidence-based offloading (Tan & Cao): one CSV row per video
 /// frame, with what the local (NPU) model answered and what the server would answer at each
 /// offload resolution.
 ///

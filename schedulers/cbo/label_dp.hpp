@@ -50,7 +50,7 @@ struct LabelDpOptions {
   /// (the previous clamp covered the same live frames), so the front passes through unchanged, label
   /// for label. Skipping them therefore leaves every front after a live frame, and the decisions,
   /// exactly as they are without skipping; the work then depends only on the live frames, not on
-  /// how many expired frames the order holds (the bounded cbo-online, issue "Performance" item 5).
+  /// how many expired frames the order holds (the bounded cbo-online).
   bool skip_dead_frames = false;
   /// Drop the labels that cannot reach the best value (kGain only): (t, A) after position j goes
   /// when A + U_j(t) < L - eps, U_j the bound of gain_bound.hpp over the frames after j and L the

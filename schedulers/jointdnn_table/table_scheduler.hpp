@@ -1,6 +1,6 @@
 #pragma once
-/// `jointdnn-table`: the runtime half of JointDNN's lookup table (Eshratifar et al. sec. 2.4.2,
-/// issue 10 item 4). It runs over the plan variants of the `jointdnn` partitioner with a `table`
+/// `jointdnn-table`: the runtime half of JointDNN's lookup table [JointDNN §2.4.2].
+/// It runs over the plan variants of the `jointdnn` partitioner with a `table`
 /// (partitioners/jointdnn/table.hpp: variant 0 = the static plan at the nominal rates, variant
 /// 1 + u * D + d = grid cell (uplink u, downlink d)) and picks, per frame (or every `period_s`),
 /// the cell for the uplink / downlink rates the phone believes in:

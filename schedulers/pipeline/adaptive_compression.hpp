@@ -1,6 +1,6 @@
 #pragma once
-/// The `adaptive-compression` runtime scheduler: Hu & Krishnamachari (seed 002_f503cbb61b1fb4ef.txt)
-/// Algorithm 2. Every `reload_period_s` each split point measures its bandwidth b_i, picks its
+/// The `adaptive-compression` runtime scheduler: Hu & Krishnamachari's
+/// Algorithm 2 [HuK]. Every `reload_period_s` each split point measures its bandwidth b_i, picks its
 /// compression ratio gamma_i from the eq. 3 thresholds Theta_i, and the pipeline switches to the plan
 /// variant of the chosen ratios; a switch stalls the devices whose layers change for `reload_s`
 /// (Algorithm 2 line 7: they load their part of the new CNN A') through Scheduler::take_stalls.

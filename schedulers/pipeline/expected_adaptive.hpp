@@ -1,6 +1,6 @@
 #pragma once
 /// Expected effective accuracy of a pipeline with adaptive compression at one split point, Hu &
-/// Krishnamachari (seed 002_f503cbb61b1fb4ef.txt) sec. V-f: eq. 4-7 made piecewise over the
+/// Krishnamachari [HuK §V-f]: eq. 4-7 made piecewise over the
 /// bandwidth thresholds Theta of eq. 3.
 ///
 /// Stage `stage` carries D_s uncompressed; with ratio gamma_k it sends D_s / gamma_k and the frames it

@@ -1,6 +1,6 @@
 #pragma once
-/// Expected throughput of a linear pipeline with random link bandwidths, Hu & Krishnamachari (seed
-/// 002_f503cbb61b1fb4ef.txt, sec. V, eq. 4-7).
+/// Expected throughput of a linear pipeline with random link bandwidths, Hu & Krishnamachari
+/// [HuK §V, eq. 4-7].
 ///
 /// The computation stages run at a fixed Tp frames per second (the split-dp result); communication
 /// stage i carries D_i data units per frame over a link whose bandwidth B_i (data units per second)
@@ -18,7 +18,7 @@
 /// Method. E[T] is computed from the survival form E[T] = int_0^Tp P(T > x) dx
 /// - int_-inf^0 P(T < x) dx with P(T > x) = prod_i P(B_i > D_i x) for x < Tp, which equals eq. 6
 /// (P1 Tp + sum_j E(T, j), eq. 5) after integrating eq. 5 by parts, by adaptive Gauss-Kronrod
-/// (7, 15) quadrature to 1e-10 relative (the issue asks for 1e-6). stddev 0 is a point mass.
+/// (7, 15) quadrature to 1e-10 relative (1e-6 is the accuracy required). stddev 0 is a point mass.
 #include <vector>
 
 #include "sim/core/json_access.hpp"

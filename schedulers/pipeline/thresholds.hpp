@@ -1,6 +1,6 @@
 #pragma once
-/// Bandwidth thresholds for adaptive communication compression, Hu & Krishnamachari (seed
-/// 002_f503cbb61b1fb4ef.txt, sec. IV-D, eq. 3 and Algorithm 2).
+/// Bandwidth thresholds for adaptive communication compression, Hu & Krishnamachari
+/// [HuK §IV-D, eq. 3 and Algorithm 2].
 ///
 /// One communication stage carries D data units per frame uncompressed (e.g. megabits). A compressor
 /// with ratio gamma = original size / compressed size (the paper's gamma_i = data(s_i) / size(M_i),

@@ -10,7 +10,7 @@
 ///      "sparse_model": {"density_threshold": 0.158},       // optional (MoDNN eq. 2.2)
 ///      "fit": {"host_cpu": "...", "host_basis": "profile"}, // written by `coinfer calibrate --write`
 ///      "references": [{"model": "vgg16", "quantity": "latency", "value": 15809, "unit": "ms",
-///                      "source": "001_c5ab8492c17ff59e.txt Table 1", "fitted": true}],
+///                      "source": "[MoDNN Table 1]", "fitted": true}],
 ///      "notes": "..."}
 ///
 /// `op_scale` names op classes (sim/calibration/op_class.hpp); "default" covers every class

@@ -40,7 +40,7 @@ struct ReferenceFigure {
   std::string quantity;  ///< what was measured, e.g. "latency"
   double value = 0.0;
   std::string unit;    ///< "ms", "s", "J", ...
-  std::string source;  ///< e.g. "001_c5ab8492c17ff59e.txt Table 1"
+  std::string source;  ///< e.g. "[MoDNN Table 1]"
   bool fitted = true;  ///< false: kept as a check, not used in the fit
   /// Inputs processed by the measured run (the figure covers `batch` forward passes, or one
   /// training step over a minibatch of `batch`).

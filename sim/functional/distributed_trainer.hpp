@@ -1,6 +1,6 @@
 #pragma once
-/// Functional data-parallel training as AdaLearner runs it (/work/shared/seeds/000_e8b96928b487f067.txt
-/// ch. 3): a group owner (GO) and k worker nodes (WNs), each WN on a disjoint shard of the training set.
+/// Functional data-parallel training as AdaLearner runs it ([Mao-PhD
+/// ch. 3]): a group owner (GO) and k worker nodes (WNs), each WN on a disjoint shard of the training set.
 /// Every step each WN computes the gradient of its share of the total minibatch (sec. 3.5: the total
 /// is fixed, e.g. 128, and split across the WNs; here evenly, the first B mod k WNs one sample more),
 /// encodes it and sends it to the GO, which decodes and sums the contributions (weighted by the WN's

@@ -1,6 +1,6 @@
 #pragma once
-/// PNG compression of an activation tensor (JointDNN, /work/shared/seeds/003_70079284b00563ef.txt
-/// sec. 4.2): the tensor is quantized to 8 bits (affine over its [min, max]), its channels are tiled
+/// PNG compression of an activation tensor ([JointDNN
+/// §4.2]): the tensor is quantized to 8 bits (affine over its [min, max]), its channels are tiled
 /// side by side into one 2-D grey image (ceil(sqrt(C)) tiles per row, unused tiles zero), and the image
 /// is PNG-encoded in memory with libpng; decoding reverses the three steps.
 ///

@@ -1,8 +1,8 @@
 #pragma once
 /// Quantizers for tensors sent between devices:
 /// - int8: symmetric, one scale per tensor (q = round(x / scale), scale = max|x| / 127);
-/// - 1-bit with error feedback (Seide et al.; AdaLearner, /work/shared/seeds/000_e8b96928b487f067.txt
-///   sec. 3.1.3 eq. 3.4-3.5 and sec. 3.4.1 eq. 3.9-3.10): sign bit per element, and per group the mean
+/// - 1-bit with error feedback (Seide et al.; AdaLearner,
+///   [Mao-PhD §3.1.3, eq. 3.4-3.5; §3.4.1, eq. 3.9-3.10]): sign bit per element, and per group the mean
 ///   of the non-negative and of the negative values as reconstruction levels (sec. 3.4.2: per column of
 ///   an fc weight matrix, per filter of a conv weight; one group for a bias vector);
 /// - TernGrad (sec. 3.1.3 eq. 3.6): s * sign(x) * b with s = max|x| and b ~ Bernoulli(|x| / s), an

@@ -1,5 +1,5 @@
 #pragma once
-/// Effective accuracy (Hu & Krishnamachari, seed 002_f503cbb61b1fb4ef.txt, sec. III): the share of
+/// Effective accuracy (Hu & Krishnamachari, [HuK §III]): the share of
 /// generated frames that were classified correctly, a dropped frame counting as wrong,
 ///
 ///     nu_eff = (sum over completed frames of the accuracy of the variant that ran it) / generated,

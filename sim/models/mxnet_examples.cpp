@@ -1,4 +1,4 @@
-// The networks AdaLearner trained on phones (/work/shared/seeds/000_e8b96928b487f067.txt sec. 3.6.1:
+// The networks AdaLearner trained on phones ([Mao-PhD §3.6.1]:
 // MXNet recompiled for Android, MLP and LeNet on MNIST, ConvNet on CIFAR-10). They are MXNet's own
 // example symbols (apache/incubator-mxnet, example/image-classification/symbols/), 1x28x28 MNIST input:
 // - mxnet_mlp (symbols/mlp.py): fc1 128 -> relu -> fc2 64 -> relu -> fc3 10 -> SoftmaxOutput.

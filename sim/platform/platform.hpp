@@ -23,7 +23,7 @@ enum class NetworkKind { Wifi, WifiDirect, Lte, Cellular3g, Cellular4g, Wired };
 ///   sending or receiving) for longer than `power_save_timeout_s`.
 /// - Channel: a transfer waits `wake_up_s` when its *channel* (`Task::channel`, by default the
 ///   endpoint pair) has carried no transfer for longer than the timeout; a radio sets up one
-///   channel at a time, so a device opening n channels waits n wake-ups (MoDNN, seed 001 sec. 4.1-4.2:
+///   channel at a time, so a device opening n channels waits n wake-ups ([MoDNN §4.1-4.2]:
 ///   wake-up time grows with the number of transmission channels to establish).
 enum class WakeUpPer { Radio, Channel };
 

@@ -23,7 +23,7 @@ struct DeviceStats {
   double radio_energy_j = 0.0;    ///< JointDNN eq. 21 over the transfers it sent and received
   double energy_j = 0.0;          ///< compute + radio
   /// busy_w * busy_s + radio: the energy of working, without idle_w while waiting (JointDNN's
-  /// mobile energy, seeds/003 sec. 2.4.2).
+  /// mobile energy, [JointDNN §2.4.2]).
   double active_energy_j = 0.0;
   double bytes_sent = 0.0;
   double bytes_received = 0.0;

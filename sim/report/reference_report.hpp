@@ -8,7 +8,7 @@
 ///
 ///     report:
 ///       title: MoDNN Table 1
-///       source: 001_c5ab8492c17ff59e.txt Table 1
+///       source: [MoDNN Table 1]
 ///       rows:
 ///         - {name: 2 workers execution ms, run: bodp-2, metric: latency_ms.mean, paper: 8509}
 ///         - {name: FC6 k=2 s=0.9, run: mscc-2, baseline: fc1d-2, metric: stages.fc6.bytes,

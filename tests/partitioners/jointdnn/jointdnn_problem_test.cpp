@@ -1,4 +1,4 @@
-// Parsing, validation, schedule cost and solution JSON of the JointDNN problem (issue 6, sec. 1).
+// Parsing, validation, schedule cost and solution JSON of the JointDNN problem.
 #include "partitioners/jointdnn/jointdnn_problem.hpp"
 
 #include <catch2/catch.hpp>

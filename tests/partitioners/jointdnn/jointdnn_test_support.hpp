@@ -2,7 +2,7 @@
 // Shared by the JointDNN tests: seeded random problems and an exhaustive reference solver.
 // The reference evaluator below is written independently of `evaluate_schedule` (it collects the
 // set of sides each output must reach, then pays one crossing per missing side) so that the
-// solvers are checked against the issue-6 semantics, not against themselves.
+// solvers are checked against the semantics jointdnn_problem.hpp states, not against themselves.
 #include <algorithm>
 #include <cmath>
 #include <limits>

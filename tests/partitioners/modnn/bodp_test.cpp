@@ -201,7 +201,7 @@ TEST_CASE("bodp: equal nodes, stride 1, same padding cost eq. 4.1 per neighbour 
   }
 }
 
-TEST_CASE("bodp solve: solution JSON has exactly the issue's keys", "[modnn][bodp][solve]") {
+TEST_CASE("bodp solve: solution JSON has exactly the schema's keys", "[modnn][bodp][solve]") {
   const auto s = solve("bodp", example_problem());
   CHECK(s.size() == 4);
   CHECK(s.at("axis") == "height");

@@ -1,4 +1,4 @@
-// Bounded cbo-online (issue "Performance" item 5): leaving out the frames that can no longer be
+// Bounded cbo-online: leaving out the frames that can no longer be
 // offloaded on time must not change a single decision of Algorithm 1. Why it holds (label_dp.hpp):
 // an expired frame offers no on-time upload from any label (every label has t >= uplink_free_at,
 // and an upload ends no earlier when the uplink frees later), so it only copies each label (t, A)

@@ -1,4 +1,5 @@
-// Parsing, validation and the timing evaluator of the CBO problem (Tan & Cao sec. IV-B, issue 6).
+// Parsing, validation and the timing evaluator of the CBO problem ([CBO §IV-B] with the timing rule
+// of cbo_problem.hpp).
 #include "schedulers/cbo/cbo_problem.hpp"
 
 #include <cmath>

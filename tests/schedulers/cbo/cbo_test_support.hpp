@@ -1,6 +1,6 @@
 #pragma once
 // Seeded random CBO instances and exhaustive searches for the cbo-optimal / cbo-online tests.
-// The exhaustive searches re-implement the issue 6 timing rule from scratch (they do not call the
+// The exhaustive searches re-implement the timing rule of cbo_problem.hpp from scratch (they do not call the
 // library's helpers), so a shared timing bug cannot hide.
 #include <algorithm>
 #include <cstddef>
@@ -65,7 +65,7 @@ void for_each_decision_vector(std::size_t n, std::size_t resolutions, Visit visi
   }
 }
 
-/// The issue's timing rule, written out independently: true iff every offloaded frame is on time
+/// The timing rule of cbo_problem.hpp, written out independently: true iff every offloaded frame is on time
 /// when frames are processed in `order`.
 inline bool feasible(const Problem& p, const std::vector<int>& d, const std::vector<std::size_t>& order) {
   double previous_end_s = 0;

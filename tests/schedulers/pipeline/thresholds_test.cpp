@@ -27,7 +27,7 @@ std::string error_path(const Json& problem) {
 }
 
 // Accuracies of MobileNet-v2 on CIFAR-10 for gamma = 8, 4, 2 and the uncompressed model (gamma 1):
-// 002_f503cbb61b1fb4ef.txt, Table II (87.7, 88.5, 89.2, 90.2 %). Tp = 10 fps, D = 1 Mbit per frame.
+// [HuK Table II] (87.7, 88.5, 89.2, 90.2 %). Tp = 10 fps, D = 1 Mbit per frame.
 ThresholdProblem cifar10_problem() { return {10.0, 1.0, {8, 4, 2, 1}, {0.877, 0.885, 0.892, 0.902}}; }
 
 double f(const ThresholdProblem& p, std::size_t k, double b) {

@@ -31,7 +31,7 @@ Json valid() {
     "radio": {"wifi": {"uplink_alpha_mw_per_mbps": 283.17, "uplink_beta_mw": 132.86,
                        "downlink_alpha_mw_per_mbps": 137.01, "downlink_beta_mw": 132.86}},
     "references": [{"model": "vgg16", "quantity": "latency", "value": 15809, "unit": "ms",
-                    "source": "001_c5ab8492c17ff59e.txt Table 1"}],
+                    "source": "[MoDNN Table 1]"}],
     "notes": "test"})");
 }
 

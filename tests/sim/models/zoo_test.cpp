@@ -152,7 +152,7 @@ TEST_CASE("deepspeech runs its recurrent layer as one bidirectional lstm over th
 }
 
 TEST_CASE("alexnet, vgg16 and nin have JointDNN's Table 2 layer counts") {
-  // JointDNN (shared/seeds/003_70079284b00563ef.txt, Table 2) lists AlexNet 21, VGG16 37 and NiN 29 layers:
+  // JointDNN [JointDNN Table 2] lists AlexNet 21, VGG16 37 and NiN 29 layers:
   // every layer but the input and dropout (identity at inference) counts, softmax included.
   auto counted = [](const std::string& name) {
     const Graph g = build_zoo_model(name);
