@@ -77,7 +77,8 @@ void Dispatcher::rethrow_if_failed() const {
 void Dispatcher::run() {
   if (frame_count_ == 0) return;
   add_timer(in_.workload->release_s(0), TimerKind::Release, 0);
-  if (port_.period_s() > 0.0) add_timer(in_.workload->start_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
+  if (port_.period_s() > 0.0)
+    add_timer(in_.workload->start_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
   while (resolved_ < frame_count_ || probes_in_flight_ > 0) {
     const double t = now();
     trace_.rates(t);

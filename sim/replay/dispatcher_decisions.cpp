@@ -31,7 +31,8 @@ void Dispatcher::apply_continuation(std::size_t k, const Continuation& c) {
       start_continuation(k, c);
       return;
     case Continuation::Kind::Hold:
-      if (port_.hold(k)) add_timer(out_.frames[k].release_s + in_.workload->deadline_s, TimerKind::HoldExpiry, k);
+      if (port_.hold(k))
+        add_timer(out_.frames[k].release_s + in_.workload->deadline_s, TimerKind::HoldExpiry, k);
       return;
   }
 }

@@ -54,7 +54,8 @@ RadioModel::Wait RadioModel::wait_for_wake_up(std::size_t slot, std::size_t fram
 
 // Radio mode: the sender's radio wakes when it has been idle longer than the timeout; every
 // transfer from it meanwhile waits for the same wake-up.
-RadioModel::Wait RadioModel::wait_for_radio(std::size_t slot, std::size_t frame, const Route& route, double t) {
+RadioModel::Wait RadioModel::wait_for_radio(std::size_t slot, std::size_t frame, const Route& route,
+                                            double t) {
   const auto net = route.network;
   if (!topology_.has_radio(net, route.src)) return {};
   const Network& network = topology_.platform().networks[net];

@@ -101,7 +101,8 @@ class RadioModel {
   };
 
   Wait wait_for_radio(std::size_t slot, std::size_t frame, const Route& route, double t);
-  Wait wait_for_channel(std::size_t slot, std::size_t frame, const Route& route, std::size_t channel, double t);
+  Wait wait_for_channel(std::size_t slot, std::size_t frame, const Route& route, std::size_t channel,
+                        double t);
   /// The radio starts setting up its first queued channel: returns when it is up.
   double start_channel_setup(std::size_t radio, double t);
   Awake on_channel_set_up(std::size_t radio, double t);

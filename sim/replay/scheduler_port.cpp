@@ -18,7 +18,12 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 SchedulerPort::SchedulerPort(Scheduler* scheduler, const Topology& topology,
                              const std::vector<CompiledPlan>& plans, const Workload& workload,
                              std::vector<BandwidthSeries>& series, SimulationResult& out)
-    : scheduler_(scheduler), topology_(topology), plans_(plans), workload_(workload), series_(series), out_(out) {
+    : scheduler_(scheduler),
+      topology_(topology),
+      plans_(plans),
+      workload_(workload),
+      series_(series),
+      out_(out) {
   for (const auto& l : topology.links()) link_names_.push_back(l.name);
   measured_.resize(topology.links().size());
 }
@@ -52,7 +57,8 @@ void SchedulerPort::add_in_flight(std::vector<MeasuredLink>& links, const InFlig
 
 std::size_t SchedulerPort::checked_variant(std::size_t variant) const {
   if (variant >= plans_.size())
-    throw Error(fmt::format("scheduler '{}' chose variant {} of {}", scheduler_->name(), variant, plans_.size()));
+    throw Error(
+        fmt::format("scheduler '{}' chose variant {} of {}", scheduler_->name(), variant, plans_.size()));
   return variant;
 }
 
@@ -99,7 +105,8 @@ std::vector<ProbeRoute> SchedulerPort::take_probes(const SchedulerView& v) {
 
 void SchedulerPort::expect_held(std::size_t frame) const {
   if (!is_held(frame))
-    throw Error(fmt::format("scheduler '{}' decided on frame {}, which is not held", scheduler_->name(), frame));
+    throw Error(
+        fmt::format("scheduler '{}' decided on frame {}, which is not held", scheduler_->name(), frame));
 }
 
 bool SchedulerPort::hold(std::size_t frame) {
@@ -113,8 +120,8 @@ bool SchedulerPort::hold(std::size_t frame) {
 
 std::vector<double> SchedulerPort::continuation_bytes(std::size_t frame, const Continuation& c) const {
   if (c.variant >= plans_.size())
-    throw Error(fmt::format("scheduler '{}' continued frame {} with variant {} of {}", scheduler_->name(), frame,
-                            c.variant, plans_.size()));
+    throw Error(fmt::format("scheduler '{}' continued frame {} with variant {} of {}", scheduler_->name(),
+                            frame, c.variant, plans_.size()));
   const CompiledPlan& plan = plans_[c.variant];
   std::vector<double> bytes;
   for (const auto& [id, size] : c.transfer_bytes) {

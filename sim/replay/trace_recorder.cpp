@@ -108,8 +108,7 @@ void TraceRecorder::transfer(const std::vector<std::size_t>& links, std::string_
 // A probe belongs to no frame, so it never lands among frame 0's slices.
 void TraceRecorder::probe(const std::vector<std::size_t>& links, double start_s, double end_s) {
   if (!tracing_) return;
-  for (auto l : links)
-    slice(first_link_track_ + l, "probe", "probe", start_s, end_s, kNoFrame, "");
+  for (auto l : links) slice(first_link_track_ + l, "probe", "probe", start_s, end_s, kNoFrame, "");
 }
 
 void TraceRecorder::wake_up(std::size_t radio, double start_s, double end_s, std::size_t frame,
@@ -157,8 +156,9 @@ void TraceRecorder::sample_radio(std::size_t radio, double t, const RadioActivit
     s.state = kAsleep;
     writer_->sample(s.counter, s.sleep_at_s, kAsleep);
   }
-  const int state =
-      now.waking ? kWaking : (now.active > 0 || t - now.last_active_s <= timeout_s) ? kOn : kAsleep;
+  const int state = now.waking                                               ? kWaking
+                    : (now.active > 0 || t - now.last_active_s <= timeout_s) ? kOn
+                                                                             : kAsleep;
   if (state != s.state) {
     s.state = state;
     writer_->sample(s.counter, t, state);

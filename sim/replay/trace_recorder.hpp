@@ -28,7 +28,7 @@ namespace coinfer::replay {
 /// than the network's power_save_timeout_s) or asleep.
 struct RadioActivity {
   bool waking = false;
-  std::size_t active = 0;  ///< transfers using the radio
+  std::size_t active = 0;                                           ///< transfers using the radio
   double last_active_s = -std::numeric_limits<double>::infinity();  ///< when it was last in use
 };
 

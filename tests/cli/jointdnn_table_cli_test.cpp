@@ -8,7 +8,8 @@ using Json = nlohmann::json;
 using namespace coinfer::testing;
 
 TEST_CASE("the jointdnn table scenario runs deterministically and the table switches variants") {
-  const std::string scenario = std::string(COINFER_SOURCE_DIR) + "/scenarios/jointdnn/jointdnn-table-trace.yaml";
+  const std::string scenario =
+      std::string(COINFER_SOURCE_DIR) + "/scenarios/jointdnn/jointdnn-table-trace.yaml";
   const auto run = [&](const std::string& name) {
     const auto out = scratch_dir() / name;
     const auto r = run_cli("run " + scenario + " --out " + out.string() + " --set workload.frames=60");

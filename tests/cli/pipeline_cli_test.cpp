@@ -13,9 +13,9 @@ const std::string kRoot = COINFER_SOURCE_DIR;
 
 json run_pipeline(const std::string& name, const std::string& sets) {
   const auto out = scratch_dir() / name;
-  const auto r =
-      run_cli("run " + kRoot + "/scenarios/pipeline/pipeline-mobilenet-rpi4.yaml --quiet --set workload.frames=200 " +
-              sets + " --out " + out.string());
+  const auto r = run_cli(
+      "run " + kRoot + "/scenarios/pipeline/pipeline-mobilenet-rpi4.yaml --quiet --set workload.frames=200 " +
+      sets + " --out " + out.string());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   return json::parse(read_text(out / "results.json"));

@@ -99,13 +99,11 @@ TEST_CASE("trace recorder: counters are declared and sampled at t = 0") {
   // Counter ids: the link's rate (0, 8 Mbps), queues of a and b (1, 2), admission (3), then the
   // radios of the waking network (4, 5), asleep at the start (state 0).
   const std::string link = r.topology.links()[0].name;
-  CHECK(r.writer.from("counter") == std::vector<std::string>{
-                                        "counter 0 " + link + " rate (mbps)", "sample 0 0=8",
-                                        "counter 1 a queue (tasks)", "sample 1 0=0",
-                                        "counter 2 b queue (tasks)", "sample 2 0=0",
-                                        "counter 3 admission queue (frames)", "sample 3 0=0",
-                                        "counter 4 radio a@w (state)", "sample 4 0=0",
-                                        "counter 5 radio b@w (state)", "sample 5 0=0"});
+  CHECK(r.writer.from("counter") ==
+        std::vector<std::string>{
+            "counter 0 " + link + " rate (mbps)", "sample 0 0=8", "counter 1 a queue (tasks)", "sample 1 0=0",
+            "counter 2 b queue (tasks)", "sample 2 0=0", "counter 3 admission queue (frames)", "sample 3 0=0",
+            "counter 4 radio a@w (state)", "sample 4 0=0", "counter 5 radio b@w (state)", "sample 5 0=0"});
 }
 
 TEST_CASE("trace recorder: frame 0's slices are kept, every frame's streamed") {
@@ -160,9 +158,9 @@ TEST_CASE("trace recorder: a radio falling asleep is sampled at the time it happ
   // On again at 3.1 and idle: the end of the run at 4.0 shows it asleep since 3.6.
   r.recorder.radio(0, 3.1, {false, 0, 3.1});
   r.recorder.finish(4.0);
-  CHECK(r.writer.from("sample 4 1") == std::vector<std::string>{"sample 4 1=1", "sample 4 1.1=2", "sample 4 1.6=0",
-                                                                "sample 4 3=1", "sample 4 3.1=2", "sample 4 3.6=0",
-                                                                "finish"});
+  CHECK(r.writer.from("sample 4 1") ==
+        std::vector<std::string>{"sample 4 1=1", "sample 4 1.1=2", "sample 4 1.6=0", "sample 4 3=1",
+                                 "sample 4 3.1=2", "sample 4 3.6=0", "finish"});
 }
 
 TEST_CASE("trace recorder: a link's rate counter samples each change of its trace, a repeated rate not") {
