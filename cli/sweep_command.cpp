@@ -1,7 +1,6 @@
 // `coinfer sweep SWEEP [--jobs N] [--out DIR] [--shard i/N]` and `coinfer merge A.csv B.csv -o OUT`.
 // Each run executes in its own `coinfer run` child process: SimGrid cannot run two simulations
 // in one process (its clock is not reset between engines).
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +17,7 @@
 #include "cli/builtin_registries.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/run_outputs.hpp"
 #include "sim/core/error.hpp"
 #include "sim/replay/child_process.hpp"
@@ -131,26 +131,6 @@ void print_progress(const SweepProgress& p, bool tty) {
                  p.failed ? fmt::format(", {} failed", p.failed).c_str() : "");
 }
 
-// "sweep: checking point 2400 of 100000" on stderr, at most once a second, so that checking a large
-// sweep is never silent (the last count is printed when any was).
-class CheckProgress {
- public:
-  explicit CheckProgress(std::size_t total) : total_(total) {}
-  void tick() {
-    const auto now = std::chrono::steady_clock::now();
-    if (++checked_ == 1) last_ = now;
-    if (now - last_ < std::chrono::seconds(1) && !(printed_ && checked_ == total_)) return;
-    last_ = now;
-    printed_ = true;
-    std::fprintf(stderr, "sweep: checking point %zu of %zu\n", checked_, total_);
-  }
-
- private:
-  std::size_t total_, checked_ = 0;
-  bool printed_ = false;
-  std::chrono::steady_clock::time_point last_{};
-};
-
 // Checks a point as `coinfer run` would before simulating: the scenario's keys, the named
 // partitioner and scheduler with their parameters, the model and the platform (each loaded once).
 PointCheck point_checker(const SweepSpec& spec) {
@@ -160,9 +140,10 @@ PointCheck point_checker(const SweepSpec& spec) {
     std::set<std::string> checked_inputs;
   };
   auto state = std::make_shared<State>();
-  auto progress = std::make_shared<CheckProgress>(sweep_size(spec));
-  return [state, progress, file = spec.file](const SweepRun& run) {
-    progress->tick();
+  // checking a large sweep takes seconds: "sweep: checking point 2400 of 100000" on stderr
+  auto progress = std::make_shared<ProgressLine>("sweep: checking point {} of {}");
+  return [state, progress, total = sweep_size(spec), file = spec.file](const SweepRun& run) {
+    progress->update(run.index + 1, total);
     const ScenarioSpec scenario = parse_scenario(run.scenario, file);
     const Json inputs{{"model", scenario.model},
                       {"platform", run.scenario.value("platform", Json())},
