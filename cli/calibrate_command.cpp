@@ -94,9 +94,10 @@ std::string basis_for(const Options& opts, const DeviceCalibration& c) {
 void check_layout(const Options& opts, const DeviceCalibration& c) {
   const auto stem = std::filesystem::path(c.file).stem().string();
   if ((opts.check || opts.write) && c.name != stem)
-    throw InputError(c.file, "name",
-                     fmt::format("expected '{}', the file's stem (one file per device, <name>.json), got '{}'",
-                                 stem, c.name));
+    throw InputError(
+        c.file, "name",
+        fmt::format("expected '{}', the file's stem (one file per device, <name>.json), got '{}'", stem,
+                    c.name));
   if (opts.check && opts.basis == "recorded" && !c.fit)
     throw InputError(c.file, "fit",
                      "missing key; --check compares the refit op_scale with the stored one on the basis "

@@ -124,12 +124,12 @@ void check_group_tables(const Graph& model, std::int64_t layers, std::int64_t li
   while (group_table_bytes(2 * fits) <= double(limit_bytes)) fits *= 2;
   for (std::int64_t step = fits / 2; step > 0; step /= 2)
     if (group_table_bytes(fits + step) <= double(limit_bytes)) fits += step;
-  throw param_error("name",
-                    fmt::format("the JointDNN problem (jointdnn, neurosurgeon) costs every run of consecutive "
-                                "layers as a group: model '{}' gives {} layers, {:.4g} groups needing {:.4g} "
-                                "bytes, more than this host's memory ({:.4g} bytes); at most {} layers fit",
-                                model.name(), layers, double(layers) * double(layers + 1) / 2, bytes,
-                                double(limit_bytes), fits));
+  throw param_error(
+      "name", fmt::format("the JointDNN problem (jointdnn, neurosurgeon) costs every run of consecutive "
+                          "layers as a group: model '{}' gives {} layers, {:.4g} groups needing {:.4g} "
+                          "bytes, more than this host's memory ({:.4g} bytes); at most {} layers fit",
+                          model.name(), layers, double(layers) * double(layers + 1) / 2, bytes,
+                          double(limit_bytes), fits));
 }
 
 namespace {

@@ -36,8 +36,8 @@
 #include <vector>
 
 #include "partitioners/jointdnn/jointdnn_problem.hpp"
-#include "sim/functional/forward_pass.hpp"  // host_memory_bytes
 #include "sim/core/error.hpp"
+#include "sim/functional/forward_pass.hpp"  // host_memory_bytes
 #include "sim/scenario/partitioner.hpp"
 
 namespace coinfer::jointdnn {
@@ -122,7 +122,8 @@ inline double group_table_bytes(std::int64_t layers) {
 /// layers that fit) when the group tables of `layers` layers need more than `limit_bytes`
 /// (default: this host's memory); checked before they are allocated. They grow with the square of
 /// the layer count: 10,000 layers need 1.2 GB. Example: `check_group_tables(graph, 100000)`.
-void check_group_tables(const Graph& model, std::int64_t layers, std::int64_t limit_bytes = host_memory_bytes());
+void check_group_tables(const Graph& model, std::int64_t layers,
+                        std::int64_t limit_bytes = host_memory_bytes());
 
 /// Longest the mobile's radio can stay idle inside one pass of `problem`: the largest sum of
 /// group times over all groupings (each group on its slower side).

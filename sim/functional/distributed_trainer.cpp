@@ -79,11 +79,11 @@ DistributedTrainer::DistributedTrainer(Graph graph, std::uint64_t seed, Distribu
       (options_.codec == GradientCodec::OneBit ? double(trainer_.model().weight_bytes()) : 0.0);
   const double limit = double(host_memory_bytes());
   if (double(options_.workers) * per_worker > limit)
-    throw InputError("", "workers",
-                     fmt::format("expected at most {} (the workers whose gradient codecs, {:.4g} bytes each, "
-                                 "fit in this host's memory, {:.4g} bytes), got {}",
-                                 static_cast<std::int64_t>(limit / per_worker), per_worker, limit,
-                                 options_.workers));
+    throw InputError(
+        "", "workers",
+        fmt::format("expected at most {} (the workers whose gradient codecs, {:.4g} bytes each, "
+                    "fit in this host's memory, {:.4g} bytes), got {}",
+                    static_cast<std::int64_t>(limit / per_worker), per_worker, limit, options_.workers));
   for (std::int64_t w = 0; w < options_.workers; ++w)
     workers_.push_back(make_codec(fmt::format("worker{}", w)));
 }

@@ -145,7 +145,8 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
     for (const auto& [component, params] :
          {std::pair{"partitioner", &s.partitioner_params}, std::pair{"scheduler", &s.scheduler_params}})
       for (auto& [key, value] : params->items())
-        if ((key == "file" || key.ends_with("_file")) && value.is_string() && !value.get<std::string>().empty()) {
+        if ((key == "file" || key.ends_with("_file")) && value.is_string() &&
+            !value.get<std::string>().empty()) {
           const auto written = value.get<std::string>();
           value = resolve(base_dir, written);
           require_file(written, value.get<std::string>(), join_path(component, key), "a file");

@@ -160,11 +160,12 @@ SweepSpec parse_sweep(const Json& doc, const std::string& file) {
       spec.points.push_back(axis_points(axes[i], index_path("axes", i)));
       runs *= spec.points.back().size();
       if (runs > kMaxSweepRuns)
-        throw InputError("", index_path("axes", i),
-                         fmt::format("axes[0..{}] make {} runs, more than a sweep's limit of {} (every run is "
-                                     "a process and every point is checked first): narrow an axis or split "
-                                     "the sweep",
-                                     i, runs, kMaxSweepRuns));
+        throw InputError(
+            "", index_path("axes", i),
+            fmt::format("axes[0..{}] make {} runs, more than a sweep's limit of {} (every run is "
+                        "a process and every point is checked first): narrow an axis or split "
+                        "the sweep",
+                        i, runs, kMaxSweepRuns));
     }
     return spec;
   } catch (const InputError& e) {

@@ -53,7 +53,8 @@ TEST_CASE("calibrate --check refuses a file whose name is not its file stem") {
   // A copy of nexus5.json saved as phone.json still says "name": "nexus5".
   const auto r = calibrate_edited("phone.json", [](nlohmann::json&) {});
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Contains("phone.json: name: expected 'phone', the file's stem") && Contains("got 'nexus5'"));
+  CHECK_THAT(r.err,
+             Contains("phone.json: name: expected 'phone', the file's stem") && Contains("got 'nexus5'"));
 }
 
 TEST_CASE("calibrate --check refuses a file without the fit record naming its basis") {

@@ -202,7 +202,8 @@ TEST_CASE("check: the shipped example gates as its README says") {
   CHECK_THAT(r.out, Contains("split/latency_ms.mean") && !Contains("solver-speed"));
 }
 
-TEST_CASE("check: a baseline holding a string where the results hold a number is bad input, not a regression") {
+TEST_CASE(
+    "check: a baseline holding a string where the results hold a number is bad input, not a regression") {
   // A hand-edited baseline: "fast" for the split's mean latency. The results hold a number there,
   // so the baseline is wrong, not the results: exit 2 naming the baseline file and its key.
   const auto dir = fresh("string_baseline");
@@ -219,6 +220,7 @@ TEST_CASE("check: a baseline holding a string where the results hold a number is
   const auto r = check_in(dir, "");
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Contains("split.json: metrics.split/latency_ms.mean: expected a number (the results hold ") &&
-                        Contains("got the string \"fast\""));
+  CHECK_THAT(r.err,
+             Contains("split.json: metrics.split/latency_ms.mean: expected a number (the results hold ") &&
+                 Contains("got the string \"fast\""));
 }

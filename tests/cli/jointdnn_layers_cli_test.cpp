@@ -23,7 +23,8 @@ std::filesystem::path relu_chain(const std::filesystem::path& dir, int layers) {
   out << R"({"format": "coinfer-model/1", "name": "chain", "layers": [)"
       << R"({"name": "l0", "op": "input", "shape": [16]})";
   for (int i = 1; i < layers; ++i)
-    out << ",\n" << R"({"name": "l)" << i << R"(", "op": "relu", "inputs": ["l)" << i - 1 << R"("]})";
+    out << ",\n"
+        << R"({"name": "l)" << i << R"(", "op": "relu", "inputs": ["l)" << i - 1 << R"("]})";
   out << "]}\n";
   return file;
 }

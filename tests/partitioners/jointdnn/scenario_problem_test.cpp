@@ -317,8 +317,9 @@ TEST_CASE("JointDNN group tables that exceed the memory limit are refused before
     FAIL("expected an InputError");
   } catch (const InputError& e) {
     CHECK(e.path() == "partitioner.name");
-    CHECK_THAT(e.message(), Contains("model 'three_fc' gives 100000 layers, 5e+09 groups needing 1.2e+11 bytes") &&
-                                Contains("at most 9128 layers fit"));
+    CHECK_THAT(e.message(),
+               Contains("model 'three_fc' gives 100000 layers, 5e+09 groups needing 1.2e+11 bytes") &&
+                   Contains("at most 9128 layers fit"));
   }
   CHECK_NOTHROW(check_group_tables(g, 9128, 1'000'000'000));
   CHECK_THROWS_AS(check_group_tables(g, 9129, 1'000'000'000), InputError);
