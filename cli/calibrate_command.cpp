@@ -3,6 +3,7 @@
 // each file is refitted on the host basis its `fit` record names (the shipped files: the
 // deterministic estimate), so `--check` compares the refit with the file as shipped.
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -87,12 +88,29 @@ std::string basis_for(const Options& opts, const DeviceCalibration& c) {
   return c.fit ? c.fit->host_basis : "profile";
 }
 
+// The layout platforms/calibration/README.md asks of a file that --check verifies or --write
+// rewrites: `name` is the file stem, and (--check) a `fit` record names the basis whose refit
+// op_scale must equal the stored one.
+void check_layout(const Options& opts, const DeviceCalibration& c) {
+  const auto stem = std::filesystem::path(c.file).stem().string();
+  if ((opts.check || opts.write) && c.name != stem)
+    throw InputError(
+        c.file, "name",
+        fmt::format("expected '{}', the file's stem (one file per device, <name>.json), got '{}'", stem,
+                    c.name));
+  if (opts.check && opts.basis == "recorded" && !c.fit)
+    throw InputError(c.file, "fit",
+                     "missing key; --check compares the refit op_scale with the stored one on the basis "
+                     "`fit` records (calibrate --write adds it; or give --basis)");
+}
+
 void run(const Options& opts) {
   if (opts.files.empty()) throw InputError("", "calibrate", "expected at least one calibration file");
   std::map<std::string, HostProfileSource> sources;
   std::size_t failed_files = 0, verified = 0;
   for (const auto& file : opts.files) {
     const DeviceCalibration c = load_calibration_file(file);
+    check_layout(opts, c);
     const std::string basis = basis_for(opts, c);
     if (!sources.contains(basis)) sources[basis] = make_host_profile_source(basis, opts.repeats);
     const CalibrationFit fit = refit_calibration(c, sources.at(basis));

@@ -8,6 +8,7 @@
 
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress_line.hpp"
 #include "sim/calibration/op_class.hpp"
 #include "sim/core/error.hpp"
 #include "sim/models/zoo.hpp"
@@ -71,6 +72,8 @@ void run(const Options& o) {
   po.seed = o.seed;
   po.batch = o.batch;
   po.use_cache = !o.no_cache;
+  ProgressLine line("profile: timed {} of {} passes and groups");
+  po.progress = [&line](std::size_t done, std::size_t total) { line.update(done, total); };
   if (o.groups) po.groups = consecutive_groups(g.size(), o.max_group);
   if (o.backward && o.groups)
     throw InputError("", "--groups", "--backward times single layers only; leave out --groups");

@@ -17,6 +17,7 @@
 #include "cli/builtin_registries.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/run_outputs.hpp"
 #include "sim/core/error.hpp"
 #include "sim/replay/child_process.hpp"
@@ -139,7 +140,10 @@ PointCheck point_checker(const SweepSpec& spec) {
     std::set<std::string> checked_inputs;
   };
   auto state = std::make_shared<State>();
-  return [state, file = spec.file](const SweepRun& run) {
+  // checking a large sweep takes seconds: "sweep: checking point 2400 of 100000" on stderr
+  auto progress = std::make_shared<ProgressLine>("sweep: checking point {} of {}");
+  return [state, progress, total = sweep_size(spec), file = spec.file](const SweepRun& run) {
+    progress->update(run.index + 1, total);
     const ScenarioSpec scenario = parse_scenario(run.scenario, file);
     const Json inputs{{"model", scenario.model},
                       {"platform", run.scenario.value("platform", Json())},

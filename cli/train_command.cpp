@@ -127,10 +127,25 @@ TrainingData load_digits_data(const TrainCliOptions& o) {
   return {std::move(data), std::move(split), note};
 }
 
-TrainingData load_data(const TrainCliOptions& o) {
+// --resize N is only of use when it gives the model's input shape; checked before anything is
+// resized, so a size the model cannot take allocates nothing.
+void check_resize_fits_model(const TrainCliOptions& o, const Graph& g, const Dataset& data) {
+  const Layer& in = g.layer(g.input_layers().front());
+  if (data.sample_shape.size() != 3) return;  // resized() names the shape it needs
+  const Shape target{data.sample_shape[0], o.resize, o.resize};
+  if (in.output_shape != target)
+    throw InputError("", "--resize",
+                     fmt::format("model '{}' takes input '{}' of shape {}, but the samples of {} resized to "
+                                 "{} x {} are {}",
+                                 g.name(), in.name, shape_to_string(in.output_shape), data.source, o.resize,
+                                 o.resize, shape_to_string(target)));
+}
+
+TrainingData load_data(const TrainCliOptions& o, const Graph& model) {
   TrainingData d = o.data == kFashionMnist || std::filesystem::is_directory(o.data) ? load_idx_data(o)
                                                                                     : load_digits_data(o);
   if (o.resize == 0) return d;
+  check_resize_fits_model(o, model, d.data);
   try {
     d.data = resized(d.data, o.resize, o.resize);
     return d;
@@ -171,7 +186,7 @@ void run_train(TrainCliOptions o) {
         with_model_errors(o, [&] { return std::make_unique<Trainer>(load_model(o.model), o.seed, o.train); });
   }
   const Trainer& trainer = distributed ? distributed->trainer() : *local;
-  const TrainingData loaded = load_data(o);
+  const TrainingData loaded = load_data(o, trainer.model().graph());
   const Dataset& data = loaded.data;
   const DatasetSplit& split = loaded.split;
   try {

@@ -115,6 +115,25 @@ void map_layers(const Graph& g, ScenarioProblem& sp) {
   }
 }
 
+}  // namespace
+
+void check_group_tables(const Graph& model, std::int64_t layers, std::int64_t limit_bytes) {
+  const double bytes = group_table_bytes(layers);
+  if (bytes <= double(limit_bytes)) return;
+  std::int64_t fits = 1;  // the most layers whose tables fit: bytes grow as layers^2
+  while (group_table_bytes(2 * fits) <= double(limit_bytes)) fits *= 2;
+  for (std::int64_t step = fits / 2; step > 0; step /= 2)
+    if (group_table_bytes(fits + step) <= double(limit_bytes)) fits += step;
+  throw param_error(
+      "name", fmt::format("the JointDNN problem (jointdnn, neurosurgeon) costs every run of consecutive "
+                          "layers as a group: model '{}' gives {} layers, {:.4g} groups needing {:.4g} "
+                          "bytes, more than this host's memory ({:.4g} bytes); at most {} layers fit",
+                          model.name(), layers, double(layers) * double(layers + 1) / 2, bytes,
+                          double(limit_bytes), fits));
+}
+
+namespace {
+
 void fill_groups(const CostModel& cost, const DeviceCalibration& mobile, const DeviceCalibration& cloud,
                  Problem& p) {
   const int n = p.layers;
@@ -272,6 +291,7 @@ ScenarioProblem build_scenario_problem(const PartitionContext& ctx, const Scenar
   map_layers(ctx.graph, sp);
   Problem& p = sp.problem;
   p.layers = static_cast<int>(sp.position.size()) - 1;
+  check_group_tables(ctx.graph, p.layers);
   fill_groups(setup.batch == 1 ? ctx.cost : batch_cost(ctx, setup.batch), mobile.calibration,
               cloud.calibration, p);
   fill_wire(ctx.graph, setup, mobile.calibration, cloud.calibration, sp);

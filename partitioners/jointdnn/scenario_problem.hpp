@@ -37,6 +37,7 @@
 
 #include "partitioners/jointdnn/jointdnn_problem.hpp"
 #include "sim/core/error.hpp"
+#include "sim/functional/forward_pass.hpp"  // host_memory_bytes
 #include "sim/scenario/partitioner.hpp"
 
 namespace coinfer::jointdnn {
@@ -110,6 +111,19 @@ struct ScenarioProblem {
 
 /// An InputError at `partitioner.<key>` (the scenario partitioners' parameters).
 InputError param_error(const char* key, std::string message);
+
+/// Bytes of a problem's group tables: layers (layers + 1) / 2 groups of consecutive layers, each
+/// with a mobile time, a cloud time and a mobile energy (doubles).
+inline double group_table_bytes(std::int64_t layers) {
+  return double(layers) * double(layers + 1) / 2 * 3 * sizeof(double);
+}
+
+/// Throws `InputError` at `partitioner.name` (naming the model, its layer count and the most
+/// layers that fit) when the group tables of `layers` layers need more than `limit_bytes`
+/// (default: this host's memory); checked before they are allocated. They grow with the square of
+/// the layer count: 10,000 layers need 1.2 GB. Example: `check_group_tables(graph, 100000)`.
+void check_group_tables(const Graph& model, std::int64_t layers,
+                        std::int64_t limit_bytes = host_memory_bytes());
 
 /// Longest the mobile's radio can stay idle inside one pass of `problem`: the largest sum of
 /// group times over all groupings (each group on its slower side).

@@ -232,6 +232,7 @@ TrainingProblem build_training_problem(const PartitionContext& ctx, const Scenar
   p = Problem{};
   fill_layout(ctx.graph, base, tp);
   p.layers = base.problem.layers + static_cast<int>(tp.backward.size());
+  check_group_tables(ctx.graph, p.layers);
   p.objective = base.problem.objective;
   p.max_latency_s = base.problem.max_latency_s;
   p.max_energy_j = base.problem.max_energy_j;

@@ -81,7 +81,7 @@ CheckRun run_result(const Suite& suite, const Check& check, const BaselineFile* 
   try {
     cmp = compare_results(check, results, old);
   } catch (const InputError& e) {
-    throw e.with_file(suite.file);
+    throw e.file().empty() ? e.with_file(suite.file) : e;  // a baseline's error names the baseline
   }
   BaselineFile fresh;
   fresh.check = check.name;

@@ -95,13 +95,23 @@ Dataset load_digits(const std::string& path) {
   return d;
 }
 
-Dataset resized(const Dataset& data, std::int64_t height, std::int64_t width) {
+Dataset resized(const Dataset& data, std::int64_t height, std::int64_t width, std::int64_t limit_bytes) {
   if (data.sample_shape.size() != 3)
     throw InputError("", "resize",
                      fmt::format("expected samples of shape (C, H, W), {} has {}", data.source,
                                  shape_to_string(data.sample_shape)));
   if (height < 1 || width < 1)
     throw InputError("", "resize", fmt::format("expected sizes >= 1, got {}x{}", height, width));
+  // samples x C x height x width floats, checked before the first is allocated
+  const double per_pixel = double(data.size()) * double(data.sample_shape[0]) * 4.0;
+  const double bytes = per_pixel * double(height) * double(width);
+  if (bytes > double(limit_bytes)) {
+    const auto side = static_cast<std::int64_t>(std::sqrt(double(limit_bytes) / per_pixel));
+    throw InputError("", "resize",
+                     fmt::format("expected at most {} (the largest N x N for which the {} samples of {} fit "
+                                 "in this host's memory, {:.4g} bytes), got {}x{}, which needs {:.4g} bytes",
+                                 side, data.size(), data.source, double(limit_bytes), height, width, bytes));
+  }
   Dataset out{data.source, {data.sample_shape[0], height, width}, data.classes, {}, data.labels};
   out.samples.reserve(data.size());
   for (const Tensor& x : data.samples) out.samples.push_back(kernels::resize_bilinear(x, height, width));

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/functional/forward_pass.hpp"  // host_memory_bytes
 #include "sim/kernels/tensor.hpp"
 
 namespace coinfer {
@@ -35,8 +36,11 @@ Dataset load_digits(const std::string& path);
 
 /// The dataset with every sample resized to (C, height, width) by bilinear interpolation
 /// (kernels::resize_bilinear): the 8x8 digits upscaled for a network that takes 28x28 MNIST digits.
-/// Throws `InputError("", "resize", ...)` unless the samples are (C, H, W) and both sizes are >= 1.
-Dataset resized(const Dataset& data, std::int64_t height, std::int64_t width);
+/// Throws `InputError("", "resize", ...)` unless the samples are (C, H, W), both sizes are >= 1 and
+/// the resized samples (4 bytes a value) fit in `limit_bytes` (default: this host's memory), which
+/// is checked before anything is allocated. Example: `resized(digits, 28, 28)`.
+Dataset resized(const Dataset& data, std::int64_t height, std::int64_t width,
+                std::int64_t limit_bytes = host_memory_bytes());
 
 struct DatasetSplit {
   std::vector<std::size_t> train, test;  ///< sample indices

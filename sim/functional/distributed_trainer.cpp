@@ -71,6 +71,19 @@ DistributedTrainer::DistributedTrainer(Graph graph, std::uint64_t seed, Distribu
       seed_(seed),
       options_(options),
       go_(make_codec("go")) {
+  // Each worker's codec: its quantizer states and generator, and with error feedback (onebit) a
+  // residual as large as the weights; checked before any is made.
+  const std::int64_t layers = static_cast<std::int64_t>(trainer_.model().graph().size());
+  const double per_worker =
+      double(sizeof(Codec)) + double(layers) * double(sizeof(std::array<kernels::OneBitQuantizer, 2>)) +
+      (options_.codec == GradientCodec::OneBit ? double(trainer_.model().weight_bytes()) : 0.0);
+  const double limit = double(host_memory_bytes());
+  if (double(options_.workers) * per_worker > limit)
+    throw InputError(
+        "", "workers",
+        fmt::format("expected at most {} (the workers whose gradient codecs, {:.4g} bytes each, "
+                    "fit in this host's memory, {:.4g} bytes), got {}",
+                    static_cast<std::int64_t>(limit / per_worker), per_worker, limit, options_.workers));
   for (std::int64_t w = 0; w < options_.workers; ++w)
     workers_.push_back(make_codec(fmt::format("worker{}", w)));
 }

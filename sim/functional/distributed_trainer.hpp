@@ -49,7 +49,8 @@ class DistributedTrainer {
   /// Throws `InputError("", "workers", ...)` for k < 1, `InputError("", "batch", ...)` when the total
   /// minibatch leaves a worker without a sample (batch < k), and what Trainer throws for the model;
   /// `InputError("", "layers[i]", ...)` for a batch norm layer (its statistics are not exchanged) or an
-  /// lstm layer (its cells are not exchanged).
+  /// lstm layer (its cells are not exchanged), and `InputError("", "workers", ...)` when the k workers'
+  /// codec states would not fit in this host's memory.
   DistributedTrainer(Graph graph, std::uint64_t seed, DistributedOptions options);
 
   const Trainer& trainer() const { return trainer_; }

@@ -31,7 +31,18 @@ std::vector<StepTime> time_training_steps(const Graph& graph, const std::vector<
   const std::int64_t classes = g.layer(trainer.logits_layer()).output_shape.empty()
                                    ? 1
                                    : shape_elements(g.layer(trainer.logits_layer()).output_shape);
-  const std::int64_t largest = *std::max_element(batches.begin(), batches.end());
+  const auto largest_at = std::max_element(batches.begin(), batches.end());
+  const std::int64_t largest = *largest_at;
+  // A step over B samples holds, for its backward pass, every layer's output and gradient per sample.
+  double sample_bytes = 0.0;
+  for (std::size_t i = 0; i < g.size(); ++i) sample_bytes += 2.0 * double(g.layer(i).output_bytes);
+  const double limit = double(host_memory_bytes());
+  if (double(largest) * sample_bytes > limit)
+    throw InputError(
+        "", index_path("batches", static_cast<std::size_t>(largest_at - batches.begin())),
+        fmt::format("expected at most {} (the minibatch whose training step, {:.4g} bytes a "
+                    "sample, fits in this host's memory, {:.4g} bytes), got {}",
+                    static_cast<std::int64_t>(limit / sample_bytes), sample_bytes, limit, largest));
   std::vector<Tensor> samples;
   std::vector<std::int64_t> labels;
   for (std::int64_t k = 0; k < largest; ++k) {

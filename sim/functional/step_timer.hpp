@@ -25,7 +25,9 @@ struct StepTime {
 /// `batched_layers` is TrainOptions' (false: conv2d and fc sample by sample, the step then linear in
 /// the minibatch from its first sample).
 /// Throws what Trainer throws for a model that cannot train, and `InputError("", "batches", ...)` /
-/// `InputError("", "repeats", ...)` for bad sizes or counts.
+/// `InputError("", "repeats", ...)` for bad sizes or counts, and `InputError("", "batches[i]", ...)`
+/// when the largest minibatch's step (every layer's output and gradient per sample) would not fit
+/// in this host's memory, checked before any sample is made.
 std::vector<StepTime> time_training_steps(const Graph& graph, const std::vector<std::int64_t>& batches,
                                           int repeats, std::uint64_t seed, bool batched_layers = true);
 

@@ -173,7 +173,8 @@ Prepared prepare(const Workload& w) {
 // (and swapping order every round) so that both see the same machine state. `warmup` untimed
 // rounds first. Each layer sees the cache state, allocation pattern and input data it has in a
 // real forward pass, which timing it alone in a loop would not (its weights stay cache-hot there).
-std::vector<TimingStats> time_passes(const Workload& w, int warmup, int repeats, TimingStats* forward) {
+std::vector<TimingStats> time_passes(const Workload& w, int warmup, int repeats, TimingStats* forward,
+                                     const std::function<void()>& pass_done = {}) {
   const std::size_t n = w.plan.order.size();
   const Prepared prep = prepare(w);
   const Outputs none;
@@ -190,6 +191,7 @@ std::vector<TimingStats> time_passes(const Workload& w, int warmup, int repeats,
     if (forward && r % 2 == 0) whole_pass();
     if (timed)
       for (std::size_t pos = 0; pos < n; ++pos) samples[pos].push_back(pass[pos]);
+    if (pass_done) pass_done();
   }
   if (forward) *forward = timing_stats(std::move(whole));
   std::vector<TimingStats> out;
@@ -200,7 +202,8 @@ std::vector<TimingStats> time_passes(const Workload& w, int warmup, int repeats,
 // Groups are timed in one streaming pass: each group runs on its own (`warmup` + `repeats`
 // times) as soon as its last layer's inputs exist, with the outside inputs it needs kept alive.
 std::vector<GroupTiming> time_groups(const Workload& w, const ProfileOptions& o,
-                                     const std::vector<LayerRange>& groups) {
+                                     const std::vector<LayerRange>& groups,
+                                     const std::function<void()>& group_done) {
   const std::size_t n = w.plan.order.size();
   std::vector<std::size_t> keep_output = w.plan.last_use, keep_weights(n);
   for (std::size_t pos = 0; pos < n; ++pos) keep_weights[pos] = pos;
@@ -225,9 +228,11 @@ std::vector<GroupTiming> time_groups(const Workload& w, const ProfileOptions& o,
     outputs[pos] = run_at(
         w, pos, [&](std::size_t q) { return live(outputs, q); }, *weights[pos], live(model_inputs, pos));
     for (const auto& g : groups)
-      if (g.second == pos)
+      if (g.second == pos) {
         out.push_back(
             {g.first, g.second, time_group(w, g, outputs, weights, model_inputs, o.warmup, o.repeats)});
+        group_done();
+      }
     for (auto q : free_outputs_at[pos]) outputs[q].reset();
     for (auto q : free_weights_at[pos]) weights[q].reset(), model_inputs[q].reset();
   }
@@ -237,8 +242,13 @@ std::vector<GroupTiming> time_groups(const Workload& w, const ProfileOptions& o,
 Measured measure(const Workload& w, const ProfileOptions& o, bool time_layers,
                  const std::vector<LayerRange>& groups) {
   Measured m;
-  if (time_layers) m.layers = time_passes(w, o.warmup, o.repeats, nullptr);
-  if (!groups.empty()) m.groups = time_groups(w, o, groups);
+  const std::size_t total = (time_layers ? std::size_t(o.warmup + o.repeats) : 0) + groups.size();
+  std::size_t done = 0;
+  const auto unit_done = [&] {
+    if (o.progress) o.progress(++done, total);
+  };
+  if (time_layers) m.layers = time_passes(w, o.warmup, o.repeats, nullptr, unit_done);
+  if (!groups.empty()) m.groups = time_groups(w, o, groups, unit_done);
   return m;
 }
 

@@ -23,6 +23,7 @@
 ///     o.groups = {{0, graph.size() - 1}};         // also time the whole model as one group
 ///     HostProfile p = profile_model(graph, o);    // p.layers[pos].median_s
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -46,6 +47,9 @@ struct ProfileOptions {
   std::int64_t batch = 1;
   bool use_cache = true;
   std::string cache_dir;  ///< empty: $COINFER_CACHE_DIR, else $HOME/.cache/coinfer
+  /// Called after each timed unit of `profile_model` (a pass over every layer, or one group) with
+  /// the units done and their total, so that a caller can show progress; not part of the cache key.
+  std::function<void(std::size_t done, std::size_t total)> progress{};
 };
 
 /// Profiles an inferred graph on this host (basis "profile"). Throws `Error` for bad options

@@ -142,10 +142,15 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
     }
     std::tie(s.partitioner, s.partitioner_params) = named_component(doc, "partitioner", nullptr);
     std::tie(s.scheduler, s.scheduler_params) = named_component(doc, "scheduler", "none");
-    for (Json* params : {&s.partitioner_params, &s.scheduler_params})
+    for (const auto& [component, params] :
+         {std::pair{"partitioner", &s.partitioner_params}, std::pair{"scheduler", &s.scheduler_params}})
       for (auto& [key, value] : params->items())
-        if ((key == "file" || key.ends_with("_file")) && value.is_string())
-          value = resolve(base_dir, value.get<std::string>());
+        if ((key == "file" || key.ends_with("_file")) && value.is_string() &&
+            !value.get<std::string>().empty()) {
+          const auto written = value.get<std::string>();
+          value = resolve(base_dir, written);
+          require_file(written, value.get<std::string>(), join_path(component, key), "a file");
+        }
     if (const Json* w = json_find(doc, "workload", "")) {
       workload_from_json(*w, "workload");  // validate now, so errors come before any work
       s.workload = *w;

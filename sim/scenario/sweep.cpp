@@ -17,8 +17,7 @@
 namespace coinfer {
 namespace {
 
-constexpr std::size_t kMaxRuns = 10'000'000;
-constexpr std::size_t kMaxAxisPoints = 1'000'000;
+constexpr std::size_t kMaxAxisPoints = kMaxSweepRuns;  // a longer axis alone exceeds the runs' limit
 
 std::string checked_key(const Json& obj, const std::string& path) {
   auto key = json_string(obj, "key", path);
@@ -160,7 +159,13 @@ SweepSpec parse_sweep(const Json& doc, const std::string& file) {
     for (std::size_t i = 0; i < axes.size(); ++i) {
       spec.points.push_back(axis_points(axes[i], index_path("axes", i)));
       runs *= spec.points.back().size();
-      if (runs > kMaxRuns) throw InputError("", "axes", fmt::format("more than {} runs", kMaxRuns));
+      if (runs > kMaxSweepRuns)
+        throw InputError(
+            "", index_path("axes", i),
+            fmt::format("axes[0..{}] make {} runs, more than a sweep's limit of {} (every run is "
+                        "a process and every point is checked first): narrow an axis or split "
+                        "the sweep",
+                        i, runs, kMaxSweepRuns));
     }
     return spec;
   } catch (const InputError& e) {

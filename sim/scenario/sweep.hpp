@@ -56,8 +56,13 @@ struct SweepSpec {
   std::string dir() const;
 };
 
+/// The most runs a sweep may have (the product of its axes and variants); an axis alone holds at
+/// most as many points. Each run is a process, and every point is checked before the first starts.
+inline constexpr std::size_t kMaxSweepRuns = 100'000;
+
 /// Parses a sweep document (`file` names it in errors and resolves `base`).
-/// Throws `InputError(file, "axes[1].range.step", ...)` on a malformed axis.
+/// Throws `InputError(file, "axes[1].range.step", ...)` on a malformed axis, and at `axes[i]` when
+/// the axes up to i make more than `kMaxSweepRuns` runs.
 SweepSpec parse_sweep(const Json& doc, const std::string& file);
 
 /// Number of runs (product of the axis sizes).

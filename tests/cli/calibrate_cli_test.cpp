@@ -49,15 +49,29 @@ TEST_CASE("calibrate --check reproduces every shipped file on the basis its fit 
   CHECK_THAT(r.out, !Contains("FAIL"));
 }
 
+TEST_CASE("calibrate --check refuses a file whose name is not its file stem") {
+  // A copy of nexus5.json saved as phone.json still says "name": "nexus5".
+  const auto r = calibrate_edited("phone.json", [](nlohmann::json&) {});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err,
+             Contains("phone.json: name: expected 'phone', the file's stem") && Contains("got 'nexus5'"));
+}
+
+TEST_CASE("calibrate --check refuses a file without the fit record naming its basis") {
+  const auto r = calibrate_edited("nexus5.json", [](nlohmann::json& j) { j.erase("fit"); });
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("nexus5.json: fit: missing key; --check compares the refit op_scale"));
+}
+
 TEST_CASE("calibrate --write updates a file from its figures") {
-  const std::string file = (scratch_dir() / "dev.json").string();
+  const std::string file = (scratch_dir() / "nexus5.json").string();  // `name` is the file stem
   std::filesystem::copy_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json", file,
                              std::filesystem::copy_options::overwrite_existing);
   std::string text = read_text(file);
   const auto at = text.find("\"default\": ");
   REQUIRE(at != std::string::npos);
   text.replace(at, text.find('\n', at) - at, "\"default\": 1.0");  // a wrong scale
-  write_text("dev.json", text);
+  write_text("nexus5.json", text);
   CHECK(run_cli("calibrate --check --basis estimate " + file).exit_code == 2);
   const auto w = run_cli("calibrate --write --basis estimate " + file);
   INFO(w.out << w.err);

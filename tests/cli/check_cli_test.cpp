@@ -201,3 +201,26 @@ TEST_CASE("check: the shipped example gates as its README says") {
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Contains("split/latency_ms.mean") && !Contains("solver-speed"));
 }
+
+TEST_CASE(
+    "check: a baseline holding a string where the results hold a number is bad input, not a regression") {
+  // A hand-edited baseline: "fast" for the split's mean latency. The results hold a number there,
+  // so the baseline is wrong, not the results: exit 2 naming the baseline file and its key.
+  const auto dir = fresh("string_baseline");
+  write_scenario(dir, 0.000683);
+  std::ofstream(dir / "suite.yaml") << kResultSuite;
+  REQUIRE(check_in(dir, "--update").exit_code == 0);
+  const auto baseline = dir / "baselines" / "split.json";
+  std::string text = read_text(baseline);
+  const auto at = text.find("\"split/latency_ms.mean\": ");
+  REQUIRE(at != std::string::npos);
+  const auto value = at + std::string("\"split/latency_ms.mean\": ").size();
+  text.replace(value, text.find_first_of(",\n", value) - value, "\"fast\"");
+  std::ofstream(baseline) << text;
+  const auto r = check_in(dir, "");
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err,
+             Contains("split.json: metrics.split/latency_ms.mean: expected a number (the results hold ") &&
+                 Contains("got the string \"fast\""));
+}

@@ -306,3 +306,21 @@ TEST_CASE("jointdnn and neurosurgeon are registered as scenario partitioners") {
   CHECK_THROWS_WITH(r.create("jointdnn", Json{{"weights_file", "w.bin"}}),
                     Contains("partitioner.weights_file: weights are read only with compression: png"));
 }
+
+TEST_CASE("JointDNN group tables that exceed the memory limit are refused before they are allocated") {
+  // 100,000 layers: 100,000 x 100,001 / 2 = 5.00005e9 groups x 3 doubles x 8 bytes = 1.2e11 bytes.
+  // Under a 1e9-byte limit, 12 N (N + 1) <= 1e9 holds up to N = 9128 (9128 x 9129 = 83,329,512 and
+  // 9129 x 9130 = 83,347,770 around 1e9 / 12 = 83,333,333).
+  const Graph g = three_fc();
+  try {
+    check_group_tables(g, 100000, 1'000'000'000);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "partitioner.name");
+    CHECK_THAT(e.message(),
+               Contains("model 'three_fc' gives 100000 layers, 5e+09 groups needing 1.2e+11 bytes") &&
+                   Contains("at most 9128 layers fit"));
+  }
+  CHECK_NOTHROW(check_group_tables(g, 9128, 1'000'000'000));
+  CHECK_THROWS_AS(check_group_tables(g, 9129, 1'000'000'000), InputError);
+}

@@ -87,3 +87,15 @@ TEST_CASE("resized samples keep their labels and a constant image stays constant
   Dataset flat{"mem", {64}, 10, {Tensor({64})}, {0}};
   CHECK_THROWS_WITH(resized(flat, 28, 28), Catch::Contains("(C, H, W)"));
 }
+
+TEST_CASE("a resize whose samples would not fit the memory limit is refused before allocating") {
+  // 2 samples of 1 channel at N x N floats take 8 N^2 bytes: under a 1e6-byte limit N <= 353
+  // (8 x 353^2 = 996,872; 8 x 354^2 = 1,002,528), and 100000 x 100000 would need 8e10 bytes.
+  Dataset d{"mem", {1, 8, 8}, 10, {Tensor({1, 8, 8}), Tensor({1, 8, 8})}, {3, 7}};
+  CHECK_THROWS_WITH(
+      resized(d, 100000, 100000, 1'000'000),
+      Catch::Contains("expected at most 353 (the largest N x N for which the 2 samples of mem") &&
+          Catch::Contains("got 100000x100000, which needs 8e+10 bytes"));
+  CHECK_THROWS_AS(resized(d, 354, 354, 1'000'000), InputError);
+  CHECK(resized(d, 353, 353, 1'000'000).sample_shape == Shape{1, 353, 353});
+}
