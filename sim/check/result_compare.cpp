@@ -207,6 +207,10 @@ ResultComparison compare_results(const Check& check, const RunResults& results,
       cmp.values.emplace_back(name, value);
       const Json* old = baseline != nullptr ? baseline->metric(name) : nullptr;
       CheckRow row{check.name, name, old ? value_text(*old) : "-", value_text(value), "-", Verdict::New, ""};
+      if (old != nullptr && old->is_string() && value.is_number())
+        throw InputError(baseline->path, "metrics." + name,
+                         fmt::format("expected a number (the results hold {}), got the string '{}'",
+                                     value_text(value), old->get<std::string>()));
       if (old != nullptr) {
         row.verdict = within(*old, value, spec.tolerance, row.detail) ? Verdict::Ok : Verdict::Regression;
         if (old->is_number() && value.is_number())
