@@ -74,8 +74,9 @@ std::string notes(const SuiteOutcome& o, const SuiteOptions& options) {
   std::string out;
   if (const auto n = o.count(Verdict::Noisy))
     out += fmt::format(
-        "NOISY: {} timing ratio{} spread wider than the threshold on this run, so not judged (this does "
-        "not fail the run; rerun on a quieter machine to judge {})\n",
+        "NOISY: {} timing ratio{} not judged: this run's samples spread wider than the threshold, or their "
+        "median lies beyond a bound the sign test does not confirm. This does not fail the run; rerun on "
+        "a quieter machine to judge {}.\n",
         n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
   for (const auto& path : o.recorded)
     out += fmt::format("timing baseline of this machine ({}) recorded: {}\n", options.machine, path);

@@ -28,9 +28,11 @@ CheckRow against_bound(CheckRow row, const std::vector<double>& now, const Timin
   std::size_t beyond = 0;
   for (const double s : now) beyond += lower ? s > bound : s < bound;
   const bool out = lower ? med > bound : med < bound;
-  row.verdict = out && p < t.alpha ? Verdict::Regression : Verdict::Ok;
+  // Beyond the bound by the median but not by the sign test: this run cannot tell.
+  row.verdict = !out ? Verdict::Ok : p < t.alpha ? Verdict::Regression : Verdict::Noisy;
   row.detail =
       fmt::format("sign test p={:.2g}, {}/{} {} the bound", p, beyond, now.size(), lower ? "above" : "below");
+  if (row.verdict == Verdict::Noisy) row.detail += ": median beyond it, not significantly; not judged";
   return row;
 }
 

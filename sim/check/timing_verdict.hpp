@@ -16,13 +16,15 @@
 namespace coinfer::check {
 
 /// A bound (`max_ratio`, `min_ratio`) is a target that does not depend on the machine: the
-/// samples are judged against it alone (`baseline` is ignored). Otherwise, when the interquartile
-/// range of `now` exceeds `threshold` times its median, the row is `noisy` (whatever the
-/// baseline); else with `baseline` null it is `new`. With `better: lower`, worse means larger: regression
-/// when median(now) > median(base) * (1 + threshold) and U(now > base) has p < alpha; improved when
-/// median(now) * (1 + threshold) < median(base) and U(now < base) has p < alpha; otherwise ok. `better:
-/// higher` mirrors it. A bound: regression when the median is beyond it and the sign test says the samples
-/// are.
+/// samples are judged against it alone (`baseline` is ignored): regression when the median is
+/// beyond it and a sign test says the samples are (p < alpha), noisy when the median is beyond it
+/// but the sign test does not say so, else ok.
+///
+/// Otherwise, when the interquartile range of `now` exceeds `threshold` times its median, the row
+/// is `noisy` (whatever the baseline); else with `baseline` null it is `new`. With `better:
+/// lower`, worse means larger: regression when median(now) > median(base) * (1 + threshold) and
+/// U(now > base) has p < alpha; improved when median(now) * (1 + threshold) < median(base) and
+/// U(now < base) has p < alpha; otherwise ok. `better: higher` mirrors it.
 CheckRow judge_timing(const std::string& check, const std::string& metric, const std::vector<double>& now,
                       const std::vector<double>* baseline, const TimingCheck& timing);
 
