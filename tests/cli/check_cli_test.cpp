@@ -123,9 +123,11 @@ TEST_CASE("check: a timing check fails when command a gets slower and not on ide
   const auto dir = fresh("timing");
   // Each command reads its sleep from a file, as a changed program takes longer under the same
   // command; both start the same processes, so the machine's load hits them alike.
-  // Sleeps of 0.25 s keep a shell's start-up jitter under a loaded CI runner (tens of ms) well
-  // inside the 10% threshold.
-  write_sleep_suite(dir, 0.25, 0.25);
+  // Sleeps of 0.25 s keep a shell's start-up jitter under a loaded CI runner (tens of ms) small
+  // against the times compared.
+  // A threshold of 50%: a heavily loaded machine (tests run in parallel) can spread the ratios of
+  // two sleeps by more than 10%, which would make the run noisy; doubling a's time still regresses.
+  write_sleep_suite(dir, 0.25, 0.25, "    threshold: 0.5\n");
   auto r = check_in(dir, "--update");
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
@@ -133,14 +135,14 @@ TEST_CASE("check: a timing check fails when command a gets slower and not on ide
   CHECK(r.exit_code == 0);  // the same commands again: no alarm
   CHECK_THAT(r.out, Contains("a/b wall") && !Contains("FAILED"));
   // a now sleeps 0.5 s against b's 0.25 s: every ratio about 2 against about 1 in the baseline,
-  // +100% > 10%; U test p = 1/48620 when the two samples separate fully, a little more when a
+  // +100% > 50%; U test p = 1/48620 when the two samples separate fully, a little more when a
   // heavily loaded machine (a sanitized CI run) stalls one run long enough to interleave them, and
   // the normal approximation instead of the exact test when two ratios tie at the baseline file's
   // 6 significant digits, so neither the exact p nor the method is asserted.
   std::ofstream(dir / "delay_a") << "0.5\n";
   r = check_in(dir, "");
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Contains("REGRESSION  U test p=") && Contains(", 9 vs 9), threshold 10%"));
+  CHECK_THAT(r.out, Contains("REGRESSION  U test p=") && Contains(", 9 vs 9), threshold 50%"));
 }
 
 TEST_CASE("check: --junit writes one testcase per metric, a failure for each regression") {
@@ -212,9 +214,9 @@ TEST_CASE("check: the shipped example gates as its README says") {
   CHECK_THAT(r.out, Contains("split/latency_ms.mean") && !Contains("solver-speed"));
 }
 
-TEST_CASE("check: a timing baseline of another machine is not compared; this machine records its own") {
+TEST_CASE("check: a timing baseline of another machine is not compared, and this machine records its own") {
   const auto dir = fresh("machines");
-  write_sleep_suite(dir, 0.25, 0.25);  // 0.25 s: see the test above
+  write_sleep_suite(dir, 0.25, 0.25, "    threshold: 0.5\n");  // 0.25 s and 50%: see the test above
   // The committed file knows only another machine, whose ratio (0.3) this one's (about 1) would
   // fail against: it must not be used.
   std::filesystem::create_directories(dir / "baselines");
@@ -235,7 +237,7 @@ TEST_CASE("check: a timing baseline of another machine is not compared; this mac
   r = check_in(dir, "");
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Contains(" ok ") && Contains("against this machine's mine/suite/sleepy.json"));
-  // ... and a twice as long sleep a (ratio about 2 against about 1, +100% > 10%) regresses.
+  // ... and a twice as long sleep a (ratio about 2 against about 1, +100% > 50%) regresses.
   std::ofstream(dir / "delay_a") << "0.5\n";
   r = check_in(dir, "");
   CHECK(r.exit_code == 1);
