@@ -1,9 +1,12 @@
-// `coinfer check SUITE.yaml [--update] [--junit FILE] [--only NAME] [--tier quick|full]`: a
-// regression suite's simulated results and timing ratios against its committed baselines.
-// Exit 0: no regression; 1: a regression; 2: bad input (suite, baseline, scenario) or a failed run.
+// `coinfer check SUITE.yaml [--update] [--junit FILE] [--only NAME] [--tier quick|full]
+// [--machine-baselines DIR]`: a regression suite's simulated results and timing ratios against its
+// committed baselines (timings against this machine's only, or against their bounds).
+// Exit 0: no regression (`new` and `noisy` rows included); 1: a regression; 2: bad input (suite,
+// baseline, scenario) or a failed run.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -12,6 +15,7 @@
 #include "cli/builtin_registries.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
+#include "sim/check/baseline_file.hpp"
 #include "sim/check/junit_writer.hpp"
 #include "sim/check/process.hpp"
 #include "sim/check/suite.hpp"
@@ -33,6 +37,7 @@ struct CheckOptions {
   std::string junit;
   std::vector<std::string> only;
   std::string tier = "quick";
+  std::string machine_dir;  // empty: check-baselines/ next to the binary (the build tree)
 };
 
 // Every selected scenario is checked as `coinfer run` would (keys, --set overrides, every compare
@@ -59,9 +64,23 @@ void preflight(const Suite& suite, const std::vector<const Check*>& checks) {
 }
 
 std::string summary(const SuiteOutcome& o, double time_s) {
-  return fmt::format("{} checks, {} rows: {} ok, {} REGRESSION, {} improved, {} new ({:.1f} s)\n",
+  return fmt::format("{} checks, {} rows: {} ok, {} REGRESSION, {} improved, {} new, {} noisy ({:.1f} s)\n",
                      o.checks.size(), o.rows().size(), o.count(Verdict::Ok), o.count(Verdict::Regression),
-                     o.count(Verdict::Improved), o.count(Verdict::New), time_s);
+                     o.count(Verdict::Improved), o.count(Verdict::New), o.count(Verdict::Noisy), time_s);
+}
+
+// What the rows that fail nothing mean, said once below the table.
+std::string notes(const SuiteOutcome& o, const SuiteOptions& options) {
+  std::string out;
+  if (const auto n = o.count(Verdict::Noisy))
+    out += fmt::format(
+        "NOISY: {} timing ratio{} not judged: this run's samples spread wider than the threshold, or their "
+        "median lies beyond a bound the sign test does not confirm. This does not fail the run; rerun on "
+        "a quieter machine to judge {}.\n",
+        n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
+  for (const auto& path : o.recorded)
+    out += fmt::format("timing baseline of this machine ({}) recorded: {}\n", options.machine, path);
+  return out;
 }
 
 void run_check_command(const CheckOptions& opts) {
@@ -71,14 +90,19 @@ void run_check_command(const CheckOptions& opts) {
   if (checks.empty())
     throw InputError(suite.file, "--tier", fmt::format("no check of tier {} (try --tier full)", opts.tier));
   preflight(suite, checks);
+  const auto exe = self_executable();
   SuiteOptions options{
-      .coinfer_exe = self_executable(), .update = opts.update, .progress = [](const std::string& line) {
-        std::fprintf(stderr, "check: %s\n", line.c_str());
-      }};
+      .coinfer_exe = exe,
+      .update = opts.update,
+      .machine = this_machine(),
+      .machine_dir = opts.machine_dir.empty()
+                         ? (std::filesystem::path(exe).parent_path() / "check-baselines").string()
+                         : opts.machine_dir,
+      .progress = [](const std::string& line) { std::fprintf(stderr, "check: %s\n", line.c_str()); }};
   const auto start = std::chrono::steady_clock::now();
   const SuiteOutcome outcome = run_checks(suite, checks, options);
   const double time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << rows_table(outcome.rows()) << summary(outcome, time_s);
+  std::cout << rows_table(outcome.rows()) << summary(outcome, time_s) << notes(outcome, options);
   for (const auto& path : outcome.written) std::cout << "baseline written: " << path << "\n";
   if (!opts.junit.empty()) {
     std::vector<JunitSuite> cases;
@@ -111,6 +135,9 @@ void add_check_command(CLI::App& app) {
   check->add_option("--only", opts->only, "Run only this check, whatever its tier (repeatable)");
   check->add_option("--tier", opts->tier, "quick (default): the quick checks; full: every check")
       ->check(one_of({"quick", "full"}));
+  check->add_option("--machine-baselines", opts->machine_dir,
+                    "Where a machine without a committed timing baseline records its own and finds it on "
+                    "the next run (default: check-baselines/ next to the coinfer binary)");
   check->callback([opts] { run_check_command(*opts); });
 }
 

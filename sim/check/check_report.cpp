@@ -31,6 +31,8 @@ std::string verdict_name(Verdict verdict) {
       return "improved";
     case Verdict::New:
       return "new";
+    case Verdict::Noisy:
+      return "noisy";
   }
   return "ok";
 }

@@ -12,10 +12,11 @@ enum class Verdict {
   Ok,          ///< within tolerance, or no practically and statistically significant change
   Regression,  ///< a result moved beyond its tolerance (or vanished), or a timing got worse
   Improved,    ///< a timing got better, significantly and by more than the threshold
-  New,         ///< no baseline value yet (`--update` records one)
+  New,         ///< no baseline value yet (for this machine, in a timing check); one is recorded
+  Noisy,       ///< a timing whose samples spread wider than its threshold: not judged, fails nothing
 };
 
-/// `ok`, `REGRESSION`, `improved`, `new`.
+/// `ok`, `REGRESSION`, `improved`, `new`, `noisy`.
 std::string verdict_name(Verdict verdict);
 
 struct CheckRow {

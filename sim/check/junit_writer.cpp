@@ -3,6 +3,12 @@
 #include <fmt/format.h>
 
 namespace coinfer::check {
+namespace {
+
+// Not judged: no baseline for this machine yet, or samples too spread to judge.
+bool unjudged(Verdict v) { return v == Verdict::New || v == Verdict::Noisy; }
+
+}  // namespace
 
 std::string xml_escape(const std::string& text) {
   std::string out;
@@ -38,7 +44,7 @@ std::string junit_xml(const std::string& suite_name, const std::vector<JunitSuit
     time_s += c.time_s;
     for (const auto& r : c.rows) {
       failures += r.verdict == Verdict::Regression;
-      skipped += r.verdict == Verdict::New;
+      skipped += unjudged(r.verdict);
     }
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -49,7 +55,7 @@ std::string junit_xml(const std::string& suite_name, const std::vector<JunitSuit
     std::size_t f = 0, s = 0;
     for (const auto& r : c.rows) {
       f += r.verdict == Verdict::Regression;
-      s += r.verdict == Verdict::New;
+      s += unjudged(r.verdict);
     }
     out += fmt::format(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" "
@@ -63,7 +69,7 @@ std::string junit_xml(const std::string& suite_name, const std::vector<JunitSuit
         out += fmt::format(
             "{}>\n      <failure message=\"{}\" type=\"REGRESSION\">{}</failure>\n    </testcase>\n", open,
             line, line);
-      else if (r.verdict == Verdict::New)
+      else if (unjudged(r.verdict))
         out += fmt::format("{}>\n      <skipped message=\"{}\"/>\n    </testcase>\n", open, line);
       else
         out += fmt::format("{}>\n      <system-out>{}</system-out>\n    </testcase>\n", open, line);

@@ -1,7 +1,8 @@
 #pragma once
 /// JUnit XML for CI systems (GitLab, Jenkins, GitHub test reporters): one <testsuite> per check,
 /// one <testcase> per metric or timing ratio; a regression is a <failure> whose message is the
-/// table line, a `new` metric (no baseline yet) is <skipped>.
+/// table line; a `new` metric (no baseline yet) and a `noisy` timing (not judged) are <skipped>
+/// with the table line as the message.
 ///
 ///     write_file_atomic("check.xml", junit_xml("coinfer-regression", checks));
 #include <string>

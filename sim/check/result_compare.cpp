@@ -209,9 +209,10 @@ ResultComparison compare_results(const Check& check, const RunResults& results,
       CheckRow row{check.name, name, old ? value_text(*old) : "-", value_text(value), "-", Verdict::New, ""};
       if (old != nullptr) {
         if (value.is_number() && !old->is_number())  // a hand-edited baseline, not a changed result
-          throw InputError(check.baseline, "metrics." + name,
+          throw InputError(baseline->path, "metrics." + name,
                            fmt::format("expected a number (the results hold {}), got the {} {}",
-                                       value_text(value), old->type_name(), old->dump()));
+                                       value_text(value), old->type_name(),
+                                       old->is_string() ? "'" + old->get<std::string>() + "'" : old->dump()));
         row.verdict = within(*old, value, spec.tolerance, row.detail) ? Verdict::Ok : Verdict::Regression;
         if (old->is_number() && value.is_number())
           row.change = change_percent(old->get<double>(), value.get<double>());

@@ -49,6 +49,8 @@ struct ResultComparison {
 /// `new`). A number passes when |now - base| <= max(absolute, relative * |base|); other values
 /// must be equal. A baseline metric the pattern names but the results lack is a regression
 /// (`now` = `missing`); a concrete metric absent from both throws `InputError("", spec.path, ...)`.
+/// A baseline string where the results hold a number is bad input, not a moved result: it throws
+/// `InputError(baseline->path, "metrics.NAME", ...)`.
 ResultComparison compare_results(const Check& check, const RunResults& results, const BaselineFile* baseline);
 
 /// A number in a table cell: up to 10 significant digits.

@@ -1,8 +1,8 @@
 #pragma once
 /// A regression suite (`coinfer check SUITE.yaml`): checks of simulated results against baselines
-/// at a tolerance, and timing checks of the ratio of two commands' times against a baseline or a
-/// bound. Parsing checks every key (errors name the suite file and the key path, like
-/// `suite.yaml: checks[2].repetitions: expected an integer in [9, 10000], got 5`) and resolves
+/// at a tolerance, and timing checks of the ratio of two commands' times against a bound or
+/// against samples recorded on the same machine. Parsing checks every key (errors name the suite file and the
+/// key path, like `suite.yaml: checks[2].repetitions: expected an integer in [9, 10000], got 5`) and resolves
 /// every path against the suite's folder. The format is documented in examples/regression/README.md.
 ///
 ///     name: my-gate
@@ -75,10 +75,13 @@ struct TimingCheck {
   int repetitions = 9;
   int warmup = 1;  ///< unmeasured executions of each command first
   std::uint64_t seed = 1;
-  double threshold = 0.10;  ///< practical significance: the median must move by more than this
+  double threshold = 0.10;  ///< practical significance: the median must move by more than this (and
+                            ///< samples spread wider than this are `noisy`)
   double alpha = 0.05;      ///< statistical significance of the one-sided test
   Better better = Better::Lower;
-  std::optional<double> bound;  ///< `max_ratio` (better: lower) or `min_ratio` (better: higher)
+  /// `max_ratio` (better: lower) or `min_ratio` (better: higher): a target independent of the
+  /// machine, judged instead of a baseline.
+  std::optional<double> bound;
   bool two_commands() const { return !a.empty(); }
 };
 

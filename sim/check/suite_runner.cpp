@@ -35,7 +35,8 @@ std::optional<BaselineFile> load_baseline(const Suite& suite, const Check& check
   const bool update = options.update;
   if (check.baseline.empty()) return std::nullopt;
   if (!fs::exists(check.baseline)) {
-    if (update) return std::nullopt;
+    // A timing check without a file yet: every machine records its own (see run_timing).
+    if (update || check.timing() != nullptr) return std::nullopt;
     throw InputError(suite.file, join_path(check.path, "baseline"),
                      fmt::format("'{}' not found; record it with coinfer check {} --update --only {}",
                                  check.baseline_text, suite.file, check.name));
@@ -56,8 +57,8 @@ std::optional<BaselineFile> load_baseline(const Suite& suite, const Check& check
                                  "coinfer check {} --update --only {}",
                                  b.setup.dump(), timing_setup(*t).dump(), suite.file, check.name));
   }
-  if (check.result() != nullptr && !b.ratios.empty())
-    throw InputError(check.baseline, "ratios", "a timing baseline, but the check compares results");
+  if (check.result() != nullptr && b.timing())
+    throw InputError(check.baseline, "setup", "a timing baseline, but the check compares results");
   if (check.timing() != nullptr && !b.metrics.empty())
     throw InputError(check.baseline, "metrics", "a result baseline, but the check times commands");
   return b;
@@ -65,8 +66,28 @@ std::optional<BaselineFile> load_baseline(const Suite& suite, const Check& check
 
 struct CheckRun {
   std::vector<CheckRow> rows;
-  std::optional<BaselineFile> fresh;  // what --update writes
+  std::optional<BaselineFile> fresh;   // what --update writes
+  std::optional<BaselineFile> record;  // this machine's own baseline, for machine_dir
 };
+
+// `<machine_dir>/<suite>/<check>.json`
+std::string machine_file(const SuiteOptions& options, const Suite& suite, const Check& check) {
+  return (fs::path(options.machine_dir) / suite.name / (check.name + ".json")).string();
+}
+
+// What this machine recorded for the check on an earlier run; nothing when there is no such
+// file, or it is unreadable or of other commands (it is rewritten then).
+std::optional<BaselineFile> own_recording(const std::string& path, const Check& check, const Json& setup,
+                                          const SuiteOptions& options) {
+  if (std::error_code ec; !fs::is_regular_file(path, ec)) return std::nullopt;
+  try {
+    auto b = read_baseline(path, check.name);
+    if (b.setup == setup) return b;
+  } catch (const InputError& e) {
+    if (options.progress) options.progress(fmt::format("{}: recording anew ({})", check.name, e.what()));
+  }
+  return std::nullopt;
+}
 
 CheckRun run_result(const Suite& suite, const Check& check, const BaselineFile* old,
                     const SuiteOptions& options, const std::string& scratch) {
@@ -81,7 +102,9 @@ CheckRun run_result(const Suite& suite, const Check& check, const BaselineFile* 
   try {
     cmp = compare_results(check, results, old);
   } catch (const InputError& e) {
-    throw e.file().empty() ? e.with_file(suite.file) : e;  // a baseline's error names the baseline
+    if (e.file().empty()) throw e.with_file(suite.file);  // the suite's metric names nothing
+    if (!options.update) throw;                           // the baseline file holds bad input
+    cmp = compare_results(check, results, nullptr);       // which --update rewrites
   }
   BaselineFile fresh;
   fresh.check = check.name;
@@ -92,7 +115,7 @@ CheckRun run_result(const Suite& suite, const Check& check, const BaselineFile* 
 CheckRun run_timing(const Suite& suite, const Check& check, const BaselineFile* old,
                     const SuiteOptions& options, const std::string& scratch) {
   const auto& t = *check.timing();
-  std::vector<std::pair<std::string, std::vector<double>>> samples;
+  RatioSamples samples;
   try {
     samples = measure_timing(t, {options.coinfer_exe, suite.dir, scratch}, [&](const std::string& line) {
       if (options.progress) options.progress(fmt::format("  {}: {}", check.name, line));
@@ -102,19 +125,42 @@ CheckRun run_timing(const Suite& suite, const Check& check, const BaselineFile* 
   } catch (const Error& e) {
     throw Error(fmt::format("{}: {} ({}): {}", suite.file, check.path, check.name, e.what()));
   }
+  const Json setup = timing_setup(t);
+  // This machine's samples: the suite's baseline file's, else its own from an earlier run.
+  const MachineSamples* mine = old ? old->machine(options.machine) : nullptr;
+  const auto own_path = options.machine_dir.empty() ? "" : machine_file(options, suite, check);
+  std::optional<BaselineFile> own;
+  if (mine == nullptr && !t.bound && !options.update && !own_path.empty()) {
+    own = own_recording(own_path, check, setup, options);
+    mine = own ? own->machine(options.machine) : nullptr;
+  }
   CheckRun run;
+  bool noisy = false;
   for (const auto& [name, values] : samples) {
-    auto row = judge_timing(check.name, name, values, old ? old->ratio(name) : nullptr, t);
+    auto row = judge_timing(check.name, name, values, mine ? mine->ratio(name) : nullptr, t);
     row.metric = t.two_commands() ? fmt::format("a/b {}", measure_name(t.measure)) : name;
+    noisy = noisy || row.verdict == Verdict::Noisy;
+    if (own && mine != nullptr && !t.bound)
+      row.detail += fmt::format("; against this machine's {}", own_path);
     run.rows.push_back(std::move(row));
   }
-  if (!t.bound) {
-    BaselineFile fresh;
-    fresh.check = check.name;
-    fresh.ratios = samples;
-    fresh.setup = timing_setup(t);
-    fresh.recorded_on = this_machine();
+  if (t.bound) return run;
+  BaselineFile fresh = options.update ? (old ? *old : BaselineFile{}) : (own ? *own : BaselineFile{});
+  fresh.check = check.name;
+  fresh.setup = setup;
+  fresh.put_machine({options.machine, samples});
+  if (options.update) {
     run.fresh = fresh;
+  } else if ((own || mine == nullptr) && !own_path.empty()) {
+    // Recorded when something is new, unless some ratio is too noisy to be worth comparing with.
+    bool fresh_rows = false;
+    for (auto& row : run.rows) {
+      if (row.verdict != Verdict::New) continue;
+      fresh_rows = true;
+      row.detail = noisy ? row.detail + "; nothing recorded (noisy)"
+                         : fmt::format("no baseline for {}: recorded in {}", options.machine, own_path);
+    }
+    if (fresh_rows && !noisy) run.record = fresh;
   }
   return run;
 }
@@ -149,7 +195,7 @@ SuiteOutcome run_checks(const Suite& suite, const std::vector<const Check*>& che
     options.progress(fmt::format("suite {} ({}): {} of {} checks{}", suite.name, suite.file, checks.size(),
                                  suite.checks.size(), options.update ? ", recording baselines" : ""));
   SuiteOutcome outcome;
-  std::vector<std::pair<std::string, BaselineFile>> to_write;
+  std::vector<std::pair<std::string, BaselineFile>> to_write, to_record;
   for (std::size_t i = 0; i < checks.size(); ++i) {
     const Check& check = *checks[i];
     if (options.progress)
@@ -165,11 +211,17 @@ SuiteOutcome run_checks(const Suite& suite, const std::vector<const Check*>& che
       options.progress(fmt::format("[{}/{}] {}: {} rows in {:.1f} s", i + 1, checks.size(), check.name,
                                    run.rows.size(), time_s));
     if (options.update && run.fresh) to_write.emplace_back(check.baseline, *run.fresh);
+    if (run.record) to_record.emplace_back(machine_file(options, suite, check), *run.record);
     outcome.checks.push_back({&check, std::move(run.rows), time_s});
   }
   for (const auto& [path, baseline] : to_write) {
     write_file_atomic(path, baseline_text(baseline));
     outcome.written.push_back(path);
+  }
+  for (const auto& [path, baseline] : to_record) {
+    fs::create_directories(fs::path(path).parent_path());
+    write_file_atomic(path, baseline_text(baseline));
+    outcome.recorded.push_back(path);
   }
   return outcome;
 }

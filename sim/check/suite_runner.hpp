@@ -1,7 +1,14 @@
 #pragma once
-/// Runs the selected checks of a suite: reads every baseline first (a missing one is an error
-/// unless updating), runs each check in a temporary folder removed afterwards, compares, and with
-/// `update` writes the new baselines once every check has run (each file whole, atomically).
+/// Runs the selected checks of a suite: reads every baseline first (a missing result baseline is
+/// an error unless updating), runs each check in a temporary folder removed afterwards, compares,
+/// and with `update` writes the new baselines once every check has run (each file whole,
+/// atomically).
+///
+/// A timing ratio is compared only with samples of this machine (`machine`): those of the
+/// suite's baseline file, else those this machine recorded itself in `machine_dir` on an earlier
+/// run. With neither, its row is `new` and this run's samples are recorded in `machine_dir`
+/// (`<machine_dir>/<suite name>/<check>.json`, the baseline format), so the next run on this
+/// machine compares with them; `--update` records into the suite's baseline file instead.
 ///
 ///     const auto outcome = run_checks(suite, select_checks(suite, Tier::Quick, {}),
 ///                                     {.coinfer_exe = self_executable()});
@@ -18,6 +25,8 @@ namespace coinfer::check {
 struct SuiteOptions {
   std::string coinfer_exe;  ///< runs the scenarios and sweeps; `{coinfer}` in commands
   bool update = false;      ///< record the baselines instead of requiring them
+  std::string machine;      ///< the key of this machine's timing samples (`this_machine()`)
+  std::string machine_dir;  ///< where this machine records its own timing baselines (empty: nowhere)
   std::function<void(const std::string&)> progress;  ///< one line per step (the CLI prints it on stderr)
 };
 
@@ -29,7 +38,8 @@ struct CheckOutcome {
 
 struct SuiteOutcome {
   std::vector<CheckOutcome> checks;
-  std::vector<std::string> written;  ///< baseline files written (with update)
+  std::vector<std::string> written;   ///< baseline files written (with update)
+  std::vector<std::string> recorded;  ///< this machine's own timing baselines written in `machine_dir`
   std::size_t count(Verdict verdict) const;
   std::vector<CheckRow> rows() const;
 };

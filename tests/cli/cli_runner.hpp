@@ -7,7 +7,8 @@
 #include <string>
 
 #include <sys/wait.h>
-#include <unistd.h>
+
+#include "tests/scratch_dir.hpp"
 
 namespace coinfer::testing {
 
@@ -17,12 +18,8 @@ struct CliResult {
   std::string err;
 };
 
-/// A fresh scratch directory for one test process.
-inline std::filesystem::path scratch_dir() {
-  auto dir = std::filesystem::temp_directory_path() / ("coinfer_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+/// The running TEST_CASE's own scratch folder (tests/scratch_dir.hpp), removed when it ends.
+using coinfer::test::scratch_dir;
 
 inline std::string read_text(const std::filesystem::path& p) {
   std::ifstream in(p);

@@ -12,12 +12,16 @@ namespace {
 // for VGG-16's 150.5 kB 8-bit input, so frames 21.. are released while it is in flight and every
 // completed upload was fast.
 const std::filesystem::path& falling_out() {
+  // One run read by every test case here (each TEST_CASE's own scratch folder is removed when it
+  // ends): it lives in a folder of its own, kept for the process.
+  static const coinfer::test::ScratchDir shared;
   static const std::filesystem::path out =
       run_table_scenario(table_scenario("in_flight_falling", "[[0, 12000000], [10, 500000]]", 30,
                                         R"(  - {label: table, set: {scheduler: {name: jointdnn-table}}}
   - {label: off, set: {scheduler: {name: jointdnn-table, in_flight: false}}}
   - {label: in-flight, set: {scheduler: {name: jointdnn-table, in_flight: true}}}
-)"));
+)"),
+                         shared.fs_path());
   return out;
 }
 

@@ -10,12 +10,16 @@ namespace {
 
 // The uplink is 0.5 Mbps for 15 s, then 12 Mbps; 2 fps x 80 frames.
 const std::filesystem::path& two_phase_out() {
+  // One run read by every test case here (each TEST_CASE's own scratch folder is removed when it
+  // ends): it lives in a folder of its own, kept for the process.
+  static const coinfer::test::ScratchDir shared;
   static const std::filesystem::path out =
       run_table_scenario(table_scenario("probe_two_phase", "[[0, 500000], [15, 12000000]]", 80,
                                         R"(  - {label: table, set: {scheduler: {name: jointdnn-table}}}
   - {label: off, set: {scheduler: {name: jointdnn-table, probe_period_s: 0}}}
   - {label: probe, set: {scheduler: {name: jointdnn-table, probe_period_s: 2}}}
-)"));
+)"),
+                         shared.fs_path());
   return out;
 }
 

@@ -55,9 +55,11 @@ compare:
 )" + compare);
 }
 
-// Runs the scenario into a fresh scratch folder named after it; exit 0 required.
-inline std::filesystem::path run_table_scenario(const std::filesystem::path& scenario) {
-  const auto dir = scratch_dir() / scenario.stem();
+// Runs the scenario into a fresh folder named after it in `base` (the test's scratch folder by
+// default); exit 0 required.
+inline std::filesystem::path run_table_scenario(const std::filesystem::path& scenario,
+                                                const std::filesystem::path& base = scratch_dir()) {
+  const auto dir = base / scenario.stem();
   std::filesystem::remove_all(dir);
   const auto r = run_cli("run " + scenario.string() + " --out " + dir.string());
   INFO(r.err);

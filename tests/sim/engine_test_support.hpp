@@ -1,12 +1,11 @@
 #pragma once
 // Helpers shared by the engine tests: platforms built in code, temporary files.
-#include <unistd.h>
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "sim/platform/platform.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace coinfer::test {
 
@@ -44,33 +43,8 @@ inline Platform make_platform(std::vector<Device> devices, std::vector<Network> 
   return p;
 }
 
-/// A fresh directory under the system temp dir, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("coinfer_engine_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  std::string write(const std::string& name, const std::string& text) const {
-    const auto p = path_ / name;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p.string();
-  }
-  std::string path() const { return path_.string(); }
-
- private:
-  std::filesystem::path path_;
-};
+/// A fresh directory of the test's own (mkdtemp), removed at the end of its scope.
+using TempDir = ScratchDir;
 
 /// A valid calibration file with the given power states (and a wifi radio model).
 inline std::string calibration_text(const std::string& name, double idle_w = 1.0, double busy_w = 2.0) {

@@ -14,6 +14,7 @@
 #include "sim/graph/graph_builder.hpp"
 #include "sim/kernels/png_compress.hpp"
 #include "tests/partitioners/jointdnn/replay_check.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace coinfer;
 using namespace coinfer::jointdnn;
@@ -53,9 +54,7 @@ void write_raw_weights(const ForwardPass& fp, const std::string& path, float fac
   }
 }
 
-std::string temp_file(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("coinfer_png_wire_" + name)).string();
-}
+std::string temp_file(const std::string& name) { return (coinfer::test::scratch_dir() / name).string(); }
 
 }  // namespace
 

@@ -13,12 +13,13 @@
 #include "sim/profile/backward_profiler.hpp"
 #include "sim/profile/profiler.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace coinfer;
 
 TEST_CASE("a measured training scenario costs backward layers with the measured backward ratio") {
   // LeNet-5 trained mobile-only on the TX2: the plan's compute is forward + backward there.
-  const auto file = std::filesystem::temp_directory_path() / "coinfer_training_measured.yaml";
+  const auto file = coinfer::test::scratch_dir() / "training_measured.yaml";
   std::ofstream(file)
       << "model: lenet5\nplatform: " << COINFER_SOURCE_DIR
       << "/platforms/jointdnn_tx2_k40.yaml\nhost_profile: {basis: measured, repeats: 3}\n"

@@ -9,35 +9,18 @@
 #include <random>
 #include <string>
 
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 
 #include "partitioners/modnn/fgcp.hpp"
 #include "partitioners/modnn/mscc.hpp"
 #include "partitioners/modnn/sparse_weights.hpp"
 #include "sim/core/error.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace coinfer;
 using namespace coinfer::modnn;
 
 namespace {
-
-/// A scratch folder for one test case, removed at the end.
-struct ScratchDir {
-  std::filesystem::path path;
-  explicit ScratchDir(const std::string& name)
-      : path(std::filesystem::temp_directory_path() /
-             ("coinfer-mtx-" + name + "-" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~ScratchDir() { std::filesystem::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name, std::ios::binary) << text;
-    return (path / name).string();
-  }
-};
 
 /// The error `parse_matrix_market(text)` throws (fails the test when it does not throw).
 InputError parse_error(const std::string& text, const MatrixMarketOptions& options = {}) {
@@ -75,7 +58,7 @@ TEST_CASE("matrix market: a generated pattern written and read back is the same 
 }
 
 TEST_CASE("matrix market: weights round trip bit for bit through a real file", "[modnn][mtx]") {
-  ScratchDir dir("weights");
+  const coinfer::test::ScratchDir dir;
   const auto w = generate_sparse_weights({.rows = 40, .cols = 70, .sparsity = 0.9, .seed = 11});
   const auto file = dir.write("w.mtx", sparse_weights_mtx_text(w, "seeded Gaussian, magnitude-pruned"));
   const auto back = read_sparse_weights_mtx(file);
@@ -208,7 +191,7 @@ TEST_CASE("matrix market: a missing file or a folder names the path", "[modnn][m
     CHECK_THAT(e.message(), Catch::Contains("cannot open the matrix file"));
   }
   try {
-    read_matrix_market(std::filesystem::temp_directory_path().string());
+    read_matrix_market(coinfer::test::scratch_dir().string());
     FAIL("expected InputError");
   } catch (const InputError& e) {
     CHECK_THAT(e.message(), Catch::Contains("not a regular file"));
@@ -229,7 +212,7 @@ Json mscc_json(const SparsePattern& p) {
 
 TEST_CASE("mscc and fgcp solve: a matrix_file gives exactly what the inline entries give",
           "[modnn][mtx][solve]") {
-  ScratchDir dir("solve");
+  const coinfer::test::ScratchDir dir;
   // 3 planted blocks, shuffled, plus the generator's off-block weights; Lanczos path (min side > 400).
   for (const auto& [rows, cols] : {std::pair{90, 60}, std::pair{500, 420}}) {
     const auto w = generate_sparse_weights({.rows = rows,
@@ -243,10 +226,10 @@ TEST_CASE("mscc and fgcp solve: a matrix_file gives exactly what the inline entr
     const Json inline_problem = mscc_json(w.pattern);
     Json file_problem = {{"matrix_file", "w.mtx"}, {"clusters", 3}, {"seed", 5}};
     INFO(rows << " x " << cols);
-    CHECK(solve_mscc_json(file_problem, dir.path) == solve_mscc_json(inline_problem));
+    CHECK(solve_mscc_json(file_problem, dir.path()) == solve_mscc_json(inline_problem));
     file_problem["rows"] = rows;  // rows / cols may be given if they agree
     file_problem["cols"] = cols;
-    CHECK(solve_mscc_json(file_problem, dir.path) == solve_mscc_json(inline_problem));
+    CHECK(solve_mscc_json(file_problem, dir.path()) == solve_mscc_json(inline_problem));
 
     Json fgcp = {{"worker_s_per_nonzero", {1e-6, 2e-6, 1.5e-6}},
                  {"go_s_per_nonzero", 1e-6},
@@ -255,19 +238,19 @@ TEST_CASE("mscc and fgcp solve: a matrix_file gives exactly what the inline entr
                  {"seed", 2}};
     auto fgcp_inline = fgcp, fgcp_file = fgcp;
     fgcp_inline.update(Json{{"rows", rows}, {"cols", cols}, {"entries", entries_to_json(w.pattern.entries)}});
-    fgcp_file["matrix_file"] = (dir.path / "w.mtx").string();  // an absolute path ignores base_dir
+    fgcp_file["matrix_file"] = (dir.fs_path() / "w.mtx").string();  // an absolute path ignores base_dir
     CHECK(solve_fgcp_json(fgcp_file, "/elsewhere") == solve_fgcp_json(fgcp_inline));
   }
 }
 
 TEST_CASE("mscc solve: matrix_file errors name the key, the file and the line", "[modnn][mtx][solve]") {
-  ScratchDir dir("errors");
+  const coinfer::test::ScratchDir dir;
   dir.write("ok.mtx", kPattern + "4 3 2\n1 1\n4 3\n");
   dir.write("bad.mtx", kPattern + "4 3 2\n1 1\n5 3\n");
   dir.write("huge.mtx", kPattern + "33554432 3 0\n");
   auto error = [&](const Json& p) {
     try {
-      parse_mscc_problem(p, dir.path);
+      parse_mscc_problem(p, dir.path());
     } catch (const InputError& e) {
       return e;
     }
@@ -275,7 +258,7 @@ TEST_CASE("mscc solve: matrix_file errors name the key, the file and the line", 
     throw;
   };
   const Json p = {{"matrix_file", "ok.mtx"}, {"clusters", 2}, {"seed", 1}};
-  CHECK(parse_mscc_problem(p, dir.path).pattern.entries == std::vector<NonZero>{{0, 0}, {3, 2}});
+  CHECK(parse_mscc_problem(p, dir.path()).pattern.entries == std::vector<NonZero>{{0, 0}, {3, 2}});
   auto with = [&](const Json& patch) {
     auto q = p;
     q.update(patch);

@@ -8,6 +8,7 @@
 
 #include "sim/calibration/calibration_json.hpp"
 #include "sim/core/error.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace coinfer;
 using Catch::Matchers::Contains;
@@ -185,8 +186,7 @@ TEST_CASE("unknown kind, precision, quantity and network are rejected with the c
 }
 
 TEST_CASE("a file error carries the file name") {
-  const auto dir = std::filesystem::temp_directory_path() / "coinfer_calibration_test";
-  std::filesystem::create_directories(dir);
+  const auto dir = coinfer::test::scratch_dir();
   const auto file = (dir / "bad.json").string();
   Json j = valid();
   j["op_scale"]["conv"] = -1;

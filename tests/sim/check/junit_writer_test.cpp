@@ -27,6 +27,15 @@ TEST_CASE("a regression is a failure whose message is the row, escaped") {
   CHECK_THAT(xml, Contains("</testsuites>\n"));
 }
 
+TEST_CASE("a noisy timing is skipped, its message saying so") {
+  const std::vector<JunitSuite> checks{
+      {"speed", 1.0, {{"speed", "a/b cpu", "1", "1.2", "+20.00%", Verdict::Noisy, "spread (IQR) 50%"}}}};
+  const auto xml = junit_xml("gate", checks);
+  CHECK_THAT(xml, Contains("tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\""));
+  CHECK_THAT(xml, Contains("<skipped message=\"speed  a/b cpu  baseline 1  now 1.2  change +20.00%  noisy  "
+                           "(spread (IQR) 50%)\"/>"));
+}
+
 TEST_CASE("control characters cannot break the XML") {
   CHECK(xml_escape(std::string("a\x01") + "b'\"") == "a?b&apos;&quot;");
 }

@@ -130,6 +130,22 @@ TEST_CASE("a non-number metric must be equal") {
   CHECK(row.now == "plan");
 }
 
+TEST_CASE("a baseline string where the results hold a number is bad input naming the file and key") {
+  // A hand-edited baseline ("100" quoted): not a moved result, so not a regression (exit 1) but an
+  // InputError (exit 2) naming the baseline file and the metric's key.
+  auto b = baseline_of({{"local/latency_ms.mean", "100"}});
+  b.path = "baselines/t.json";
+  try {
+    (void)compare_results(result_check({"local/latency_ms.mean"}), variants(), &b);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "baselines/t.json");
+    CHECK_THAT(std::string(e.what()),
+               Contains("baselines/t.json: metrics.local/latency_ms.mean: expected a number (the results "
+                        "hold 100), got the string '100'"));
+  }
+}
+
 TEST_CASE("metric names match patterns segment by segment") {
   CHECK(metric_matches("*/latency_ms.mean", "a/latency_ms.mean", true, false));
   CHECK(metric_matches("a/bytes.*", "a/bytes.wlan/phone/up", true, false));

@@ -33,13 +33,29 @@ TEST_CASE("twenty percent slower on every repetition is a regression") {
   CHECK_THAT(row.detail, Contains("p=2.1e-05") && Contains("exact, 9 vs 9"));
 }
 
-TEST_CASE("a slower median that noise explains is not a regression") {
-  // Median 1.2 (beyond 10%), but four samples lie below every baseline sample and five above:
-  // U = 5 x 9 = 45 of 81, exact p = 0.365 > 0.05 (scipy: 0.3652), so a noisy machine raises no alarm.
-  const std::vector<double> noisy{0.5, 0.6, 0.7, 0.9, 1.2, 1.25, 1.3, 1.35, 1.4};
-  const auto row = judge_timing("c", "a/b", noisy, &kBase, timing());
-  CHECK(row.verdict == Verdict::Ok);
-  CHECK_THAT(row.detail, Contains("not significant"));
+TEST_CASE("samples spread wider than the threshold are noisy, whatever the baseline says") {
+  // Quartiles of the nine (numpy's linear interpolation): q1 = 0.7 (the 3rd), q3 = 1.3 (the 7th),
+  // median 1.2: IQR / median = 0.6 / 1.2 = 50% > 10%. The median is 20% above the baseline's, which
+  // this run cannot tell from its own spread, so neither ok nor REGRESSION (the U test would say ok
+  // by luck: four samples below every baseline sample, five above, U = 45 of 81, exact p = 0.365).
+  const std::vector<double> spread{0.5, 0.6, 0.7, 0.9, 1.2, 1.25, 1.3, 1.35, 1.4};
+  const auto row = judge_timing("c", "a/b", spread, &kBase, timing());
+  CHECK(row.verdict == Verdict::Noisy);
+  CHECK(row.change == "+20.00%");
+  CHECK_THAT(row.detail, Contains("spread (IQR) 50% of the median > threshold 10%: not judged"));
+  // The same samples twenty times slower than the baseline: still noisy, never a regression.
+  CHECK(judge_timing("c", "a/b", scaled(spread, 20), &kBase, timing()).verdict == Verdict::Noisy);
+  // No baseline: noisy rather than new (nothing worth recording).
+  CHECK(judge_timing("c", "a/b", spread, nullptr, timing()).verdict == Verdict::Noisy);
+}
+
+TEST_CASE("the relative interquartile range interpolates quartiles between samples") {
+  // kBase: q1 at position 8 x 0.25 = 2 -> 0.98, q3 at 6 -> 1.02, median 1.00: 0.04.
+  CHECK(relative_iqr(kBase) == Approx(0.04));
+  // {1, 2, 3, 4}: q1 at 0.75 -> 1.75, q3 at 2.25 -> 3.25, median 2.5: 1.5 / 2.5 = 0.6.
+  CHECK(relative_iqr({4, 1, 3, 2}) == Approx(0.6));
+  CHECK(relative_iqr({7}) == 0.0);
+  CHECK_THROWS_AS(relative_iqr({}), std::invalid_argument);
 }
 
 TEST_CASE("a significant shift within the threshold is not a regression") {
@@ -78,11 +94,26 @@ TEST_CASE("a bound fails when the median is beyond it and the sign test agrees")
   CHECK(row.verdict == Verdict::Regression);
   CHECK(row.baseline == "<= 1.43");
   CHECK_THAT(row.detail, Contains("9/9 above"));
-  // Six of nine above (median above): p = (84 + 36 + 9 + 1) / 512 = 0.25, not significant.
+  // Six of nine above (median above): p = (84 + 36 + 9 + 1) / 512 = 0.25, not significant: the
+  // run cannot tell, so noisy rather than ok or REGRESSION.
   const std::vector<double> mixed{1.0, 1.1, 1.2, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5};
-  CHECK(judge_timing("c", "a/b", mixed, nullptr, t).verdict == Verdict::Ok);
+  const auto unsure = judge_timing("c", "a/b", mixed, nullptr, t);
+  CHECK(unsure.verdict == Verdict::Noisy);
+  CHECK_THAT(unsure.detail, Contains("6/9 above the bound: median beyond it, not significantly"));
   // Below the bound: ok.
   CHECK(judge_timing("c", "a/b", kBase, nullptr, t).verdict == Verdict::Ok);
+}
+
+TEST_CASE("a bound is judged alone: no baseline and no spread enter its verdict") {
+  auto t = timing();
+  t.bound = 2.0;
+  // Spread 50% (> the 10% threshold) and a baseline half as large: the samples (all below 1.4)
+  // are within the bound, so ok.
+  const std::vector<double> spread{0.5, 0.6, 0.7, 0.9, 1.2, 1.25, 1.3, 1.35, 1.4};
+  const auto half = scaled(kBase, 0.5);
+  const auto row = judge_timing("c", "a/b", spread, &half, t);
+  CHECK(row.verdict == Verdict::Ok);
+  CHECK(row.baseline == "<= 2");
 }
 
 TEST_CASE("a minimum bound with better higher") {

@@ -7,13 +7,14 @@
 
 #include "sim/core/error.hpp"
 #include "sim/functional/dataset.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace coinfer;
 
 namespace {
 
 std::string scratch_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / name;
+  const auto path = test::scratch_dir() / name;
   std::ofstream(path) << text;
   return path.string();
 }

@@ -7,9 +7,11 @@
 
 #include "sim/core/error.hpp"
 #include "sim/functional/idx_dataset.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace coinfer;
 using Catch::Matchers::Contains;
+using coinfer::test::scratch_dir;
 
 namespace {
 
@@ -22,12 +24,6 @@ Bytes idx(const std::vector<std::uint32_t>& dims, const Bytes& data) {
     for (int shift = 24; shift >= 0; shift -= 8) b.push_back(static_cast<unsigned char>(d >> shift));
   b.insert(b.end(), data.begin(), data.end());
   return b;
-}
-
-std::filesystem::path scratch_dir() {
-  const auto dir = std::filesystem::temp_directory_path() / "coinfer_idx_dataset_test";
-  std::filesystem::create_directories(dir);
-  return dir;
 }
 
 std::string write(const std::string& name, const Bytes& bytes) {

@@ -9,6 +9,7 @@
 #include "sim/models/zoo.hpp"
 #include "sim/profile/backward_estimate.hpp"
 #include "sim/profile/backward_profiler.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace coinfer;
 using Catch::Matchers::Contains;
@@ -62,8 +63,7 @@ TEST_CASE("a measured backward profile is cached apart from the forward one") {
   const Graph g = build_zoo_model("lenet5");
   ProfileOptions o;
   o.repeats = 2;
-  o.cache_dir = (std::filesystem::temp_directory_path() / "coinfer_backward_profile_test").string();
-  std::filesystem::remove_all(o.cache_dir);
+  o.cache_dir = (test::scratch_dir() / "cache").string();
   const HostProfile fwd = profile_model(g, o);
   const HostProfile bwd = profile_backward(g, o);
   REQUIRE(bwd.layers.size() == g.size());

@@ -1,15 +1,14 @@
 #pragma once
-// An empty profile cache directory of its own for a test, under the system's temp directory.
-#include <filesystem>
+// An empty profile cache directory of its own for a test, in the test's scratch folder.
 #include <string>
+
+#include "tests/scratch_dir.hpp"
 
 namespace coinfer::test {
 
-/// `<tmp>/coinfer_profiler_test_<name>`, emptied.
+/// `<the test's scratch folder>/cache_<name>`, not there yet (the profiler makes it).
 inline std::string fresh_cache_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("coinfer_profiler_test_" + name);
-  std::filesystem::remove_all(dir);
-  return dir.string();
+  return (scratch_dir() / ("cache_" + name)).string();
 }
 
 }  // namespace coinfer::test

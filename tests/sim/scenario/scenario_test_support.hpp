@@ -5,15 +5,13 @@
 #include <iterator>
 #include <string>
 
-#include <unistd.h>
+#include "tests/scratch_dir.hpp"
 
 namespace coinfer::testing {
 
-/// `name` in a per-process scratch folder, removed if it was there.
+/// `name` in the running test's own scratch folder, removed if it was there.
 inline std::string fresh_path(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("coinfer_scenario_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  auto p = dir / name;
+  auto p = test::scratch_dir() / name;
   std::filesystem::remove_all(p);
   return p.string();
 }

@@ -10,6 +10,7 @@
 #include "sim/scenario/sweep_merge.hpp"
 #include "sim/scenario/sweep_runner.hpp"
 #include "sim/scenario/yaml_json.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace coinfer;
 using Catch::Matchers::Contains;
@@ -23,7 +24,7 @@ SweepSpec sweep_of(const std::string& axes) {
 SweepSpec four_runs() { return sweep_of("  - {key: x, values: [1, 2, 3, 4]}\n"); }
 
 std::string fresh_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("coinfer_sweep_" + std::to_string(::getpid())) / name;
+  auto dir = coinfer::test::scratch_dir() / name;
   std::filesystem::remove_all(dir);
   return dir.string();
 }

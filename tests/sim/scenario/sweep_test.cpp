@@ -11,6 +11,7 @@
 #include "sim/scenario/sweep.hpp"
 #include "sim/scenario/sweep_runner.hpp"
 #include "sim/scenario/yaml_json.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace coinfer;
 using Catch::Matchers::Contains;
@@ -100,8 +101,7 @@ TEST_CASE("a sweep with no axes is a single run of the base") {
 
 TEST_CASE("a base's relative paths are rebased onto the sweep file's folder") {
   // base.yaml in dir/sub names ../p.yaml (= dir/p.yaml); the sweep in dir must read it as p.yaml.
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("coinfer_sweep_paths_" + std::to_string(::getpid()));
+  const auto dir = coinfer::test::scratch_dir();
   std::filesystem::create_directories(dir / "sub");
   std::ofstream(dir / "sub/base.yaml")
       << "model: m.json\nplatform: ../p.yaml\npartitioner: {name: plan, file: x.json}\n";
