@@ -73,17 +73,17 @@ std::string mode_name(Mode mode) {
     case Mode::FastVa:
       return "fastva";
     case Mode::Local:
-      return "local";
+      return "cbo-local";
     case Mode::Server:
-      return "server";
+      return "cbo-server";
     case Mode::Compress:
-      return "compress";
+      return "cbo-compress";
     case Mode::Threshold:
       return "cbo-threshold";
     case Mode::Optimal:
       break;
   }
-  return "optimal";
+  return "cbo-optimal";
 }
 
 ParamSchema runtime_param_schema() {
