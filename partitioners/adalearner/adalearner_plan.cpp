@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "partitioners/adalearner/codec_timing.hpp"
-#include "schedulers/adalearner/time_model.hpp"
+#include "partitioners/adalearner/time_model.hpp"
 #include "sim/calibration/op_class.hpp"
 #include "sim/core/error.hpp"
 #include "sim/functional/distributed_trainer.hpp"

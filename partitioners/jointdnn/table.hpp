@@ -13,7 +13,7 @@
 /// solved for), `latency_s` and `energy_j` (its analytic cost, radio wake-up included), `table_up`,
 /// `table_down` (the cell's indices; -1 for variant 0) and `mobile`, `cloud`, `network` (platform
 /// indices, so that a scheduler finds the links the plan uses). The `jointdnn-table` scheduler
-/// (schedulers/jointdnn_table) picks a variant per frame from the phone's measured rates.
+/// (table_scheduler.hpp) picks a variant per frame from the phone's measured rates.
 ///
 /// Grid rules (InputError at `partitioner.table...`): both lists non-empty, rates > 0 Mbps, strictly
 /// increasing; at most 1024 cells. A cell whose maxima cannot be met fails as the plain solve does,

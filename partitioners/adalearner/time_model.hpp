@@ -1,5 +1,5 @@
 #pragma once
-/// AdaLearner's iteration-time model (/work/shared/seeds/000_e8b96928b487f067.txt sec. 3.2-3.4) as pure
+/// AdaLearner's iteration-time model ([AdaLearner §3.2-3.4]) as pure
 /// functions over plain data: the per-device lookup table of training-step time against minibatch size
 /// (sec. 3.3, Fig. 3.8), the split of the total minibatch across workers by capability, and the
 /// iteration time of eq. 3.8 with the communication cost of the fp32 scheme (eq. 3.11) or of 1-bit
