@@ -17,7 +17,8 @@
 /// the new name instead of the list of known ones:
 ///
 ///     schedulers.retire("local", "cbo-local");
-///     schedulers.create("local", ...);  // InputError "s.yaml: scheduler.name: scheduler 'local' was renamed 'cbo-local'"
+///     schedulers.create("local", ...);
+///     // InputError "s.yaml: scheduler.name: scheduler 'local' was renamed 'cbo-local'"
 #include <functional>
 #include <map>
 #include <memory>
