@@ -1,8 +1,8 @@
 #pragma once
 /// The facts of a `jointdnn` lookup-table variant (table.hpp writes them; the `jointdnn-table`
-/// scheduler, schedulers/jointdnn_table/table_scheduler.hpp, reads them): the rates the variant
-/// was solved for, its analytic cost, its grid cell and the platform indices of the mobile, the
-/// cloud and the network, so that the scheduler finds the links the plan uses ([JointDNN §2.4.2]).
+/// scheduler reads them): the rates the variant was solved for, its analytic cost, its grid cell
+/// and the platform indices of the mobile, the cloud and the network, so that the scheduler finds
+/// the links the plan uses ([JointDNN §2.4.2]).
 ///
 ///     TableFacts f;
 ///     f.uplink_bps = 5.85e6;  f.downlink_bps = 12.4e6;  f.cell = TableFacts::Cell{0, 2};  ...

@@ -1,8 +1,7 @@
 #pragma once
 /// The facts of a `pipeline` plan variant (pipeline_partitioner.hpp writes them; the
-/// `adaptive-compression` scheduler, schedulers/pipeline/adaptive_compression.hpp, reads them):
-/// per split point its position, what it sends and its compression ratio, and the variant's T_p
-/// and accuracy nu ([HuK §IV]).
+/// `adaptive-compression` scheduler reads them): per split point its position, what it sends and
+/// its compression ratio, and the variant's T_p and accuracy nu ([HuK §IV]).
 ///
 ///     PipelineFacts f;
 ///     f.splits = {{40, 5000.0, 4.0, 1}, {90, 2000.0, 1.0, 3}};   // gamma 4 at split 1; tasks[1], tasks[3]
