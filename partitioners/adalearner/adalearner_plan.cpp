@@ -4,8 +4,9 @@
 
 #include <limits>
 
+#include "partitioners/adalearner/adalearner_facts.hpp"
 #include "partitioners/adalearner/codec_timing.hpp"
-#include "schedulers/adalearner/time_model.hpp"
+#include "partitioners/adalearner/time_model.hpp"
 #include "sim/calibration/op_class.hpp"
 #include "sim/core/error.hpp"
 #include "sim/functional/distributed_trainer.hpp"
@@ -121,10 +122,11 @@ namespace {
 Plan local_plan(const PartitionContext& ctx, const AdaCosts& c, std::int64_t minibatch) {
   const double step = c.go_step_per_sample_s * static_cast<double>(minibatch);
   Plan plan{"adalearner", "", {compute_task("go.step", ctx.source, step, {}, "train step")}};
-  plan.metadata = {{"workers", 0.0},      {"onebit", 0.0},     {"estimate_s", step},
-                   {"compute_s", step},   {"transfer_s", 0.0}, {"wakeup_s", 0.0},
-                   {"codec_s", 0.0},      {"merge_s", 0.0},    {"minibatch", static_cast<double>(minibatch)},
-                   {"message_bytes", 0.0}};
+  AdaLearnerFacts f;
+  f.estimate_s = step;
+  f.compute_s = step;
+  f.minibatch = minibatch;
+  plan.facts = std::make_shared<const AdaLearnerFacts>(std::move(f));
   return plan;
 }
 
@@ -184,16 +186,18 @@ Plan distributed_plan(const PartitionContext& ctx, const AdaCosts& c, int k, std
           {send.id}, "decode"));
   }
   plan.name = fmt::format("adalearner-{}-{}", k, scheme_label(scheme));
-  plan.metadata = {{"workers", static_cast<double>(k)},
-                   {"onebit", quantized ? 1.0 : 0.0},
-                   {"estimate_s", est.total_s},
-                   {"compute_s", est.compute_s},
-                   {"transfer_s", est.transfer_s},
-                   {"wakeup_s", est.wakeup_s},
-                   {"codec_s", est.codec_s},
-                   {"merge_s", merge_s},
-                   {"minibatch", static_cast<double>(minibatch)},
-                   {"message_bytes", bytes}};
+  AdaLearnerFacts f;
+  f.workers = k;
+  f.onebit = quantized;
+  f.estimate_s = est.total_s;
+  f.compute_s = est.compute_s;
+  f.transfer_s = est.transfer_s;
+  f.wakeup_s = est.wakeup_s;
+  f.codec_s = est.codec_s;
+  f.merge_s = merge_s;
+  f.minibatch = minibatch;
+  f.message_bytes = bytes;
+  plan.facts = std::make_shared<const AdaLearnerFacts>(std::move(f));
   return plan;
 }
 
@@ -220,8 +224,8 @@ AdaResult adalearner_plan(const PartitionContext& ctx, const AdaOptions& o) {
   best.scheme = AdaScheme::Local;
   best.plan = local_plan(ctx, c, o.minibatch);
   if (o.scheme == AdaScheme::Local) return best;
-  double best_s =
-      o.workers > 0 ? std::numeric_limits<double>::infinity() : best.plan.metadata.at("estimate_s");
+  double best_s = o.workers > 0 ? std::numeric_limits<double>::infinity()
+                                : facts_of<AdaLearnerFacts>(best.plan).estimate_s;
   if (o.workers == 0) best.estimates_s.push_back(best_s);
   for (int k = lo; k <= std::min<std::int64_t>(hi, o.minibatch); ++k) {
     const AdaEstimate e = adalearner_estimate(c, k, o.minibatch, o.scheme);
@@ -232,8 +236,9 @@ AdaResult adalearner_plan(const PartitionContext& ctx, const AdaOptions& o) {
     best.scheme = o.scheme != AdaScheme::Auto ? o.scheme : (e.onebit ? AdaScheme::OneBit : AdaScheme::Fp32);
     best.plan = distributed_plan(ctx, c, k, o.minibatch, best.scheme, e);
   }
-  best.plan.metadata["auto_workers"] = o.workers == 0 ? 1.0 : 0.0;
-  best.plan.metadata["auto_scheme"] = o.scheme == AdaScheme::Auto ? 1.0 : 0.0;
+  AdaLearnerFacts chosen = facts_of<AdaLearnerFacts>(best.plan);
+  chosen.choice = AdaLearnerFacts::Choice{o.workers == 0, o.scheme == AdaScheme::Auto};
+  best.plan.facts = std::make_shared<const AdaLearnerFacts>(std::move(chosen));
   return best;
 }
 

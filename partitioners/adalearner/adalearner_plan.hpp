@@ -21,9 +21,8 @@
 ///
 /// The scheme `auto` applies eq. 3.13 for the worker count; `workers` unset (auto) applies sec.
 /// 3.5: the least eq. 3.8 estimate (time_model.hpp) over local and 1..max_workers workers, each
-/// with its eq. 3.13 scheme (or the fixed scheme). The choice is in Plan::metadata: `workers`,
-/// `onebit` (1 for a quantized scheme), `estimate_s`, `compute_s`, `transfer_s`, `wakeup_s`,
-/// `codec_s`, `minibatch`, `message_bytes`.
+/// with its eq. 3.13 scheme (or the fixed scheme). The choice is in the plan's `AdaLearnerFacts`
+/// (adalearner_facts.hpp): worker count, scheme, the estimate and its parts, minibatch, message size.
 ///
 ///     AdaOptions o;  o.workers = 4;  o.scheme = AdaScheme::OneBit;
 ///     Plan plan = adalearner_plan(ctx, o).plan;

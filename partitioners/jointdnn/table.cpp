@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "partitioners/jointdnn/table_facts.hpp"
 #include "sim/core/error.hpp"
 #include "sim/platform/platform.hpp"
 
@@ -27,10 +28,10 @@ std::vector<double> grid_axis(const Json& table, const char* key, const std::str
   return bps;
 }
 
-// The platform index of `name`, stored as a double in the plan metadata.
-double index_of(const std::vector<std::string>& names, const std::string& name) {
+// The platform index of `name`, for the variant's facts.
+std::size_t index_of(const std::vector<std::string>& names, const std::string& name) {
   for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return static_cast<double>(i);
+    if (names[i] == name) return i;
   throw Error(fmt::format("jointdnn table: '{}' vanished from the platform", name));
 }
 
@@ -52,7 +53,7 @@ std::vector<Plan> table_variants(const PartitionContext& ctx, const ScenarioSetu
   std::vector<std::string> devices, networks;
   for (const auto& d : ctx.platform.devices) devices.push_back(d.name);
   for (const auto& n : ctx.platform.networks) networks.push_back(n.name);
-  // One solve at the given rates (nullopt: nominal); its plan carries the cell in its metadata.
+  // One solve at the given rates (nullopt: nominal); its plan carries the cell in its facts.
   const auto solve = [&](std::optional<double> up, std::optional<double> down, int u, int d) {
     ScenarioSetup cell = setup;
     cell.uplink_bps = up;
@@ -69,17 +70,18 @@ std::vector<Plan> table_variants(const PartitionContext& ctx, const ScenarioSetu
                                    *down / 1e6, e.message()));
     }
     Plan plan = plan_of_schedule(ctx, sp, s, u < 0 ? name : fmt::format("{}@up{}-down{}", name, u, d));
-    const Network& net = ctx.platform.networks[static_cast<std::size_t>(index_of(networks, sp.network))];
+    TableFacts f;
+    f.network = index_of(networks, sp.network);
+    const Network& net = ctx.platform.networks[f.network];
     const bool access = net.is_access();
-    plan.metadata["uplink_bps"] = up.value_or(access ? net.uplink.rate_bps : net.link.rate_bps);
-    plan.metadata["downlink_bps"] = down.value_or(access ? net.downlink.rate_bps : net.link.rate_bps);
-    plan.metadata["latency_s"] = s.cost.latency_s;
-    plan.metadata["energy_j"] = s.cost.energy_j;
-    plan.metadata["table_up"] = u;
-    plan.metadata["table_down"] = d;
-    plan.metadata["mobile"] = index_of(devices, sp.mobile);
-    plan.metadata["cloud"] = index_of(devices, sp.cloud);
-    plan.metadata["network"] = index_of(networks, sp.network);
+    f.uplink_bps = up.value_or(access ? net.uplink.rate_bps : net.link.rate_bps);
+    f.downlink_bps = down.value_or(access ? net.downlink.rate_bps : net.link.rate_bps);
+    f.latency_s = s.cost.latency_s;
+    f.energy_j = s.cost.energy_j;
+    if (u >= 0) f.cell = TableFacts::Cell{static_cast<std::size_t>(u), static_cast<std::size_t>(d)};
+    f.mobile = index_of(devices, sp.mobile);
+    f.cloud = index_of(devices, sp.cloud);
+    plan.facts = std::make_shared<const TableFacts>(std::move(f));
     return plan;
   };
   std::vector<Plan> variants{solve(std::nullopt, std::nullopt, -1, -1)};

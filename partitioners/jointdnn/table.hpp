@@ -9,11 +9,10 @@
 ///   variant 1 + u * D + d: the cell (uplink_mbps[u], downlink_mbps[d]), D = downlink_mbps.size().
 ///
 /// Every cell has its own variant, even when two cells share a schedule (the mapping stays a plain
-/// formula). Each variant's `Plan::metadata` holds `uplink_bps`, `downlink_bps` (the rates it was
-/// solved for), `latency_s` and `energy_j` (its analytic cost, radio wake-up included), `table_up`,
-/// `table_down` (the cell's indices; -1 for variant 0) and `mobile`, `cloud`, `network` (platform
-/// indices, so that a scheduler finds the links the plan uses). The `jointdnn-table` scheduler
-/// (schedulers/jointdnn_table) picks a variant per frame from the phone's measured rates.
+/// formula). Each variant carries its `TableFacts` (table_facts.hpp): the rates it was solved for,
+/// its analytic cost, its cell and the platform indices of the mobile, the cloud and the network.
+/// The `jointdnn-table` scheduler reads them and picks a variant per frame from the phone's
+/// measured rates.
 ///
 /// Grid rules (InputError at `partitioner.table...`): both lists non-empty, rates > 0 Mbps, strictly
 /// increasing; at most 1024 cells. A cell whose maxima cannot be met fails as the plain solve does,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "partitioners/pipeline/compressor.hpp"
+#include "partitioners/pipeline/pipeline_facts.hpp"
 #include "partitioners/split_dp/split_dp.hpp"
 #include "sim/core/error.hpp"
 #include "sim/profile/host_estimate.hpp"
@@ -244,23 +245,26 @@ std::vector<Plan> pipeline_plans(const PartitionContext& ctx, const PipelinePara
   std::vector<Plan> out;
   for (const auto& c : kinds) {
     Plan plan = pipeline_plan(ctx, p, splits, c);
-    plan.metadata["gamma"] = static_cast<double>(c.gamma);
-    plan.metadata["split"] = static_cast<double>(p.compress_split);
-    plan.metadata["data_bytes"] = data_bytes;
-    plan.metadata["bytes"] = c.bytes;
+    PipelineFacts f;
+    f.compress_split = p.compress_split;
+    f.data_bytes = data_bytes;
+    f.bytes = c.bytes;
     // T_p: the bottleneck computation stage of this variant (compressor layers included).
     double slowest_s = 0.0;
-    for (const auto& t : plan.tasks) {
+    std::vector<std::size_t> links;  // split k's transfer: task link<k>, in plan order
+    for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+      const Task& t = plan.tasks[i];
       if (t.kind == TaskKind::Compute) slowest_s = std::max(slowest_s, t.duration_s);
-      if (t.kind == TaskKind::Transfer && t.id.starts_with("link"))
-        plan.metadata["bytes_" + t.id.substr(4)] = t.bytes;  // D_k of every split point
+      if (t.kind == TaskKind::Transfer && t.id.starts_with("link")) links.push_back(i);
     }
-    plan.metadata["tp_fps"] = 1.0 / slowest_s;
-    plan.metadata["overhead"] = c.overhead;
-    plan.metadata["overhead_macs"] = c.overhead_macs;
-    for (std::size_t k = 0; k < splits.size(); ++k)
-      plan.metadata[fmt::format("split_{}", k + 1)] = static_cast<double>(splits[k]);
-    if (!p.accuracy.empty()) plan.metadata["accuracy"] = p.accuracy.at(c.gamma);
+    f.tp_fps = 1.0 / slowest_s;
+    for (std::size_t k = 1; k <= splits.size(); ++k)
+      f.splits.push_back({splits[k - 1], plan.tasks[links.at(k - 1)].bytes,
+                          k == p.compress_split ? static_cast<double>(c.gamma) : 1.0, links.at(k - 1)});
+    f.overhead = c.overhead;
+    f.overhead_macs = c.overhead_macs;
+    if (!p.accuracy.empty()) f.nu = p.accuracy.at(c.gamma);
+    plan.facts = std::make_shared<const PipelineFacts>(std::move(f));
     out.push_back(std::move(plan));
   }
   return out;

@@ -22,10 +22,9 @@
 /// Variants: `compressors: [2, 4, 8]` adds one plan per gamma (encoder layers at the end of the
 /// stage before split `compress_split`, decoder layers at the start of the one after, the split's
 /// transfer carrying the code); variant 0 is the one of `default_gamma` (1: uncompressed), the
-/// others follow in the order 1, compressors. Each variant's metadata: `gamma`, `split` (the
-/// compressed split point, 1-based), `data_bytes` (D of that split, uncompressed), `bytes` (what
-/// it sends there), `bytes_k` (what it sends at split k, every k), `tp_fps` (T_p: 1 / its slowest compute
-/// stage), `overhead` (compressor device time over the model's on the first device), and `accuracy` (nu, from
+/// others follow in the order 1, compressors. Each variant carries its `PipelineFacts`
+/// (pipeline_facts.hpp): per split point its position, what it sends and its ratio, D of the
+/// compressed split, T_p (1 / its slowest compute stage), the compressor's overhead and nu (from
 /// the `accuracy` mapping, when given).
 #include <cstdint>
 #include <map>

@@ -1,8 +1,8 @@
 #pragma once
 /// The CBO system of Tan & Cao (Fig. 8) and its baselines (sec. V-A) as runtime schedulers over a
-/// per-frame trace (frame_trace.hpp): `cbo`, `cbo-wo`, `fastva`, `local`, `server`, `compress`,
-/// `optimal`, and `cbo-threshold` (the fixed threshold of the paper's Figs. 6-7). One class, one `Mode` per
-/// name; registered by register_cbo_schedulers (register.hpp).
+/// per-frame trace (frame_trace.hpp): `cbo`, `cbo-wo`, `fastva`, `cbo-local`, `cbo-server`,
+/// `cbo-compress`, `cbo-optimal`, and `cbo-threshold` (the fixed threshold of the paper's Figs.
+/// 6-7). One class, one `Mode` per name; registered by register_cbo_schedulers (register.hpp).
 ///
 /// The trace is split in file order: the first `calibration_fraction` of its frames train the
 /// calibrator and give the accuracies the schedulers plan with (A^npu for FastVA, A^o_r per
@@ -11,15 +11,15 @@
 ///
 /// Plan variants (built by `plan_variants` from the partitioner's plan and the platform):
 ///   0            stage 1: the partitioner's plan (the local model on `device`, e.g. AlexNet on the
-///                NPU), then for `cbo` only `calibrate` (`calibration_ms` on `device`); for `server`,
-///                `compress` and `optimal` a zero-time `capture` on `device` instead (they decide
+///                NPU), then for `cbo` only `calibrate` (`calibration_ms` on `device`); for `cbo-server`,
+///                `cbo-compress` and `cbo-optimal` a zero-time `capture` on `device` instead (they decide
 ///                before any local pass)
 ///   1 .. R       `upload`: the frame from `device` to `server` at resolution r (per-frame size
 ///                from the trace x `size_scale`, set per frame)
 ///   R+1 .. 2R    `serve` at resolution r: `infer` (`server_ms` on `server`), then `result`
 ///                (`result_bytes`) back to `device`
-///   2R+1         `compress`: the partitioner's plan (on `cpu_device`) with durations x
-///                `local_time_scale`; `optimal`: the partitioner's plan (the NPU), for the frames it
+///   2R+1         `cbo-compress`: the partitioner's plan (on `cpu_device`) with durations x
+///                `local_time_scale`; `cbo-optimal`: the partitioner's plan (the NPU), for the frames it
 ///                keeps local
 /// A frame's record names the last variant it ran (frames.csv: 0 local, R+1+r served at r,
 /// 2R+1 local model after the decision).
@@ -36,19 +36,19 @@
 ///   the raw confidence, fastva the mean NPU accuracy of the calibration frames for every frame (our
 ///   reading of FastVA [4]: the same deadline-constrained accuracy maximisation without per-frame
 ///   confidence; ties keep arrival order).
-/// - local: every frame keeps the NPU answer.
+/// - cbo-local: every frame keeps the NPU answer.
 /// - cbo-threshold (Figs. 6-7 of the paper): a fixed threshold; a frame whose confidence (calibrated
 ///   with `calibration` when `calibrated`, the calibration step then timed as in cbo) is <= `threshold`
 ///   is uploaded at once at `resolution_px` (default: the largest), the others keep the NPU answer.
-/// - server: every frame is uploaded at once at the largest resolution whose upload at the measured
+/// - cbo-server: every frame is uploaded at once at the largest resolution whose upload at the measured
 ///   bandwidth fits in one frame interval (sec. V-A) and leaves its answer on time (our addition: at
 ///   5 fps a 200 ms interval alone would pick 224 px frames that cannot meet T); the smallest when
 ///   none does.
-/// - compress: no NPU; the pruned, quantized model runs on `cpu_device` (the partitioner's plan,
+/// - cbo-compress: no NPU; the pruned, quantized model runs on `cpu_device` (the partitioner's plan,
 ///   durations x `local_time_scale`, 0.5 in the seed) when the CPU is idle and its time fits the
 ///   deadline; other frames are offloaded as FastVA does, with no local answer (A^npu = 0).
 ///   The trace's NPU answers stand in for the compressed model's (the trace has no other model).
-/// - optimal: offline, `cbo::solve_optimal` over all streamed frames with what the trace says
+/// - cbo-optimal: offline, `cbo::solve_optimal` over all streamed frames with what the trace says
 ///   (each local and server answer, 1 right / 0 wrong) and the uplink's true rate, then replayed:
 ///   uploads may start at release (no local pass first) and the frames it keeps local run on the
 ///   NPU afterwards. Every other scheduler's answers are NPU or server answers of the same trace

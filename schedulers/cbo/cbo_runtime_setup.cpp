@@ -73,17 +73,17 @@ std::string mode_name(Mode mode) {
     case Mode::FastVa:
       return "fastva";
     case Mode::Local:
-      return "local";
+      return "cbo-local";
     case Mode::Server:
-      return "server";
+      return "cbo-server";
     case Mode::Compress:
-      return "compress";
+      return "cbo-compress";
     case Mode::Threshold:
       return "cbo-threshold";
     case Mode::Optimal:
       break;
   }
-  return "optimal";
+  return "cbo-optimal";
 }
 
 ParamSchema runtime_param_schema() {
@@ -94,7 +94,7 @@ ParamSchema runtime_param_schema() {
       ParamSpec::string("device", "the phone: runs the local model, uploads frames").with_default("phone"),
       ParamSpec::string("server", "the edge server").with_default("server"),
       ParamSpec::string("network", "the network to the server (unset: the first one reaching both)"),
-      ParamSpec::string("cpu_device", "compress: the phone CPU running the compressed model")
+      ParamSpec::string("cpu_device", "cbo-compress: the phone CPU running the compressed model")
           .with_default("phone_cpu"),
       ParamSpec::enumeration("calibration", {"platt", "isotonic", "temperature"},
                              "cbo: confidence calibration")
@@ -112,7 +112,7 @@ ParamSchema runtime_param_schema() {
           .with_default(100)
           .range(1, 1e12),
       ParamSpec::number("size_scale", "factor on the trace's frame sizes").with_default(1).range(1e-6, 1e6),
-      ParamSpec::number("local_time_scale", "compress: factor on the local model's time (seed: 0.5)")
+      ParamSpec::number("local_time_scale", "cbo-compress: factor on the local model's time (seed: 0.5)")
           .with_default(1)
           .range(1e-6, 1e6),
       ParamSpec::number("initial_bandwidth_mbps",
@@ -130,7 +130,7 @@ ParamSchema runtime_param_schema() {
           .range(1, 4096),
       ParamSpec::enumeration(
           "optimal_knows", {"answers", "confidences"},
-          "optimal: each frame's true answers (an upper bound) or, as the paper's Optimal, "
+          "cbo-optimal: each frame's true answers (an upper bound) or, as the paper's Optimal, "
           "the calibrated confidences of all frames")
           .with_default("answers"),
   };

@@ -24,12 +24,17 @@ void register_cbo_schedulers(SchedulerRegistry& registry) {
       {Mode::Local, "every frame answered by the phone's NPU"},
       {Mode::Server, "every frame offloaded, resized to upload within one frame interval"},
       {Mode::Compress, "compressed model on the phone CPU, offloading as FastVA"},
-      {Mode::Optimal, "cbo-optimal over the whole trace, offline (upper bound)"},
+      {Mode::Optimal, "the cbo-optimal solver over the whole trace, offline (upper bound)"},
       {Mode::Threshold, "a fixed confidence threshold, offloading at full resolution (Figs. 6-7)"}};
   for (const auto& [mode, summary] : modes)
     registry.add(cbo::mode_name(mode), summary, cbo::runtime_param_schema(), [m = mode](const Json& params) {
       return std::make_unique<cbo::RuntimeScheduler>(m, cbo::RuntimeParams::from_json(params));
     });
+  // The baselines' names before they said whose baselines they are.
+  for (const Mode mode : {Mode::Local, Mode::Server, Mode::Compress, Mode::Optimal}) {
+    const std::string name = cbo::mode_name(mode);  // "cbo-local": retires "local"
+    registry.retire(name.substr(std::string("cbo-").size()), name);
+  }
 }
 
 }  // namespace coinfer

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "partitioners/jointdnn/table_facts.hpp"
 #include "sim/core/error.hpp"
 #include "sim/plan/plan.hpp"
 #include "sim/platform/platform.hpp"
@@ -13,6 +14,8 @@
 namespace coinfer::jointdnn_table {
 namespace {
 
+using jointdnn::TableFacts;
+
 InputError not_a_table(const std::string& why) {
   return InputError("", "scheduler.name",
                     fmt::format("jointdnn-table needs the plan variants of the jointdnn partitioner with a "
@@ -20,16 +23,15 @@ InputError not_a_table(const std::string& why) {
                                 why));
 }
 
-double meta(const Plan& plan, std::size_t variant, const char* key) {
-  const auto it = plan.metadata.find(key);
-  if (it == plan.metadata.end()) throw not_a_table(fmt::format("variant {} has no '{}'", variant, key));
-  return it->second;
+const TableFacts& facts(const Plan& plan, std::size_t variant) {
+  if (const auto* f = facts_or_null<TableFacts>(plan)) return *f;
+  throw not_a_table(fmt::format("variant {} {}", variant, facts_mismatch(plan, TableFacts::kFamily)));
 }
 
-std::size_t platform_index(double value, std::size_t size, const char* what) {
-  if (!(value >= 0.0) || value >= static_cast<double>(size) || value != std::floor(value))
-    throw not_a_table(fmt::format("variant 0's {} index {} is not in the platform", what, value));
-  return static_cast<std::size_t>(value);
+std::size_t platform_index(std::size_t index, std::size_t size, const char* what) {
+  if (index >= size)
+    throw not_a_table(fmt::format("variant 0's {} index {} is not in the platform", what, index));
+  return index;
 }
 
 }  // namespace
@@ -94,13 +96,14 @@ std::size_t pick_cell(const std::vector<double>& uplink_grid, const std::vector<
 
 std::vector<Plan> TableScheduler::plan_variants(std::vector<Plan> partitioned, const Platform& platform) {
   if (partitioned.size() < 2) throw not_a_table(fmt::format("got {} variant(s)", partitioned.size()));
-  // Rebuild the grid from the cells' metadata and check the variant order of table.hpp.
+  // Rebuild the grid from the cells' facts and check the variant order of table.hpp.
   up_grid_.clear();
   down_grid_.clear();
   for (std::size_t v = 1; v < partitioned.size(); ++v) {
-    const Plan& p = partitioned[v];
-    if (meta(p, v, "table_up") == 0) down_grid_.push_back(meta(p, v, "downlink_bps"));
-    if (meta(p, v, "table_down") == 0) up_grid_.push_back(meta(p, v, "uplink_bps"));
+    const TableFacts& f = facts(partitioned[v], v);
+    if (!f.cell) throw not_a_table(fmt::format("variant {} is no cell", v));
+    if (f.cell->up == 0) down_grid_.push_back(f.downlink_bps);
+    if (f.cell->down == 0) up_grid_.push_back(f.uplink_bps);
   }
   const std::size_t cells = up_grid_.size() * down_grid_.size();
   if (cells + 1 != partitioned.size())
@@ -109,16 +112,15 @@ std::vector<Plan> TableScheduler::plan_variants(std::vector<Plan> partitioned, c
   for (std::size_t u = 0; u < up_grid_.size(); ++u)
     for (std::size_t d = 0; d < down_grid_.size(); ++d) {
       const std::size_t v = 1 + u * down_grid_.size() + d;
-      const Plan& p = partitioned[v];
-      if (meta(p, v, "table_up") != static_cast<double>(u) ||
-          meta(p, v, "table_down") != static_cast<double>(d) || meta(p, v, "uplink_bps") != up_grid_[u] ||
-          meta(p, v, "downlink_bps") != down_grid_[d])
+      const TableFacts& f = facts(partitioned[v], v);
+      if (f.cell->up != u || f.cell->down != d || f.uplink_bps != up_grid_[u] ||
+          f.downlink_bps != down_grid_[d])
         throw not_a_table(fmt::format("variant {} is not cell ({}, {})", v, u, d));
     }
-  const Plan& nominal = partitioned.front();
-  const auto mobile = platform_index(meta(nominal, 0, "mobile"), platform.devices.size(), "mobile");
-  const auto cloud = platform_index(meta(nominal, 0, "cloud"), platform.devices.size(), "cloud");
-  const auto net = platform_index(meta(nominal, 0, "network"), platform.networks.size(), "network");
+  const TableFacts& nominal = facts(partitioned.front(), 0);
+  const auto mobile = platform_index(nominal.mobile, platform.devices.size(), "mobile");
+  const auto cloud = platform_index(nominal.cloud, platform.devices.size(), "cloud");
+  const auto net = platform_index(nominal.network, platform.networks.size(), "network");
   const Topology topo(platform);
   const auto route_links = [&](std::size_t from, std::size_t to) {
     const Route* r = topo.route_or_null(net, from, to);
@@ -132,12 +134,12 @@ std::vector<Plan> TableScheduler::plan_variants(std::vector<Plan> partitioned, c
   const std::string& server = platform.devices[cloud].name;
   up_ = {};
   up_.links = route_links(mobile, cloud);
-  up_.nominal_bps = meta(nominal, 0, "uplink_bps");
+  up_.nominal_bps = nominal.uplink_bps;
   up_.probe = {network, phone, server, params_.probe_bytes};
   up_.needed = up_grid_.size() > 1;
   down_ = {};
   down_.links = route_links(cloud, mobile);
-  down_.nominal_bps = meta(nominal, 0, "downlink_bps");
+  down_.nominal_bps = nominal.downlink_bps;
   down_.probe = {network, server, phone, params_.probe_bytes};
   down_.needed = down_grid_.size() > 1;
   return partitioned;

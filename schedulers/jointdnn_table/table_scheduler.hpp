@@ -74,7 +74,8 @@ class TableScheduler final : public Scheduler {
  public:
   explicit TableScheduler(TableParams params) : params_(params) {}
   std::string name() const override { return "jointdnn-table"; }
-  /// Reads the grid and the links from the variants' metadata; InputError (`scheduler.name`)
+  /// Reads the grid and the links from the variants' facts (partitioners/jointdnn/
+  /// table_facts.hpp); InputError (`scheduler.name`)
   /// when they are not a jointdnn table's.
   std::vector<Plan> plan_variants(std::vector<Plan> partitioned, const Platform& platform) override;
   FrameDecision on_frame(const SchedulerView& view) override;

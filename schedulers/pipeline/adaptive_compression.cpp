@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "partitioners/pipeline/pipeline_facts.hpp"
 #include "schedulers/pipeline/thresholds.hpp"
 #include "sim/core/error.hpp"
 #include "sim/plan/plan.hpp"
@@ -24,29 +25,27 @@ InputError variant_error(const Plan& v, const std::string& message) {
                   message));
 }
 
-double meta(const Plan& v, const std::string& key) {
-  const auto it = v.metadata.find(key);
-  if (it == v.metadata.end()) throw variant_error(v, fmt::format("has no metadata '{}'", key));
-  return it->second;
+const PipelineFacts& facts(const Plan& v) {
+  if (const auto* f = facts_or_null<PipelineFacts>(v)) return *f;
+  throw variant_error(v, facts_mismatch(v, PipelineFacts::kFamily));
+}
+
+double accuracy_of(const Plan& v) {
+  const auto nu = facts(v).nu;
+  if (!nu) throw variant_error(v, "has no accuracy (partitioner.accuracy)");
+  return *nu;
 }
 
 // gamma_k of every split k = 1..splits of variant v.
-std::vector<double> gammas_of(const Plan& v, std::size_t splits) {
-  std::vector<double> g(splits, 1.0);
-  for (std::size_t k = 1; k <= splits; ++k) {
-    const auto it = v.metadata.find(fmt::format("gamma_{}", k));
-    if (it != v.metadata.end())
-      g[k - 1] = it->second;
-    else if (v.metadata.contains("split") && static_cast<std::size_t>(meta(v, "split")) == k)
-      g[k - 1] = meta(v, "gamma");
-  }
+std::vector<double> gammas_of(const Plan& v) {
+  std::vector<double> g;
+  for (const auto& split : facts(v).splits) g.push_back(split.gamma);
   return g;
 }
 
 std::size_t split_count(const Plan& v) {
-  std::size_t n = 0;
-  while (v.metadata.contains(fmt::format("bytes_{}", n + 1))) ++n;
-  if (n == 0) throw variant_error(v, "has no metadata 'bytes_1'");
+  const std::size_t n = facts(v).splits.size();
+  if (n == 0) throw variant_error(v, "has no split points");
   return n;
 }
 
@@ -97,10 +96,10 @@ std::vector<Plan> AdaptiveCompressionScheduler::plan_variants(std::vector<Plan> 
   for (std::size_t v = 0; v < partitioned.size(); ++v) {
     const Plan& p = partitioned[v];
     if (split_count(p) != splits) throw variant_error(p, "has a different number of split points");
-    tp = std::min(tp, meta(p, "tp_fps"));
-    const double nu = meta(p, "accuracy");
+    tp = std::min(tp, facts(p).tp_fps);
+    const double nu = accuracy_of(p);
     if (!(nu >= 0.0 && nu <= 1.0)) throw variant_error(p, fmt::format("has accuracy {} outside [0, 1]", nu));
-    s.gammas.push_back(gammas_of(p, splits));
+    s.gammas.push_back(gammas_of(p));
     if (!s.variant_of.emplace(s.gammas.back(), v).second)
       throw variant_error(p, "repeats the compression ratios of another variant");
   }
@@ -131,18 +130,19 @@ std::vector<Plan> AdaptiveCompressionScheduler::plan_variants(std::vector<Plan> 
     ThresholdProblem problem;
     problem.compute_throughput_fps = tp;
     const Plan& any = partitioned[s.variant_of.at(ref)];
-    problem.stage_data = 8.0 * meta(any, fmt::format("bytes_{}", k + 1)) * ref[k];
+    const PipelineFacts::Split& split = facts(any).splits[k];
+    problem.stage_data = 8.0 * split.bytes * ref[k];
     problem.ratios = c.ratios;
     for (const double g : c.ratios) {
       ref[k] = g;
-      problem.accuracies.push_back(meta(partitioned[s.variant_of.at(ref)], "accuracy"));
+      problem.accuracies.push_back(accuracy_of(partitioned[s.variant_of.at(ref)]));
     }
     c.thresholds_bps = solve_thresholds(problem).thresholds;
-    // The route of the split's transfer (task link<k>).
-    const std::string id = fmt::format("link{}", k + 1);
-    const auto t =
-        std::find_if(any.tasks.begin(), any.tasks.end(), [&](const Task& x) { return x.id == id; });
-    if (t == any.tasks.end()) throw variant_error(any, fmt::format("has no transfer task '{}'", id));
+    // The route of the split's transfer.
+    if (split.transfer >= any.tasks.size() || any.tasks[split.transfer].kind != TaskKind::Transfer)
+      throw variant_error(any, fmt::format("has no transfer at task {} for split {}", split.transfer, k + 1));
+    const Task* t = &any.tasks[split.transfer];
+    const std::string& id = t->id;
     const auto src = platform.device_index_or_null(t->src), dst = platform.device_index_or_null(t->dst);
     const Route* route = nullptr;
     for (std::size_t n = 0; n < platform.networks.size() && route == nullptr && src && dst; ++n)

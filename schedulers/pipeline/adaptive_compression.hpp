@@ -5,17 +5,17 @@
 /// variant of the chosen ratios; a switch stalls the devices whose layers change for `reload_s`
 /// (Algorithm 2 line 7: they load their part of the new CNN A') through Scheduler::take_stalls.
 ///
-/// Plan variants (from the `pipeline` partitioner, metadata of pipeline_partitioner.hpp): split k
-/// of variant v sends `bytes_k` and compresses by gamma_k = metadata `gamma_k` when given, else
-/// `gamma` at split `split` and 1 elsewhere. More than one communication stage: the variants must
+/// Plan variants (from the `pipeline` partitioner, their partitioners/pipeline/pipeline_facts.hpp
+/// facts): split k of variant v sends `splits[k].bytes` compressed by gamma_k = `splits[k].gamma`
+/// over the transfer `splits[k].transfer`. More than one communication stage: the variants must
 /// hold every combination of the per-split ratios exactly once (one variant per gamma combination;
 /// the partitioner's variants, all compressors at one split, are that product trivially); the
-/// per-split choices then name one variant. Every variant needs `accuracy` (nu) and `tp_fps` (T_p).
+/// per-split choices then name one variant. Every variant needs its accuracy `nu` and T_p `tp_fps`.
 ///
 /// Thresholds of split k: `pipeline-thresholds` (thresholds.hpp) with T_p = the smallest tp_fps of
-/// the variants, D = 8 * bytes_k * gamma_k (uncompressed bits) and, per ratio g, the accuracy of the
-/// variant with g at k and the least compressed ratio at every other split. Or given explicitly:
-/// `thresholds_mbps` (only with one split that has choices), one per pair of neighbouring ratios,
+/// the variants, D = 8 * D_k (uncompressed bits, D_k = bytes * gamma at split k) and, per ratio g, the
+/// accuracy of the variant with g at k and the least compressed ratio at every other split. Or given
+/// explicitly: `thresholds_mbps` (only with one split that has choices), one per pair of neighbouring ratios,
 /// ratios descending, so the thresholds ascend with bandwidth. Selection (Fig. 2): start at the
 /// most compressed ratio and move to the next while b > its threshold (an infinite threshold
 /// stops).

@@ -12,6 +12,13 @@
 ///     auto p = partitioners.create("local", Json{{"device", "phone"}}, "s.yaml", "partitioner.name");
 ///     // a typo in the name:  InputError "s.yaml: partitioner.name: unknown partitioner 'locl'; known: ..."
 ///     // an unknown key:      InputError "s.yaml: partitioner.devise: unknown key; expected one of device"
+///
+/// A renamed entry leaves its old name behind with `retire`, so that a scenario still using it gets
+/// the new name instead of the list of known ones:
+///
+///     schedulers.retire("local", "cbo-local");
+///     schedulers.create("local", ...);
+///     // InputError "s.yaml: scheduler.name: scheduler 'local' was renamed 'cbo-local'"
 #include <functional>
 #include <map>
 #include <memory>
@@ -40,6 +47,13 @@ class Registry {
   void add(std::string name, std::string summary, ParamSchema params, Factory make) {
     if (entries_.count(name)) throw Error(fmt::format("{} '{}' registered twice", kind_, name));
     entries_.emplace(std::move(name), Entry{std::move(summary), std::move(params), std::move(make)});
+  }
+
+  /// Records that `old_name` was renamed `new_name`: `create` and `resolved_params` answer the old
+  /// name with the new one. Throws `Error` when `old_name` is registered or already retired.
+  void retire(std::string old_name, std::string new_name) {
+    if (entries_.count(old_name) || !retired_.emplace(old_name, std::move(new_name)).second)
+      throw Error(fmt::format("{} '{}' retired while in use", kind_, old_name));
   }
 
   bool contains(std::string_view name) const { return entries_.find(name) != entries_.end(); }
@@ -88,6 +102,8 @@ class Registry {
 
   const Entry& entry(std::string_view name, const std::string& file, const std::string& path) const {
     auto it = entries_.find(name);
+    if (auto old = retired_.find(name); it == entries_.end() && old != retired_.end())
+      throw InputError(file, path, fmt::format("{} '{}' was renamed '{}'", kind_, name, old->second));
     if (it == entries_.end())
       throw InputError(file, path,
                        fmt::format("unknown {} '{}'; known: {}", kind_, name, fmt::join(names(), ", ")));
@@ -110,6 +126,7 @@ class Registry {
 
   std::string kind_;
   std::map<std::string, Entry, std::less<>> entries_;
+  std::map<std::string, std::string, std::less<>> retired_;  ///< old name -> new name
 };
 
 }  // namespace coinfer

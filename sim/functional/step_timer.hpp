@@ -2,7 +2,7 @@
 /// The time of a real training step (forward, backward and SGD update through the Trainer's kernels)
 /// at several minibatch sizes on this host: the measurement behind AdaLearner's lookup table
 /// ([Mao-PhD §3.3, Fig. 3.7-3.8]), which
-/// schedulers/adalearner/time_model.hpp turns into minibatch splits and iteration times.
+/// partitioners/adalearner/time_model.hpp turns into minibatch splits and iteration times.
 ///
 ///     auto t = time_training_steps(build_zoo_model("mxnet_lenet"), {1, 16, 128}, 3, 1);
 ///     // t[2].seconds: one step of 128 samples, the fastest of 3 after a warm-up

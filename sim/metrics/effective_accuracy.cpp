@@ -33,9 +33,9 @@ struct Tally {
 std::optional<std::vector<double>> variant_accuracies(const std::vector<Plan>& variants) {
   std::vector<double> out;
   for (const auto& plan : variants) {
-    const auto it = plan.metadata.find("accuracy");
-    if (it == plan.metadata.end()) return std::nullopt;
-    out.push_back(it->second);
+    const auto nu = plan.facts ? plan.facts->accuracy() : std::nullopt;
+    if (!nu) return std::nullopt;
+    out.push_back(*nu);
   }
   if (out.empty()) return std::nullopt;
   return out;

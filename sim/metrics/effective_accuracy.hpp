@@ -5,7 +5,7 @@
 ///     nu_eff = (sum over completed frames of the accuracy of the variant that ran it) / generated,
 ///
 /// which is T * nu / T_gen for a single variant. A frame's accuracy is the pre-trained accuracy nu
-/// of its plan variant (`Plan::metadata["accuracy"]`, an input given with its source), 0 when it
+/// of its plan variant (`VariantFacts::accuracy` of `Plan::facts`, an input given with its source), 0 when it
 /// was dropped or missed its deadline (a late answer is as useless as none in real time).
 /// Windows group frames by release time, so nu_eff can be followed over a run whose bandwidth
 /// changes.
@@ -38,7 +38,7 @@ struct EffectiveAccuracy {
   std::vector<AccuracyWindow> windows;
 };
 
-/// `metadata["accuracy"]` of every variant, or nullopt when some variant has none.
+/// The facts' accuracy of every variant, or nullopt when some variant has none.
 std::optional<std::vector<double>> variant_accuracies(const std::vector<Plan>& variants);
 
 /// A frame's outcome accuracy: `accuracy[frame.variant]` when it completed within its deadline,

@@ -10,8 +10,8 @@
 ///      "deadline_met", "simulated_s", "wake_ups": {device: n}, "warnings": [..]}
 ///
 /// A scenario run adds (sim/scenario/scenario.cpp) "plan_variants": [{"name", "metadata"}] when the
-/// partitioner offered several variants or metadata, and effective accuracy
-/// (sim/metrics/effective_accuracy.hpp) when every variant carries an `accuracy`.
+/// partitioner offered several variants or facts (`metadata`: `VariantFacts::to_json`, plan.hpp), and
+/// effective accuracy (sim/metrics/effective_accuracy.hpp) when every variant carries an `accuracy`.
 ///
 /// Percentiles are nearest-rank: p-th = the ceil(p/100 * n)-th smallest latency (percentile.hpp:
 /// selected in place from the frame records, no copy of the latencies). Latency fields are null

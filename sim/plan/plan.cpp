@@ -28,6 +28,17 @@ Task transfer_task(std::string id, std::string src, std::string dst, double byte
   return t;
 }
 
+bool Plan::operator==(const Plan& other) const {
+  if (name != other.name || file != other.file || tasks != other.tasks) return false;
+  if (!facts || !other.facts) return !facts && !other.facts;
+  return facts->to_json() == other.facts->to_json();
+}
+
+std::string facts_mismatch(const Plan& plan, std::string_view family) {
+  return fmt::format("has no {} facts (it carries {})", family,
+                     plan.facts ? fmt::format("{} facts", plan.facts->family()) : std::string("none"));
+}
+
 std::string pair_channel(const std::string& a, const std::string& b) {
   return a < b ? a + "|" + b : b + "|" + a;
 }

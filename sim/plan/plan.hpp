@@ -9,9 +9,15 @@
 ///         transfer_task("upload", "phone", "server", 150528, {}),
 ///         compute_task("infer", "server", 0.012, {"upload"}),
 ///         transfer_task("download", "server", "phone", 4000, {"infer"})}};
-#include <map>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/plan/variant_facts.hpp"
 
 namespace coinfer {
 
@@ -45,12 +51,31 @@ struct Plan {
   std::string name;
   std::string file;  ///< where it was loaded from ("" when built in code); names it in errors
   std::vector<Task> tasks;
-  /// Variant metadata schedulers and metrics read (gamma, accuracy, ...). Default-initialised so
-  /// that `Plan{name, file, tasks}` stays a complete aggregate initialisation.
-  std::map<std::string, double> metadata{};
+  /// What schedulers and metrics read about the variant (variant_facts.hpp); null: nothing.
+  /// Default-initialised so that `Plan{name, file, tasks}` stays a complete aggregate initialisation.
+  std::shared_ptr<const VariantFacts> facts{};
 
-  bool operator==(const Plan&) const = default;
+  /// Equal tasks and equal facts (compared by their JSON).
+  bool operator==(const Plan& other) const;
 };
+
+/// Why `plan` has no facts of `family`: "has no pipeline facts (it carries adalearner facts)".
+std::string facts_mismatch(const Plan& plan, std::string_view family);
+
+/// The facts of `plan` when they are family F's (F::kFamily), else null.
+template <class F>
+const F* facts_or_null(const Plan& plan) {
+  return dynamic_cast<const F*>(plan.facts.get());
+}
+
+/// The facts of `plan` as family F's; throws `Error` ("plan variant 'p' has no pipeline facts (it
+/// carries none)") when it carries another family's or none. Example:
+/// `facts_of<PipelineFacts>(plan).tp_fps`.
+template <class F>
+const F& facts_of(const Plan& plan) {
+  if (const F* f = facts_or_null<F>(plan)) return *f;
+  throw Error(fmt::format("plan variant '{}' {}", plan.name, facts_mismatch(plan, F::kFamily)));
+}
 
 /// A compute task. Example: `compute_task("c1", "phone", 0.25, {}, "conv1..conv5")`.
 Task compute_task(std::string id, std::string device, double duration_s, std::vector<std::string> deps,

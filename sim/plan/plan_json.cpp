@@ -50,15 +50,17 @@ Task task_from_json(const Json& j, const std::string& path) {
 }
 
 /// `metadata`: a mapping of names to finite numbers; `accuracy`, when given, in [0, 1].
-std::map<std::string, double> metadata_from_json(const Json& json) {
+/// Null when absent or empty.
+std::shared_ptr<const VariantFacts> facts_from_json(const Json& json) {
   std::map<std::string, double> out;
   const Json* m = json_find(json, "metadata", "");
-  if (m == nullptr) return out;
+  if (m == nullptr) return nullptr;
   if (!m->is_object()) throw InputError("", "metadata", "expected a mapping of names to numbers");
   for (const auto& [key, value] : m->items())
     out[key] =
         key == "accuracy" ? json_number(*m, key, "metadata", 0.0, 1.0) : json_number(*m, key, "metadata");
-  return out;
+  if (out.empty()) return nullptr;
+  return std::make_shared<const PlanFileFacts>(std::move(out));
 }
 
 }  // namespace
@@ -85,7 +87,7 @@ Json plan_to_json(const Plan& plan) {
     tasks.push_back(std::move(j));
   }
   Json out = {{"name", plan.name}, {"tasks", std::move(tasks)}};
-  if (!plan.metadata.empty()) out["metadata"] = plan.metadata;
+  if (plan.facts) out["metadata"] = plan.facts->to_json();
   return out;
 }
 
@@ -95,7 +97,7 @@ Plan plan_from_json(const Json& json, const std::string& file) {
     Plan plan;
     plan.file = file;
     plan.name = json_string_or(json, "name", "", "plan");
-    plan.metadata = metadata_from_json(json);
+    plan.facts = facts_from_json(json);
     const Json& tasks = json_at(json, "tasks", "");
     if (!tasks.is_array()) throw InputError("", "tasks", "expected a list of tasks");
     for (std::size_t i = 0; i < tasks.size(); ++i)

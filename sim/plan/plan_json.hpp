@@ -9,7 +9,8 @@
 ///         "label": "conv1..fc8", "deps": ["upload"]}]}
 ///
 /// An optional `"metadata": {"gamma": 4, "accuracy": 0.885}` maps names to finite numbers (plan.hpp
-/// `Plan::metadata`; `accuracy`, a pre-trained accuracy, must lie in [0, 1]).
+/// `Plan::facts`, as variant_facts.hpp's `PlanFileFacts`; `accuracy`, a pre-trained accuracy, must
+/// lie in [0, 1]). A plan with facts of a family writes them as its `metadata`.
 /// `network`, `channel` (a transfer's logical channel, plan.hpp `Task::channel`; non-empty when
 /// given), `label` and `deps` are optional. Structure is checked here (types, ranges,
 /// unknown keys); names of devices and the DAG are checked by `compile_plan`.

@@ -53,8 +53,8 @@ class Partitioner {
   virtual Plan partition(const PartitionContext& context) const = 0;
   /// Every labelled plan variant it offers (DESIGN "Runtime decisions"): variant 0, the default,
   /// first; the others for schedulers to switch to (one per compression ratio, per bandwidth
-  /// cell, ...), each carrying `Plan::metadata` (e.g. `gamma`, `accuracy`) that schedulers and
-  /// metrics read. Default: the single plan of `partition`.
+  /// cell, ...), each carrying `Plan::facts` (its family's typed facts, e.g. partitioners/pipeline/
+  /// pipeline_facts.hpp) that schedulers and metrics read. Default: the single plan of `partition`.
   virtual std::vector<Plan> partition_variants(const PartitionContext& context) const {
     return {partition(context)};
   }

@@ -331,9 +331,10 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
                               scheduler.get());
     run.results = run_metrics(spec.name, run.simulation);
     run.results.update(effective_accuracy_metrics(run.variants, run.simulation));
-    if (run.variants.size() > 1 || !run.plan.metadata.empty()) {
+    if (run.variants.size() > 1 || run.plan.facts) {
       Json variants = Json::array();
-      for (const auto& v : run.variants) variants.push_back({{"name", v.name}, {"metadata", v.metadata}});
+      for (const auto& v : run.variants)
+        variants.push_back({{"name", v.name}, {"metadata", v.facts ? v.facts->to_json() : Json::object()}});
       run.results["plan_variants"] = std::move(variants);
     }
     run.results["model"] = graph.name();

@@ -2,6 +2,7 @@
 // the replay against eq. 3.8 (time_model.hpp) where its assumptions hold, and where the GO's FIFO
 // radio makes them fail.
 #include "partitioners/adalearner/adalearner_plan.hpp"
+#include "partitioners/adalearner/adalearner_facts.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -52,7 +53,7 @@ TEST_CASE("adalearner: one fp32 worker replays eq. 3.8 plus the GO's merge", "[a
   CHECK_FALSE(e.onebit);
   CHECK(e.wakeup_s == Approx(0.2));  // upload and download each wake a channel
   // Eq. 3.8 leaves out the GO's merge and update; everything else is the closed form.
-  CHECK(f.replay_s(r.plan) == Approx(e.total_s + r.plan.metadata.at("merge_s")).epsilon(1e-9));
+  CHECK(f.replay_s(r.plan) == Approx(e.total_s + facts_of<AdaLearnerFacts>(r.plan).merge_s).epsilon(1e-9));
 }
 
 TEST_CASE("adalearner: one 1-bit worker replays eq. 3.12 plus the decodes it leaves out", "[adalearner]") {
@@ -60,10 +61,11 @@ TEST_CASE("adalearner: one 1-bit worker replays eq. 3.12 plus the decodes it lea
   const auto r = adalearner_plan(f.ctx(), fixed(1, AdaScheme::OneBit));
   const auto e = adalearner_estimate(adalearner_costs(f.ctx()), 1, 128, AdaScheme::OneBit);
   REQUIRE(e.onebit);
-  CHECK(r.plan.metadata.at("message_bytes") < 0.06 * 4 * 431080);  // the real codec's size
+  CHECK(facts_of<AdaLearnerFacts>(r.plan).message_bytes < 0.06 * 4 * 431080);  // the real codec's size
   // Eq. 3.12 counts (N - 1) GO decodes and no worker decode; the plan runs both.
   const double decodes = duration(r.plan, "go.decode.w1") + duration(r.plan, "w1.decode");
-  CHECK(f.replay_s(r.plan) == Approx(e.total_s + r.plan.metadata.at("merge_s") + decodes).epsilon(1e-9));
+  CHECK(f.replay_s(r.plan) ==
+        Approx(e.total_s + facts_of<AdaLearnerFacts>(r.plan).merge_s + decodes).epsilon(1e-9));
 }
 
 TEST_CASE("adalearner: with 4 fp32 workers the uploads' wake-ups overlap where eq. 3.8 adds them up",
@@ -73,7 +75,7 @@ TEST_CASE("adalearner: with 4 fp32 workers the uploads' wake-ups overlap where e
   const auto r = adalearner_plan(f.ctx(), fixed(4, AdaScheme::Fp32));
   const auto e = adalearner_estimate(c, 4, 128, AdaScheme::Fp32);
   const double message_s = c.fp32_bytes / c.rate_bytes_per_s;
-  const double merge = r.plan.metadata.at("merge_s"), replay = f.replay_s(r.plan);
+  const double merge = facts_of<AdaLearnerFacts>(r.plan).merge_s, replay = f.replay_s(r.plan);
   // Replay: the workers finish together and wake their radios in parallel (one wake-up exposed),
   // then the uploads queue at the GO's FIFO radio; the downloads go one after another, each waking
   // its channel first (N wake-ups).
@@ -86,21 +88,21 @@ TEST_CASE("adalearner: the capability split gives every worker its share of the 
   const Fixture f("mxnet_lenet");
   const auto r = adalearner_plan(f.ctx(), fixed(3, AdaScheme::Fp32));
   CHECK(duration(r.plan, "w1.step") / duration(r.plan, "w3.step") == Approx(43.0 / 42.0));
-  CHECK(r.plan.metadata.at("minibatch") == 128);
+  CHECK(facts_of<AdaLearnerFacts>(r.plan).minibatch == 128);
 }
 
 TEST_CASE("adalearner: the scheduler keeps the MLP local and spreads the ConvNet", "[adalearner]") {
   const Fixture mlp("mxnet_mlp"), convnet("convnet");
   const auto m = adalearner_plan(mlp.ctx(), AdaOptions{});
   CHECK(m.workers == 0);
-  CHECK(m.plan.metadata.at("workers") == 0);
+  CHECK(facts_of<AdaLearnerFacts>(m.plan).workers == 0);
   CHECK(m.estimates_s.size() == 9);  // local, 1..8
   const auto c = adalearner_plan(convnet.ctx(), AdaOptions{});
   CHECK(c.workers > 1);
-  CHECK(c.plan.metadata.at("workers") == c.workers);
-  CHECK(c.plan.metadata.at("auto_scheme") == 1);
+  CHECK(facts_of<AdaLearnerFacts>(c.plan).workers == c.workers);
+  CHECK(facts_of<AdaLearnerFacts>(c.plan).choice->scheme);
   // The choice is the least estimate over local and 1..8 workers.
-  CHECK(c.plan.metadata.at("estimate_s") ==
+  CHECK(facts_of<AdaLearnerFacts>(c.plan).estimate_s ==
         Approx(*std::min_element(c.estimates_s.begin(), c.estimates_s.end())));
 }
 
@@ -125,7 +127,7 @@ TEST_CASE("adalearner: TernGrad sends the real codec's 2-bit message both ways",
       ++sent;
     }
   CHECK(sent == 4);
-  CHECK(r.plan.metadata.at("onebit") == 1);
+  CHECK(facts_of<AdaLearnerFacts>(r.plan).onebit);
 }
 
 TEST_CASE("adalearner: measured codec timing costs the encode tasks from the real kernels", "[adalearner]") {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "partitioners/jointdnn/table.hpp"
+#include "partitioners/jointdnn/table_facts.hpp"
 #include "sim/core/error.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/platform/platform_yaml.hpp"
@@ -50,8 +51,8 @@ TEST_CASE("every table cell's variant is the optimum of a platform whose network
   const auto nominal = build_scenario_problem(f.context(f.platform), setup);
   check_same_plan(variants[0], plan_of_schedule(f.context(f.platform), nominal,
                                                 solve_scenario_problem(nominal, setup.solver), "x"));
-  CHECK(variants[0].metadata.at("uplink_bps") == 5.85e6);
-  CHECK(variants[0].metadata.at("table_up") == -1);
+  CHECK(facts_of<TableFacts>(variants[0]).uplink_bps == 5.85e6);
+  CHECK_FALSE(facts_of<TableFacts>(variants[0]).cell.has_value());
   std::size_t distinct = 0;
   for (std::size_t u = 0; u < 3; ++u)
     for (std::size_t d = 0; d < 2; ++d) {
@@ -62,13 +63,13 @@ TEST_CASE("every table cell's variant is the optimum of a platform whose network
       const auto sp = build_scenario_problem(f.context(cell), setup);
       const Solution s = solve_scenario_problem(sp, setup.solver);
       check_same_plan(v, plan_of_schedule(f.context(cell), sp, s, "x"));
-      CHECK(v.metadata.at("latency_s") == Approx(s.cost.latency_s).epsilon(1e-12));
-      CHECK(v.metadata.at("energy_j") == Approx(s.cost.energy_j).epsilon(1e-12));
-      CHECK(v.metadata.at("uplink_bps") == grid.uplink_bps[u]);
-      CHECK(v.metadata.at("downlink_bps") == grid.downlink_bps[d]);
-      CHECK(v.metadata.at("table_up") == u);
-      CHECK(v.metadata.at("table_down") == d);
-      CHECK(v.metadata.at("network") == 1);
+      CHECK(facts_of<TableFacts>(v).latency_s == Approx(s.cost.latency_s).epsilon(1e-12));
+      CHECK(facts_of<TableFacts>(v).energy_j == Approx(s.cost.energy_j).epsilon(1e-12));
+      CHECK(facts_of<TableFacts>(v).uplink_bps == grid.uplink_bps[u]);
+      CHECK(facts_of<TableFacts>(v).downlink_bps == grid.downlink_bps[d]);
+      CHECK(facts_of<TableFacts>(v).cell->up == u);
+      CHECK(facts_of<TableFacts>(v).cell->down == d);
+      CHECK(facts_of<TableFacts>(v).network == 1);
       if (v.tasks.size() != variants[1].tasks.size()) ++distinct;
     }
   // The grid spans all-mobile (0.5 Mbps up) to offloading: the cells do not all agree.

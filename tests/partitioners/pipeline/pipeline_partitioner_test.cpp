@@ -1,6 +1,7 @@
 // The `pipeline` partitioner (Hu & Krishnamachari sec. IV) on MobileNet-v2 (CIFAR) and four
 // Raspberry Pi 3B+, with the shipped platform and calibration files and the MACs-based estimate.
 #include "partitioners/pipeline/pipeline_partitioner.hpp"
+#include "partitioners/pipeline/pipeline_facts.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -148,11 +149,11 @@ TEST_CASE("pipeline: one compute stage per device, one transfer per split point"
   // The stages partition the model: their times add up to the whole model on one Pi.
   CHECK(total_s == Approx(f.cost.total_time_s(f.platform.devices[0].calibration)).epsilon(1e-9));
   // Split 1's transfer carries the split layer's output (a block boundary: nothing else crosses).
-  const auto cut = static_cast<std::size_t>(plan.metadata.at("split_1"));
+  const auto cut = static_cast<std::size_t>(facts_of<PipelineFacts>(plan).splits.at(0).last_layer);
   const auto& split_layer = f.graph.layer(f.graph.topological_order()[cut - 1]);
   CHECK(task(plan, "link1").bytes == static_cast<double>(split_layer.output_bytes));
   CHECK(task(plan, "link1").label == split_layer.name);
-  CHECK(plan.metadata.at("gamma") == 1.0);
+  CHECK(facts_of<PipelineFacts>(plan).gamma() == 1.0);
 }
 
 TEST_CASE("pipeline: a split inside a residual block also sends the shortcut", "[pipeline]") {
@@ -176,28 +177,28 @@ TEST_CASE("pipeline: compressor variants carry gamma, accuracy and 1/gamma of th
   params["default_gamma"] = 4;
   const auto plans = variants(f, params);
   REQUIRE(plans.size() == 4);
-  CHECK(plans[0].metadata.at("gamma") == 4.0);  // variant 0: the default
-  CHECK(plans[1].metadata.at("gamma") == 1.0);
-  CHECK(plans[2].metadata.at("gamma") == 2.0);
-  CHECK(plans[3].metadata.at("gamma") == 8.0);
+  CHECK(facts_of<PipelineFacts>(plans[0]).gamma() == 4.0);  // variant 0: the default
+  CHECK(facts_of<PipelineFacts>(plans[1]).gamma() == 1.0);
+  CHECK(facts_of<PipelineFacts>(plans[2]).gamma() == 2.0);
+  CHECK(facts_of<PipelineFacts>(plans[3]).gamma() == 8.0);
   const double d = task(plans[1], "link1").bytes;
   for (const auto& plan : plans) {
-    const double gamma = plan.metadata.at("gamma");
+    const double gamma = facts_of<PipelineFacts>(plan).gamma();
     INFO("gamma " << gamma);
     CHECK(task(plan, "link1").bytes * gamma == d);
     CHECK(task(plan, "link2").bytes == task(plans[1], "link2").bytes);  // other splits unchanged
-    CHECK(plan.metadata.at("data_bytes") == d);
+    CHECK(facts_of<PipelineFacts>(plan).data_bytes == d);
     // The encoder runs on device 1, the decoder on device 2: both stages get longer.
     if (gamma > 1) {
       CHECK(task(plan, "stage1").duration_s > task(plans[1], "stage1").duration_s);
       CHECK(task(plan, "stage2").duration_s > task(plans[1], "stage2").duration_s);
       CHECK(task(plan, "stage3").duration_s == task(plans[1], "stage3").duration_s);
-      CHECK(plan.metadata.at("overhead") > 0.0);
-      CHECK(plan.metadata.at("overhead") < 0.2);
+      CHECK(facts_of<PipelineFacts>(plan).overhead > 0.0);
+      CHECK(facts_of<PipelineFacts>(plan).overhead < 0.2);
     }
   }
-  CHECK(plans[0].metadata.at("accuracy") == 0.885);
-  CHECK(plans[3].metadata.at("accuracy") == 0.877);
+  CHECK(facts_of<PipelineFacts>(plans[0]).nu == 0.885);
+  CHECK(facts_of<PipelineFacts>(plans[3]).nu == 0.877);
 }
 
 TEST_CASE("pipeline: bad parameters name their key path", "[pipeline]") {

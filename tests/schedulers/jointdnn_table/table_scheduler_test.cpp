@@ -1,6 +1,7 @@
 // The jointdnn-table scheduler: the cell it picks for given measurements (schedulers/jointdnn_table).
 #include <catch2/catch.hpp>
 
+#include "partitioners/jointdnn/table_facts.hpp"
 #include "schedulers/jointdnn_table/table_scheduler.hpp"
 #include "sim/core/error.hpp"
 #include "sim/plan/plan.hpp"
@@ -30,17 +31,22 @@ std::size_t brute_pick(const std::vector<double>& grid, double r, Pick pick) {
 // jointdnn_tx2_k40's 4g (network 1; tx2 = device 0, k40 = device 1), nominal 5.85 / 13.76 Mbps.
 std::vector<Plan> table_plans() {
   const std::vector<double> up = {1e6, 4e6}, down = {2e6, 10e6, 20e6};
-  const auto plan = [](double u, double d, double iu, double id) {
+  const auto plan = [](double u, double d, std::optional<jointdnn::TableFacts::Cell> cell) {
+    jointdnn::TableFacts f;
+    f.uplink_bps = u;
+    f.downlink_bps = d;
+    f.cell = cell;
+    f.mobile = 0;
+    f.cloud = 1;
+    f.network = 1;
     Plan p;
     p.name = "cell";
-    p.metadata = {{"uplink_bps", u}, {"downlink_bps", d}, {"table_up", iu}, {"table_down", id},
-                  {"mobile", 0},     {"cloud", 1},        {"network", 1}};
+    p.facts = std::make_shared<const jointdnn::TableFacts>(f);
     return p;
   };
-  std::vector<Plan> plans{plan(5.85e6, 13.76e6, -1, -1)};
+  std::vector<Plan> plans{plan(5.85e6, 13.76e6, std::nullopt)};
   for (std::size_t u = 0; u < up.size(); ++u)
-    for (std::size_t d = 0; d < down.size(); ++d)
-      plans.push_back(plan(up[u], down[d], static_cast<double>(u), static_cast<double>(d)));
+    for (std::size_t d = 0; d < down.size(); ++d) plans.push_back(plan(up[u], down[d], {{u, d}}));
   return plans;
 }
 
@@ -139,8 +145,10 @@ TEST_CASE("jointdnn-table rejects variants that are not a jointdnn table") {
   plans.pop_back();  // 2 x 3 grid with a cell missing
   CHECK_THROWS_WITH(s.plan_variants(plans, tx2_k40()), Contains("do not form"));
   plans = table_plans();
-  plans[2].metadata.erase("downlink_bps");
-  CHECK_THROWS_WITH(s.plan_variants(plans, tx2_k40()), Contains("no 'downlink_bps'"));
+  plans[2].facts =
+      std::make_shared<const PlanFileFacts>(std::map<std::string, double>{{"downlink_bps", 2e6}});
+  CHECK_THROWS_WITH(s.plan_variants(plans, tx2_k40()),
+                    Contains("variant 2 has no jointdnn-table facts (it carries plan file facts)"));
 }
 
 TEST_CASE("jointdnn-table with max_age_s returns to variant 0 when its measurements are stale") {

@@ -1,7 +1,8 @@
-// The adaptive-compression scheduler (Algorithm 2): eq. 3 thresholds from the variants' metadata,
+// The adaptive-compression scheduler (Algorithm 2): eq. 3 thresholds from the variants' facts,
 // switches at them on measured (or oracle) bandwidth, per-split choices, and the reload stall in a
 // replay against its closed form.
 #include "schedulers/pipeline/adaptive_compression.hpp"
+#include "partitioners/pipeline/pipeline_facts.hpp"
 
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
@@ -35,8 +36,11 @@ Plan chain_variant(double g1, double g2, double accuracy) {
           compute_task("s2", "d2", 0.02, {"link1"}, label("s2", g2, g1)),
           transfer_task("link2", "d2", "d3", 20e3 / g2, {"s2"}),
           compute_task("s3", "d3", 0.02, {"link2"}, label("s3", 1, g2))}};
-  p.metadata = {{"gamma_1", g1},        {"gamma_2", g2},  {"bytes_1", 20e3 / g1},
-                {"bytes_2", 20e3 / g2}, {"tp_fps", 50.0}, {"accuracy", accuracy}};
+  PipelineFacts f;
+  f.splits = {{1, 20e3 / g1, g1, 1}, {2, 20e3 / g2, g2, 3}};  // tasks[1] = link1, tasks[3] = link2
+  f.tp_fps = 50.0;
+  f.nu = accuracy;
+  p.facts = std::make_shared<const PipelineFacts>(f);
   return p;
 }
 

@@ -22,7 +22,7 @@ Plan pipeline(double hop1_bytes) {
          {compute_task("s1", "d1", 0.040, {}), transfer_task("l1", "d1", "d2", hop1_bytes, {"s1"}),
           compute_task("s2", "d2", 0.030, {"l1"}), transfer_task("l2", "d2", "d3", 20e3, {"s2"}),
           compute_task("s3", "d3", 0.020, {"l2"})}};
-  p.metadata["accuracy"] = 0.9;
+  p.facts = std::make_shared<const PlanFileFacts>(std::map<std::string, double>{{"accuracy", 0.9}});
   return p;
 }
 

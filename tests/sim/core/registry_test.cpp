@@ -80,6 +80,20 @@ TEST_CASE("registry: an unknown name lists the known ones") {
              Equals("s.yaml: partitioner.name: unknown partitioner 'splt'; known: none, split"));
 }
 
+TEST_CASE("registry: a retired name answers with its new name, not the list") {
+  auto r = things();
+  r.retire("splitter", "split");
+  CHECK_THAT(error_of([&] { r.create("splitter", Json::object(), "s.yaml", "partitioner.name"); }),
+             Equals("s.yaml: partitioner.name: partitioner 'splitter' was renamed 'split'"));
+  CHECK_FALSE(r.contains("splitter"));
+  CHECK(r.names() == std::vector<std::string>{"none", "split"});
+}
+
+TEST_CASE("registry: retiring a registered name is an error") {
+  auto r = things();
+  CHECK_THROWS_AS(r.retire("none", "split"), Error);
+}
+
 TEST_CASE("registry: a name registered twice is an error") {
   auto r = things();
   CHECK_THROWS_AS(

@@ -55,9 +55,9 @@ TEST_CASE("effective accuracy: a frame's accuracy is its variant's nu, 0 when dr
 
 TEST_CASE("effective accuracy: plans without an accuracy give no metric", "[metrics]") {
   coinfer::Plan a, b;
-  a.metadata["accuracy"] = 0.9;
+  a.facts = std::make_shared<const coinfer::PlanFileFacts>(std::map<std::string, double>{{"accuracy", 0.9}});
   CHECK_FALSE(coinfer::variant_accuracies({a, b}).has_value());
-  b.metadata["accuracy"] = 0.8;
+  b.facts = std::make_shared<const coinfer::PlanFileFacts>(std::map<std::string, double>{{"accuracy", 0.8}});
   CHECK(*coinfer::variant_accuracies({a, b}) == std::vector<double>{0.9, 0.8});
   coinfer::SimulationResult r;
   r.frames = {completed(0, 0), dropped(1)};

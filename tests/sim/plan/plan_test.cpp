@@ -41,6 +41,29 @@ TEST_CASE("plan JSON round trip") {
   CHECK(plan_from_json(j) == plan);
 }
 
+TEST_CASE("plan JSON: metadata become plan file facts, written back unchanged") {
+  const Json j = {{"name", "p"},
+                  {"metadata", {{"gamma", 4.0}, {"accuracy", 0.885}}},
+                  {"tasks", {{{"id", "a"}, {"kind", "compute"}, {"device", "a"}, {"duration_s", 0.1}}}}};
+  const Plan plan = plan_from_json(j);
+  CHECK(facts_of<PlanFileFacts>(plan).values.at("gamma") == 4.0);
+  CHECK(plan.facts->accuracy() == std::optional<double>(0.885));
+  CHECK(plan_to_json(plan)["metadata"] == j["metadata"]);
+}
+
+TEST_CASE("plan: facts of another family are an Error naming the plan and both families") {
+  Plan plan{"p", "", {}};
+  CHECK_THROWS_WITH(facts_of<PlanFileFacts>(plan),
+                    "plan variant 'p' has no plan file facts (it carries none)");
+  struct OtherFacts final : VariantFacts {
+    std::string_view family() const override { return "other"; }
+    Json to_json() const override { return Json::object(); }
+  };
+  plan.facts = std::make_shared<const OtherFacts>();
+  CHECK_THROWS_WITH(facts_of<PlanFileFacts>(plan),
+                    "plan variant 'p' has no plan file facts (it carries other facts)");
+}
+
 TEST_CASE("plan JSON round trip keeps a transfer's channel and omits an empty one") {
   Task relayed = transfer_task("halo", "w1", "go", 512, {}, "conv1_2");
   relayed.channel = pair_channel("w2", "w1");

@@ -1,4 +1,4 @@
-#include "schedulers/adalearner/time_model.hpp"
+#include "partitioners/adalearner/time_model.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -4,7 +4,7 @@
 
 #include <functional>
 
-#include "schedulers/adalearner/time_model.hpp"
+#include "partitioners/adalearner/time_model.hpp"
 #include "sim/core/error.hpp"
 #include "sim/kernels/tensor.hpp"
 #include "sim/models/zoo.hpp"
