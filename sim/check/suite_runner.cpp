@@ -109,7 +109,7 @@ CheckRun run_result(const Suite& suite, const Check& check, const BaselineFile* 
   BaselineFile fresh;
   fresh.check = check.name;
   fresh.metrics = cmp.values;
-  return {cmp.rows, fresh};
+  return {cmp.rows, fresh, std::nullopt};
 }
 
 CheckRun run_timing(const Suite& suite, const Check& check, const BaselineFile* old,
