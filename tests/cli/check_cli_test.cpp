@@ -15,12 +15,7 @@ namespace {
 
 const std::filesystem::path kRoot = COINFER_SOURCE_DIR;
 
-std::filesystem::path fresh(const std::string& name) {
-  const auto dir = scratch_dir() / ("check_" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+std::filesystem::path fresh(const std::string& name) { return fresh_dir("check_" + name); }
 
 std::size_t count_of(const std::string& text, const std::string& what) {
   std::size_t n = 0;

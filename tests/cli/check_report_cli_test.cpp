@@ -14,12 +14,7 @@ namespace {
 
 const std::filesystem::path kRoot = COINFER_SOURCE_DIR;
 
-std::filesystem::path fresh(const std::string& name) {
-  const auto dir = scratch_dir() / ("check_report_" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+std::filesystem::path fresh(const std::string& name) { return fresh_dir("check_report_" + name); }
 
 // LeNet-5 run locally under two labels, `first` and `label2`; one report row reads `first`'s
 // latency beside a paper value.

@@ -28,6 +28,14 @@ inline std::string read_text(const std::filesystem::path& p) {
   return ss.str();
 }
 
+/// An empty folder `name` in this test case's scratch folder (emptied if it exists).
+inline std::filesystem::path fresh_dir(const std::string& name) {
+  const auto dir = scratch_dir() / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
 inline std::filesystem::path write_text(const std::string& name, const std::string& text) {
   auto p = scratch_dir() / name;
   std::ofstream(p) << text;

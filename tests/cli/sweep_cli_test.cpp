@@ -13,12 +13,7 @@ namespace {
 
 const std::filesystem::path kRoot = COINFER_SOURCE_DIR;
 
-std::filesystem::path fresh(const std::string& name) {
-  const auto dir = scratch_dir() / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+std::filesystem::path fresh(const std::string& name) { return fresh_dir(name); }
 
 std::size_t lines_in(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
