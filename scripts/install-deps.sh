@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian package coinfer needs to build, test, benchmark, sanitize, fuzz and draw
-# its notebooks.
+# its notebooks, and PyTorch/torchvision to measure reference profiles on this CPU
+# (scripts/torch-profile.py; the tests never need them).
 # Idempotent: packages already present are left alone. Works as root or through sudo.
 set -euo pipefail
 
@@ -10,7 +11,7 @@ packages=(
   catch2 libyaml-cpp-dev libcli11-dev libglpk-dev libpng-dev zlib1g-dev
   libbenchmark-dev libopenblas-dev
   python3 python3-matplotlib python3-pandas python3-nbconvert python3-ipykernel python3-nbformat
-  python3-sklearn dataset-fashion-mnist
+  python3-sklearn dataset-fashion-mnist python3-torch python3-torchvision
   parallel slurmctld slurmd slurm-client munge
   clang libclang-rt-14-dev lld llvm-14
 )
