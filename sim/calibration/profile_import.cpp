@@ -43,7 +43,7 @@ constexpr std::string_view kTfliteHeader =
 std::vector<ProfileRow> csv_rows(const std::vector<TextLine>& lines, const std::string& file) {
   std::vector<ProfileRow> rows;
   std::map<std::string, int> seen;  // layer name -> line it was first given on
-  int header = 0;  // its line number, once read
+  int header = 0;                   // its line number, once read
   for (const TextLine& l : lines) {
     if (is_blank_or_comment(l.text)) continue;
     const std::vector<std::string> fields = split_csv_fields(l.text, file, l.number);
@@ -62,8 +62,10 @@ std::vector<ProfileRow> csv_rows(const std::vector<TextLine>& lines, const std::
                        fmt::format("layer '{}' again: it has a time on line {}", fields[0], it->second));
     rows.push_back({fields[0], "", parse_ms(fields[1], file, l.number, "ms"), l.number});
   }
-  if (header == 0) throw InputError(file, "", "empty profile: expected the header 'layer,ms' and one row per layer");
-  if (rows.empty()) throw InputError(file, line_path(header), "empty profile: expected one row per layer after the header");
+  if (header == 0)
+    throw InputError(file, "", "empty profile: expected the header 'layer,ms' and one row per layer");
+  if (rows.empty())
+    throw InputError(file, line_path(header), "empty profile: expected one row per layer after the header");
   return rows;
 }
 
@@ -72,14 +74,17 @@ std::size_t tflite_header_index(const std::vector<TextLine>& lines, const std::s
   std::size_t i = 0;
   while (i < lines.size() && lines[i].text.find(kTfliteSection) == std::string::npos) ++i;
   if (i == lines.size())
-    throw InputError(file, "", fmt::format("no line '{}': expected benchmark_model --enable_op_profiling=true "
-                                           "--profiling_output_csv_file output", kTfliteSection));
+    throw InputError(file, "",
+                     fmt::format("no line '{}': expected benchmark_model --enable_op_profiling=true "
+                                 "--profiling_output_csv_file output",
+                                 kTfliteSection));
   const int section = lines[i].number;
   while (i < lines.size() && lines[i].text.find("= Run Order =") == std::string::npos) ++i;
   if (i == lines.size())
     throw InputError(file, line_path(section), "no 'Run Order' table after this section's title");
   if (i + 1 == lines.size())
-    throw InputError(file, line_path(lines[i].number), fmt::format("expected the header '{}' next", kTfliteHeader));
+    throw InputError(file, line_path(lines[i].number),
+                     fmt::format("expected the header '{}' next", kTfliteHeader));
   return i + 1;
 }
 
@@ -116,7 +121,8 @@ std::vector<ProfileRow> tflite_rows(const std::vector<TextLine>& lines, const st
                        fmt::format("{} fields: expected {} ('{}')", fields.size(), c.count, kTfliteHeader));
     if (fields[c.type].empty() || fields.back().empty())
       throw InputError(file, line_path(l.number), "empty node type or name");
-    rows.push_back({fields.back(), fields[c.type], parse_ms(fields[c.avg_ms], file, l.number, "avg_ms"), l.number});
+    rows.push_back(
+        {fields.back(), fields[c.type], parse_ms(fields[c.avg_ms], file, l.number, "avg_ms"), l.number});
   }
   if (rows.empty())
     throw InputError(file, line_path(lines[h].number), "empty profile: the Run Order table has no nodes");
@@ -146,9 +152,15 @@ std::vector<std::string> profile_format_names() {
 Profile parse_profile(const std::string& text, const std::string& file, ProfileFormat format) {
   Profile p{format, file, sha256_hex(text), {}};
   switch (format) {
-    case ProfileFormat::Csv: p.rows = csv_rows(split_lines(text), file); break;
-    case ProfileFormat::TfliteCsv: p.rows = tflite_rows(split_lines(text), file); break;
-    case ProfileFormat::TorchTrace: p.rows = torch_trace_rows(text, file); break;
+    case ProfileFormat::Csv:
+      p.rows = csv_rows(split_lines(text), file);
+      break;
+    case ProfileFormat::TfliteCsv:
+      p.rows = tflite_rows(split_lines(text), file);
+      break;
+    case ProfileFormat::TorchTrace:
+      p.rows = torch_trace_rows(text, file);
+      break;
   }
   return p;
 }
@@ -156,9 +168,11 @@ Profile parse_profile(const std::string& text, const std::string& file, ProfileF
 Profile read_profile(const std::string& path, ProfileFormat format) {
   // The error_code overloads: the throwing ones raise filesystem_error for a name too long.
   if (std::error_code ec; std::filesystem::is_directory(path, ec))
-    throw InputError(path, "", fmt::format("is a directory, expected a {} profile", profile_format_name(format)));
+    throw InputError(path, "",
+                     fmt::format("is a directory, expected a {} profile", profile_format_name(format)));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", fmt::format("cannot open file (a {} profile)", profile_format_name(format)));
+  if (!in)
+    throw InputError(path, "", fmt::format("cannot open file (a {} profile)", profile_format_name(format)));
   std::ostringstream bytes;
   bytes << in.rdbuf();
   return parse_profile(bytes.str(), path, format);

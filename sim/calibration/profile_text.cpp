@@ -77,7 +77,8 @@ std::vector<std::string> split_csv_fields(std::string_view line, const std::stri
       fields.push_back(quoted_field(line, at, file, number));
       while (at < line.size() && (line[at] == ' ' || line[at] == '\t')) ++at;
       if (at < line.size() && line[at] != ',')
-        throw InputError(file, line_path(number), "text after a closing quote: expected ',' or the end of the line");
+        throw InputError(file, line_path(number),
+                         "text after a closing quote: expected ',' or the end of the line");
     } else {
       const std::size_t end = std::min(line.find(',', at), line.size());
       fields.push_back(trim(line.substr(at, end - at)));
@@ -92,9 +93,11 @@ double parse_ms(std::string_view field, const std::string& file, int number, std
   double ms = 0.0;
   const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), ms);
   if (field.empty() || ec != std::errc() || end != field.data() + field.size())
-    throw InputError(file, line_path(number), fmt::format("{} '{}': expected a number of milliseconds", column, field));
+    throw InputError(file, line_path(number),
+                     fmt::format("{} '{}': expected a number of milliseconds", column, field));
   if (!std::isfinite(ms) || ms <= 0.0)
-    throw InputError(file, line_path(number), fmt::format("{} {}: expected a finite time > 0", column, field));
+    throw InputError(file, line_path(number),
+                     fmt::format("{} {}: expected a finite time > 0", column, field));
   return ms;
 }
 

@@ -34,8 +34,9 @@ const Json& trace_events(const Json& root, const std::string& file) {
     const auto it = root.find("traceEvents");
     if (it != root.end() && it->is_array()) return *it;
   }
-  throw InputError(file, "", "not a Chrome trace: expected an object with a 'traceEvents' array "
-                             "(or an array of events), as torch.profiler's export_chrome_trace writes");
+  throw InputError(file, "",
+                   "not a Chrome trace: expected an object with a 'traceEvents' array "
+                   "(or an array of events), as torch.profiler's export_chrome_trace writes");
 }
 
 bool is_step_name(const std::string& name) {
@@ -107,7 +108,8 @@ std::vector<Candidate> candidates(const std::vector<TraceEvent>& events) {
     const TraceEvent& a = *row.event;
     double longest_us = -1.0;
     for (const TraceEvent* op : ops)
-      if (op->thread == a.thread && op->ts_us >= a.ts_us && op->ts_us < a.end_us() && op->dur_us > longest_us) {
+      if (op->thread == a.thread && op->ts_us >= a.ts_us && op->ts_us < a.end_us() &&
+          op->dur_us > longest_us) {
         longest_us = op->dur_us;
         row.op_type = op->name;
       }
@@ -130,8 +132,8 @@ std::string row_names(const std::vector<const Candidate*>& rows) {
 }
 
 // Per step (in start order) the rows that start inside it; every step must list the same names.
-std::vector<ProfileRow> mean_over_steps(const std::vector<TraceEvent>& events, const std::vector<Candidate>& rows,
-                                        const std::string& file) {
+std::vector<ProfileRow> mean_over_steps(const std::vector<TraceEvent>& events,
+                                        const std::vector<Candidate>& rows, const std::string& file) {
   std::vector<std::vector<const Candidate*>> per_step;
   std::vector<const TraceEvent*> steps;
   for (const TraceEvent& s : events) {
@@ -143,12 +145,14 @@ std::vector<ProfileRow> mean_over_steps(const std::vector<TraceEvent>& events, c
   }
   const auto& first = per_step.front();
   for (std::size_t k = 1; k < per_step.size(); ++k) {
-    const bool same = std::equal(first.begin(), first.end(), per_step[k].begin(), per_step[k].end(),
-                                 [](const Candidate* a, const Candidate* b) { return a->event->name == b->event->name; });
+    const bool same =
+        std::equal(first.begin(), first.end(), per_step[k].begin(), per_step[k].end(),
+                   [](const Candidate* a, const Candidate* b) { return a->event->name == b->event->name; });
     if (!same)
-      throw InputError(file, event_path(steps[k]->index),
-                       fmt::format("{} holds [{}] but {} holds [{}]: expected every step to run the same layers",
-                                   steps[k]->name, row_names(per_step[k]), steps[0]->name, row_names(first)));
+      throw InputError(
+          file, event_path(steps[k]->index),
+          fmt::format("{} holds [{}] but {} holds [{}]: expected every step to run the same layers",
+                      steps[k]->name, row_names(per_step[k]), steps[0]->name, row_names(first)));
   }
   if (first.empty())
     throw InputError(file, event_path(steps[0]->index), fmt::format("{} holds no rows", steps[0]->name));
@@ -174,8 +178,10 @@ std::vector<ProfileRow> torch_trace_rows(const std::string& text, const std::str
   const std::vector<Candidate> rows = candidates(events);
   if (rows.empty())
     throw InputError(file, "traceEvents",
-                     "no rows: expected complete ('X') user_annotation or cpu_op events (record_function ranges or aten ops)");
-  const bool stepped = std::any_of(events.begin(), events.end(), [](const TraceEvent& e) { return e.kind == EventKind::Step; });
+                     "no rows: expected complete ('X') user_annotation or cpu_op events (record_function "
+                     "ranges or aten ops)");
+  const bool stepped = std::any_of(events.begin(), events.end(),
+                                   [](const TraceEvent& e) { return e.kind == EventKind::Step; });
   if (stepped) return mean_over_steps(events, rows, file);
   std::vector<ProfileRow> out;
   for (const Candidate& c : rows) out.push_back(checked_row(c, c.event->dur_us, file));

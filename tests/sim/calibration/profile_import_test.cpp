@@ -9,23 +9,17 @@
 #include "sim/calibration/profile_import.hpp"
 #include "sim/core/error.hpp"
 #include "tests/scratch_dir.hpp"
+#include "tests/sim/calibration/profile_test_support.hpp"
 
 using namespace coinfer;
 using Catch::Matchers::Contains;
 
 namespace {
 
-const std::string kFixtures = COINFER_SOURCE_DIR "/tests/fixtures/profiles/";
+const std::string& kFixtures = test::kProfileFixtures;
 
-// The InputError parsing `text` raises (fails the test when there is none).
 InputError parse_error(const std::string& text, ProfileFormat format) {
-  try {
-    parse_profile(text, "p.txt", format);
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("no InputError for:\n" << text);
-  throw;  // not reached
+  return test::profile_error(text, format);
 }
 
 }  // namespace
@@ -185,7 +179,8 @@ TEST_CASE("tflite-csv: a file without the regular-runs section says what it expe
 TEST_CASE("tflite-csv: the console table layout is refused at its header line") {
   // benchmark_model's log prints the tab-aligned table; the CSV file is what we read
   std::string text = tflite_text("CONV_2D, 0, 1, 1, 100%, 100%, 0, 1, c");
-  text.replace(text.find("node type, start"), std::string("node type, start, first, avg_ms, %, cdf%, mem KB, times called, name").size(),
+  text.replace(text.find("node type, start"),
+               std::string("node type, start, first, avg_ms, %, cdf%, mem KB, times called, name").size(),
                "\t[node type]\t[start]\t[first]\t[avg ms]\t[%]\t[cdf%]\t[mem KB]\t[times called]\t[Name]");
   const InputError e = parse_error(text, ProfileFormat::TfliteCsv);
   CHECK(e.path() == "line 3");
@@ -193,8 +188,10 @@ TEST_CASE("tflite-csv: the console table layout is refused at its header line") 
 }
 
 TEST_CASE("tflite-csv: a node with a bad or zero avg_ms names its line") {
-  CHECK(parse_error(tflite_text("CONV_2D, 0, 1, x, 100%, 100%, 0, 1, c"), ProfileFormat::TfliteCsv).path() == "line 4");
-  const InputError zero = parse_error(tflite_text("RESHAPE, 0, 0, 0, 0%, 100%, 0, 1, r"), ProfileFormat::TfliteCsv);
+  CHECK(parse_error(tflite_text("CONV_2D, 0, 1, x, 100%, 100%, 0, 1, c"), ProfileFormat::TfliteCsv).path() ==
+        "line 4");
+  const InputError zero =
+      parse_error(tflite_text("RESHAPE, 0, 0, 0, 0%, 100%, 0, 1, r"), ProfileFormat::TfliteCsv);
   CHECK(zero.path() == "line 4");
   CHECK_THAT(zero.message(), Contains("avg_ms 0") && Contains("> 0"));
 }

@@ -13,13 +13,14 @@
 
 #include "sim/calibration/profile_import.hpp"
 #include "sim/core/error.hpp"
+#include "tests/sim/calibration/profile_test_support.hpp"
 
 using namespace coinfer;
 using Catch::Matchers::Contains;
 
 namespace {
 
-const std::string kFixtures = COINFER_SOURCE_DIR "/tests/fixtures/profiles/";
+const std::string& kFixtures = test::kProfileFixtures;
 // The layers make_torch_fixtures.py annotates, in order, and the aten op each one calls.
 const std::vector<std::string> kLayers{"conv1", "relu1", "pool1", "conv2", "relu2", "pool2", "flatten", "fc"};
 const std::vector<std::string> kOps{"aten::conv2d", "aten::relu",       "aten::max_pool2d", "aten::conv2d",
@@ -51,13 +52,7 @@ void check_rows(const Profile& p, const nlohmann::json& events, const std::vecto
 }
 
 InputError trace_error(const std::string& text) {
-  try {
-    parse_profile(text, "t.json", ProfileFormat::TorchTrace);
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("no InputError for:\n" << text);
-  throw;  // not reached
+  return test::profile_error(text, ProfileFormat::TorchTrace, "t.json");
 }
 
 }  // namespace
@@ -66,7 +61,8 @@ TEST_CASE("torch-trace: record_function ranges are the rows, each typed by its l
   // Each layer's annotation is the first event with its name after the previous layer's.
   const auto events = events_of("torch_annotated.json");
   std::vector<std::size_t> index;
-  for (const auto& layer : kLayers) index.push_back(find_event(events, layer, index.empty() ? 0 : index.back() + 1));
+  for (const auto& layer : kLayers)
+    index.push_back(find_event(events, layer, index.empty() ? 0 : index.back() + 1));
   const Profile p = read_profile(kFixtures + "torch_annotated.json", ProfileFormat::TorchTrace);
   check_rows(p, events, kLayers, index);
   // inside conv1 the trace has aten::empty (0 us, from record_function) before aten::conv2d
@@ -185,5 +181,6 @@ TEST_CASE("torch-trace: steps that run different layers are refused, naming both
     {"name": "ProfilerStep#2", "ph": "X", "ts": 100, "dur": 100, "tid": 1, "pid": "CPU functions", "args": {}},
     {"name": "conv1", "ph": "X", "ts": 101, "dur": 48, "tid": 1, "pid": "CPU functions", "args": {}}])");
   CHECK(e.path() == "traceEvents[3]");
-  CHECK_THAT(e.message(), Contains("ProfilerStep#2 holds [conv1]") && Contains("ProfilerStep#1 holds [conv1, relu1]"));
+  CHECK_THAT(e.message(),
+             Contains("ProfilerStep#2 holds [conv1]") && Contains("ProfilerStep#1 holds [conv1, relu1]"));
 }
