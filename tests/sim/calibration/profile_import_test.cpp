@@ -131,6 +131,17 @@ TEST_CASE("read_profile on a missing file names the file") {
   }
 }
 
+TEST_CASE("read_profile on a folder names it and says a profile file was expected") {
+  const std::string path = test::scratch_dir().string();
+  try {
+    read_profile(path, ProfileFormat::TorchTrace);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.file() == path);
+    CHECK_THAT(e.message(), Contains("is a directory") && Contains("torch-trace"));
+  }
+}
+
 TEST_CASE("tflite-csv: the rows are the regular runs' Run Order nodes, not the initialization's") {
   // The file's initialization section lists ModifyGraphWithDelegate and AllocateTensors (lines
   // 2-5); the regular-runs section's Run Order table is lines 25-32, its 7 nodes on lines 26-32.
