@@ -1,9 +1,9 @@
 // `coinfer calibrate --from-profile`: fitting a device from per-layer profiles, and the
 // `calibrate --write` rule that a file is written valid (estimate basis) or not at all.
 //
-// The synthetic csv profiles time each layer with work as its host estimate (the basis the fit
-// uses by default) x a known scale of its op class, so the written op_scale must be those scales
-// and every row's residual ~0.
+// The synthetic csv profiles (tests/sim/calibration/synthetic_device.hpp) time each layer with
+// work as its host estimate x a known scale of its op class, so the written op_scale must be those
+// scales and every row's residual ~0.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -13,11 +13,10 @@
 #include <fmt/format.h>
 
 #include "sim/calibration/calibration_json.hpp"
-#include "sim/calibration/op_class.hpp"
 #include "sim/core/json_access.hpp"
 #include "sim/models/zoo.hpp"
-#include "sim/profile/host_estimate.hpp"
 #include "tests/cli/cli_runner.hpp"
+#include "tests/sim/calibration/synthetic_device.hpp"
 
 using namespace coinfer;
 using namespace coinfer::testing;
@@ -25,29 +24,20 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// conv 20x the nominal host, pool 5x, elementwise 8x, fc 12x, the rest 3x.
-double true_scale(OpClass c) {
-  switch (c) {
-    case OpClass::Conv: return 20.0;
-    case OpClass::Pool: return 5.0;
-    case OpClass::Elementwise: return 8.0;
-    case OpClass::Fc: return 12.0;
-    default: return 3.0;
-  }
-}
-
 // A `layer,ms` profile of a zoo model on that device, in the scratch folder.
 std::string synthetic_csv(const std::string& model) {
-  const Graph g = build_zoo_model(model);
-  const HostProfile host = estimate_host_profile(g, HostSpeed::nominal());
   std::string text = "layer,ms\n";
-  const auto& order = g.topological_order();
-  for (std::size_t pos = 0; pos < order.size(); ++pos) {
-    const Layer& l = g.layer(order[pos]);
-    if (l.op != OpKind::Input)
-      text += fmt::format("{},{:.9g}\n", l.name, host.layers[pos].median_s * true_scale(op_class_of(l)) * 1e3);
-  }
+  for (const auto& t : test::synthetic_layer_times(build_zoo_model(model)))
+    text += fmt::format("{},{:.9g}\n", t.name, t.ms);
   return write_text(model + ".csv", text).string();
+}
+
+// nexus5.json renamed "mine" (the stem of the copy), without its fit record unless `keep_fit`.
+std::string nexus5_copy(bool keep_fit) {
+  Json j = read_json_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
+  if (!keep_fit) j.erase("fit");
+  j["name"] = "mine";
+  return write_text("mine.json", j.dump(2)).string();
 }
 
 const std::string kDevice = "--name dev --description 'a test phone' --idle-w 1 --busy-w 4 --date 2025-03-14";
@@ -195,10 +185,7 @@ TEST_CASE("calibrate --check refits a profile-fitted file from its recorded prof
 TEST_CASE("calibrate --write on a file without a fit record writes one every scenario accepts") {
   // The trap: a hand-made file with no `fit` used to be refitted on this host's measured times and
   // written with a profile-basis record that scenarios and `coinfer costs` refuse.
-  Json j = read_json_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
-  j.erase("fit");
-  j["name"] = "mine";
-  const auto file = write_text("mine.json", j.dump(2)).string();
+  const auto file = nexus5_copy(false);
   const auto w = run_cli("calibrate --write " + file);
   INFO(w.out << w.err);
   REQUIRE(w.exit_code == 0);
@@ -207,9 +194,7 @@ TEST_CASE("calibrate --write on a file without a fit record writes one every sce
 }
 
 TEST_CASE("calibrate --write --basis profile is refused before fitting and names the fit key to write") {
-  Json j = read_json_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
-  j["name"] = "mine";
-  const auto file = write_text("mine.json", j.dump(2)).string();
+  const auto file = nexus5_copy(true);
   const auto before = read_text(file);
   const auto r = run_cli("calibrate --write --basis profile " + file);
   CHECK(r.exit_code == 2);

@@ -1,7 +1,7 @@
-// Fitting a device from per-layer profiles. The synthetic profiles time every layer with work as
-// (host estimate of the layer) x (a known scale of its op class), so a correct match and fit
-// must give back exactly those scales, and predict every row and every held-out model to the
-// 5 digits the scales are rounded to.
+// Fitting a device from per-layer profiles. The synthetic profiles (synthetic_device.hpp) time
+// every layer with work as (host estimate of the layer) x (a known scale of its op class), so a
+// correct match and fit must give back exactly those scales, and predict every row and every
+// held-out model to the 5 digits the scales are rounded to.
 #include <cmath>
 
 #include <catch2/catch.hpp>
@@ -10,6 +10,7 @@
 #include "sim/core/error.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/profile/host_estimate.hpp"
+#include "tests/sim/calibration/synthetic_device.hpp"
 
 using namespace coinfer;
 using Catch::Matchers::Contains;
@@ -20,42 +21,12 @@ HostProfile nominal(const Graph& g) { return estimate_host_profile(g, HostSpeed:
 
 const FitRecord kRecord{"nominal reference host", "estimate"};
 
-// The device: conv 20x the nominal host, pool 5x, elementwise 8x, fc 12x, everything else 3x.
-double true_scale(OpClass c) {
-  switch (c) {
-    case OpClass::Conv: return 20.0;
-    case OpClass::Pool: return 5.0;
-    case OpClass::Elementwise: return 8.0;
-    case OpClass::Fc: return 12.0;
-    default: return 3.0;
-  }
-}
-
-// Per layer with work (topological order): its name, op and the time the device takes, ms.
-struct Timed {
-  std::string name;
-  OpKind op;
-  double ms;
-};
-
-std::vector<Timed> device_times(const Graph& g) {
-  const HostProfile host = nominal(g);
-  const auto& order = g.topological_order();
-  std::vector<Timed> out;
-  for (std::size_t pos = 0; pos < order.size(); ++pos) {
-    const Layer& l = g.layer(order[pos]);
-    if (l.op == OpKind::Input) continue;
-    out.push_back({l.name, l.op, host.layers[pos].median_s * true_scale(op_class_of(l)) * 1e3});
-  }
-  return out;
-}
-
 // A csv profile: one row per layer with work, named after it (or "node<k>" with by_name false).
 ProfiledModel csv_profile(const std::string& model, bool by_name = true) {
   ProfiledModel m{model, build_zoo_model(model), {}};
   m.profile.file = model + ".csv";
   int line = 2;
-  for (const auto& t : device_times(m.graph))
+  for (const auto& t : test::synthetic_layer_times(m.graph))
     m.profile.rows.push_back({by_name ? t.name : "node" + std::to_string(line - 2), "", t.ms, line++});
   return m;
 }
