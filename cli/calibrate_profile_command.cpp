@@ -2,6 +2,7 @@
 #include "cli/calibrate_profile_command.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -190,7 +191,10 @@ FitRecord estimate_record() { return FitRecord{kNominalHostName, "estimate"}; }
 
 void run_calibrate_from_profile(const FromProfileOptions& opts) {
   check_counts(opts);
-  if (!opts.date.empty() && !(opts.date.size() == 10 && opts.date[4] == '-' && opts.date[7] == '-'))
+  const bool iso = opts.date.size() == 10 && std::all_of(opts.date.begin(), opts.date.end(), [](char ch) {
+    return ch == '-' || std::isdigit(static_cast<unsigned char>(ch));
+  }) && opts.date[4] == '-' && opts.date[7] == '-';
+  if (!opts.date.empty() && !iso)
     throw InputError("", "--date", fmt::format("expected YYYY-MM-DD, e.g. 2025-03-14, got '{}'", opts.date));
   const auto inputs = load_inputs(opts);
   const auto source = host_times(opts.basis, opts.repeats);
