@@ -90,11 +90,12 @@ constexpr const char* kEstimateFitExample =
 // estimate basis, so op_scale fitted on measured times (--basis profile) would be refused there.
 void check_writable(const DeviceCalibration& c, const std::string& basis) {
   if (basis == "profile")
-    throw InputError(c.file, "fit",
-                     fmt::format("not written: op_scale fitted on this host's measured times (--basis profile) "
-                                 "is accepted by no scenario, which all use the estimate basis; write with "
-                                 "--basis estimate, which records {}",
-                                 kEstimateFitExample));
+    throw InputError(
+        c.file, "fit",
+        fmt::format("not written: op_scale fitted on this host's measured times (--basis profile) "
+                    "is accepted by no scenario, which all use the estimate basis; write with "
+                    "--basis estimate, which records {}",
+                    kEstimateFitExample));
   if (c.provenance)
     throw InputError(c.file, "provenance",
                      "not written: this file is fitted from per-layer profiles; refit it with "
@@ -103,10 +104,11 @@ void check_writable(const DeviceCalibration& c, const std::string& basis) {
 
 void check_fitted(const DeviceCalibration& c, const CalibrationFit& fit) {
   if (!fit.fitted)
-    throw InputError(c.file, "references",
-                     R"(not written: no fitted reference figure could be evaluated; add one, e.g. "references": )"
-                     R"([{"model": "resnet18", "quantity": "latency", "value": 120, "unit": "ms", )"
-                     R"("source": "measured on the device", "fitted": true}])");
+    throw InputError(
+        c.file, "references",
+        R"(not written: no fitted reference figure could be evaluated; add one, e.g. "references": )"
+        R"([{"model": "resnet18", "quantity": "latency", "value": 120, "unit": "ms", )"
+        R"("source": "measured on the device", "fitted": true}])");
 }
 
 // The layout platforms/calibration/README.md asks of a file that --check verifies or --write
@@ -120,17 +122,18 @@ void check_layout(const Options& opts, const DeviceCalibration& c) {
         fmt::format("expected '{}', the file's stem (one file per device, <name>.json), got '{}'", stem,
                     c.name));
   if (opts.check && opts.basis == "recorded" && !c.fit)
-    throw InputError(c.file, "fit",
-                     fmt::format("missing key; --check compares the refit op_scale with the stored one on the "
-                                 "basis `fit` records: add {} (`coinfer calibrate FILE --write` adds it), or "
-                                 "give --basis",
-                                 kEstimateFitExample));
+    throw InputError(
+        c.file, "fit",
+        fmt::format("missing key; --check compares the refit op_scale with the stored one on the "
+                    "basis `fit` records: add {} (`coinfer calibrate FILE --write` adds it), or "
+                    "give --basis",
+                    kEstimateFitExample));
 }
 
 // A profile-fitted file: --check refits it from the profiles its provenance records.
 bool check_profile_file(const Options& opts, const DeviceCalibration& c) {
-  std::cout << fmt::format("{} ({}): {}, fitted from {} profile(s), {}\n", c.name, c.file, device_kind_name(c.kind),
-                           c.provenance->profiles.size(), c.provenance->date);
+  std::cout << fmt::format("{} ({}): {}, fitted from {} profile(s), {}\n", c.name, c.file,
+                           device_kind_name(c.kind), c.provenance->profiles.size(), c.provenance->date);
   const auto failures = check_profile_calibration(c, opts.repeats);
   for (const auto& f : failures) std::cout << "  FAIL " << f << "\n";
   if (failures.empty()) std::cout << "  ok\n";
@@ -141,7 +144,8 @@ bool check_profile_file(const Options& opts, const DeviceCalibration& c) {
 void run(const Options& opts) {
   if (!opts.from_profile.profiles.empty() || !opts.from_profile.models.empty()) {
     if (!opts.files.empty() || opts.check || opts.write)
-      throw InputError("", "--from-profile", "expected no calibration FILE, --check or --write with it (it writes -o)");
+      throw InputError("", "--from-profile",
+                       "expected no calibration FILE, --check or --write with it (it writes -o)");
     FromProfileOptions fp = opts.from_profile;
     fp.basis = opts.basis == "recorded" ? "estimate" : opts.basis;
     fp.repeats = opts.repeats;
@@ -149,7 +153,8 @@ void run(const Options& opts) {
     return;
   }
   if (opts.files.empty())
-    throw InputError("", "calibrate", "expected at least one calibration file, or --from-profile FILE --model M");
+    throw InputError("", "calibrate",
+                     "expected at least one calibration file, or --from-profile FILE --model M");
   std::map<std::string, HostProfileSource> sources;
   std::size_t failed_files = 0, verified = 0;
   for (const auto& file : opts.files) {
@@ -193,9 +198,11 @@ void add_from_profile_options(CLI::App& cmd, FromProfileOptions& o) {
   const char* group = "Fit a new file from per-layer profiles";
   cmd.add_option("--from-profile", o.profiles, "Per-layer profile measured on the device (repeat per model)")
       ->group(group);
-  cmd.add_option("--model", o.models, "Model of the k-th --from-profile: zoo name or model JSON")->group(group);
-  cmd.add_option("--format", o.formats, "Profile format: csv, torch-trace, tflite-csv (default: .csv -> csv, "
-                                        ".json -> torch-trace)")
+  cmd.add_option("--model", o.models, "Model of the k-th --from-profile: zoo name or model JSON")
+      ->group(group);
+  cmd.add_option("--format", o.formats,
+                 "Profile format: csv, torch-trace, tflite-csv (default: .csv -> csv, "
+                 ".json -> torch-trace)")
       ->group(group);
   cmd.add_option("-o,--output", o.output, "Calibration file to write")->group(group);
   cmd.add_option("--name", o.name, "Device name")->group(group);
@@ -214,7 +221,8 @@ void add_from_profile_options(CLI::App& cmd, FromProfileOptions& o) {
       ->check(number_in(1048576.0, 1e15))
       ->capture_default_str()
       ->group(group);
-  cmd.add_option("--date", o.date, "Date recorded in the file, YYYY-MM-DD (default: today, UTC)")->group(group);
+  cmd.add_option("--date", o.date, "Date recorded in the file, YYYY-MM-DD (default: today, UTC)")
+      ->group(group);
   cmd.add_flag("--held-out", o.held_out, "Also predict each model from a fit on the others")->group(group);
 }
 

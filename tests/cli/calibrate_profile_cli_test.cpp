@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "sim/calibration/calibration_json.hpp"
 #include "sim/core/json_access.hpp"
@@ -54,14 +54,16 @@ std::vector<double> row_residuals_pct(const std::string& out) {
   return residuals;
 }
 
-std::string example(const std::string& name) { return "'" COINFER_SOURCE_DIR "/examples/profiles/" + name + "'"; }
+std::string example(const std::string& name) {
+  return "'" COINFER_SOURCE_DIR "/examples/profiles/" + name + "'";
+}
 
 }  // namespace
 
 TEST_CASE("calibrate --from-profile recovers the per-class scales of a synthetic csv profile") {
   const auto out = scratch_dir() / "dev.json";
-  const auto r = run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice +
-                         " -o " + out.string());
+  const auto r = run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " +
+                         kDevice + " -o " + out.string());
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Contains("12 rows matched by name"));  // lenet5: 12 layers with work
@@ -81,8 +83,8 @@ TEST_CASE("calibrate --from-profile recovers the per-class scales of a synthetic
 
 TEST_CASE("a profile-fitted device works in coinfer costs") {
   const auto out = scratch_dir() / "dev.json";
-  REQUIRE(run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice + " -o " +
-                  out.string())
+  REQUIRE(run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice +
+                  " -o " + out.string())
               .exit_code == 0);
   const auto r = run_cli("costs lenet5 --device " + out.string());
   INFO(r.err);
@@ -93,7 +95,8 @@ TEST_CASE("a profile-fitted device works in coinfer costs") {
 TEST_CASE("the same profiles and --date give a byte-identical file") {
   const auto csv = synthetic_csv("lenet5");
   const auto out = scratch_dir() / "dev.json";
-  const std::string args = "calibrate --from-profile " + csv + " --model lenet5 " + kDevice + " -o " + out.string();
+  const std::string args =
+      "calibrate --from-profile " + csv + " --model lenet5 " + kDevice + " -o " + out.string();
   REQUIRE(run_cli(args).exit_code == 0);
   const std::string first = read_text(out);
   std::filesystem::remove(out);
@@ -104,8 +107,9 @@ TEST_CASE("the same profiles and --date give a byte-identical file") {
 
 TEST_CASE("a torch trace with a record_function range per layer is matched by name") {
   // examples/profiles/tiny_cnn_torch.json: 8 annotated layers; the model's softmax has no range.
-  const auto r = run_cli("calibrate --from-profile " + example("tiny_cnn_torch.json") + " --model " +
-                         example("tiny_cnn.json") + " " + kDevice + " -o " + (scratch_dir() / "dev.json").string());
+  const auto r =
+      run_cli("calibrate --from-profile " + example("tiny_cnn_torch.json") + " --model " +
+              example("tiny_cnn.json") + " " + kDevice + " -o " + (scratch_dir() / "dev.json").string());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Contains("8 rows matched by name"));
@@ -113,9 +117,9 @@ TEST_CASE("a torch trace with a record_function range per layer is matched by na
 }
 
 TEST_CASE("a TFLite node with a fused relu is reported as one row covering both layers") {
-  const auto r = run_cli("calibrate --from-profile " + example("tiny_cnn_tflite.csv") +
-                         " --format tflite-csv --model " + example("tiny_cnn.json") + " " + kDevice + " -o " +
-                         (scratch_dir() / "dev.json").string());
+  const auto r =
+      run_cli("calibrate --from-profile " + example("tiny_cnn_tflite.csv") + " --format tflite-csv --model " +
+              example("tiny_cnn.json") + " " + kDevice + " -o " + (scratch_dir() / "dev.json").string());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Contains("7 rows matched by order"));
@@ -129,7 +133,8 @@ TEST_CASE("a profile whose rows match no layer is one error line naming the file
   for (int k = 0; k < 13; ++k) text += fmt::format("op{},1.0\n", k);
   const auto csv = write_text("other.csv", text).string();
   const auto out = scratch_dir() / "dev.json";
-  const auto r = run_cli("calibrate --from-profile " + csv + " --model lenet5 " + kDevice + " -o " + out.string());
+  const auto r =
+      run_cli("calibrate --from-profile " + csv + " --model lenet5 " + kDevice + " -o " + out.string());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Contains(csv) && Contains("line 14") && Contains("matches no layer"));
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
@@ -138,8 +143,8 @@ TEST_CASE("a profile whose rows match no layer is one error line naming the file
 
 TEST_CASE("one --model per --from-profile, else one error naming --model") {
   const auto csv = synthetic_csv("lenet5");
-  const auto r = run_cli("calibrate --from-profile " + csv + " --from-profile " + csv + " --model lenet5 " + kDevice +
-                         " -o " + (scratch_dir() / "dev.json").string());
+  const auto r = run_cli("calibrate --from-profile " + csv + " --from-profile " + csv + " --model lenet5 " +
+                         kDevice + " -o " + (scratch_dir() / "dev.json").string());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Contains("--model") && Contains("got 1 --model for 2 --from-profile"));
 }
@@ -165,8 +170,8 @@ TEST_CASE("--held-out on three models of one device predicts each from the other
 
 TEST_CASE("calibrate --check refits a profile-fitted file from its recorded profiles") {
   const auto out = scratch_dir() / "dev.json";
-  REQUIRE(run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice + " -o " +
-                  out.string())
+  REQUIRE(run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice +
+                  " -o " + out.string())
               .exit_code == 0);
   const auto ok = run_cli("calibrate --check " + out.string());
   INFO(ok.out << ok.err);

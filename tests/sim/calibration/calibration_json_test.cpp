@@ -214,9 +214,10 @@ namespace {
 
 Json with_provenance() {
   Json j = valid();
-  j["provenance"] = Json::parse(R"({"description": "my phone", "date": "2025-03-14", "host_times": "estimate",
-    "profiles": [{"file": "resnet18.csv", "sha256": ")" + std::string(64, 'a') +
-                                R"(", "format": "csv", "model": "resnet18", "rows_matched": 21}]})");
+  j["provenance"] =
+      Json::parse(R"({"description": "my phone", "date": "2025-03-14", "host_times": "estimate",
+    "profiles": [{"file": "resnet18.csv", "sha256": ")" +
+                  std::string(64, 'a') + R"(", "format": "csv", "model": "resnet18", "rows_matched": 21}]})");
   return j;
 }
 

@@ -67,8 +67,8 @@ TEST_CASE("a torch op that ran a layer and its activation is reported as fused")
   ProfiledModel m{"lenet5", build_zoo_model("lenet5"), {}};
   m.profile.format = ProfileFormat::TorchTrace;
   m.profile.file = "lenet5.json";
-  const std::vector<std::string> ops{"aten::conv2d",     "aten::avg_pool2d", "aten::conv2d", "aten::avg_pool2d",
-                                     "aten::conv2d",     "aten::linear",     "aten::linear", "aten::softmax"};
+  const std::vector<std::string> ops{"aten::conv2d", "aten::avg_pool2d", "aten::conv2d", "aten::avg_pool2d",
+                                     "aten::conv2d", "aten::linear",     "aten::linear", "aten::softmax"};
   for (std::size_t k = 0; k < ops.size(); ++k)
     m.profile.rows.push_back({ops[k], ops[k], 1.0, static_cast<int>(k + 1)});
   const ModelMatch match = match_profile(m);
@@ -86,7 +86,8 @@ TEST_CASE("a tflite node with a fused relu covers the relu layer after it") {
   ProfiledModel m{"mxnet_mlp", build_zoo_model("mxnet_mlp"), {}};
   m.profile.format = ProfileFormat::TfliteCsv;
   m.profile.file = "mlp.csv";
-  for (int k = 0; k < 3; ++k) m.profile.rows.push_back({"n" + std::to_string(k), "FULLY_CONNECTED", 0.1, k + 1});
+  for (int k = 0; k < 3; ++k)
+    m.profile.rows.push_back({"n" + std::to_string(k), "FULLY_CONNECTED", 0.1, k + 1});
   m.profile.rows.push_back({"n3", "SOFTMAX", 0.01, 4});
   const ModelMatch match = match_profile(m);
   REQUIRE(match.rows.size() == 4);

@@ -14,11 +14,16 @@ namespace coinfer::test {
 /// conv 20x the nominal host, pool 5x, elementwise 8x, fc 12x, every other class 3x.
 inline double synthetic_scale(OpClass c) {
   switch (c) {
-    case OpClass::Conv: return 20.0;
-    case OpClass::Pool: return 5.0;
-    case OpClass::Elementwise: return 8.0;
-    case OpClass::Fc: return 12.0;
-    default: return 3.0;
+    case OpClass::Conv:
+      return 20.0;
+    case OpClass::Pool:
+      return 5.0;
+    case OpClass::Elementwise:
+      return 8.0;
+    case OpClass::Fc:
+      return 12.0;
+    default:
+      return 3.0;
   }
 }
 
