@@ -205,7 +205,8 @@ void add_from_profile_options(CLI::App& cmd, FromProfileOptions& o) {
                  ".json -> torch-trace)")
       ->group(group);
   cmd.add_option("-o,--output", o.output, "Calibration file to write")->group(group);
-  cmd.add_option("--name", o.name, "Device name")->group(group);
+  cmd.add_option("--name", o.name, "Device name (default and only allowed value: the stem of -o)")
+      ->group(group);
   cmd.add_option("--description", o.description, "What the device is and how it was measured")->group(group);
   cmd.add_option("--idle-w", o.idle_w, "Idle power, W")->check(number_in(0.0, 2000.0))->group(group);
   cmd.add_option("--busy-w", o.busy_w, "Busy power, W")->check(number_in(0.0, 2000.0))->group(group);

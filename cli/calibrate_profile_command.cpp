@@ -62,7 +62,11 @@ void check_counts(const FromProfileOptions& opts) {
                                  opts.formats.size(), opts.profiles.size()));
   if (opts.output.empty())
     throw InputError("", "-o", "expected the calibration file to write, e.g. -o mydev.json");
-  if (opts.name.empty()) throw InputError("", "--name", "expected the device name, e.g. --name mydev");
+  const std::string stem = fs::path(opts.output).stem().string();
+  if (!opts.name.empty() && opts.name != stem)  // platforms/calibration/README.md: one file per device
+    throw InputError("", "--name",
+                     fmt::format("expected '{}', the stem of -o (a device lives in <name>.json), got '{}'",
+                                 stem, opts.name));
   if (opts.idle_w < 0.0 || opts.busy_w < 0.0)
     throw InputError("", "--idle-w/--busy-w",
                      "expected the device's power draw in watts, e.g. --idle-w 2 --busy-w 6");
@@ -181,7 +185,7 @@ ProfileProvenance provenance_of(const FromProfileOptions& opts, const std::vecto
 DeviceCalibration calibration_of(const FromProfileOptions& opts, const ProfileFit& fit,
                                  ProfileProvenance provenance) {
   DeviceCalibration draft;
-  draft.name = opts.name;
+  draft.name = fs::path(opts.output).stem().string();
   draft.memory_bytes = opts.memory_bytes;
   draft.op_scale = fit.op_scale;
   draft.power = {opts.idle_w, opts.busy_w};

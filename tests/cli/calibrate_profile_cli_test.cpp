@@ -207,3 +207,13 @@ TEST_CASE("calibrate --write --basis profile is refused before fitting and names
   CHECK_THAT(r.err, !Contains("::"));  // no C++ name
   CHECK(read_text(file) == before);
 }
+
+TEST_CASE("--name must be the stem of the file written") {
+  // platforms/calibration/README.md: one file per device, <name>.json; --check refuses another name.
+  const auto out = scratch_dir() / "phone.json";
+  const auto r = run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice +
+                         " -o " + out.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("--name: expected 'phone', the stem of -o") && Contains("got 'dev'"));
+  CHECK_FALSE(std::filesystem::exists(out));
+}
