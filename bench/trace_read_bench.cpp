@@ -64,7 +64,8 @@ int main(int argc, char** argv) {
   std::vector<double> wc_s, read_s;
   std::size_t points = 0;
   for (int r = -1; r < repeats; ++r) {  // r = -1: warm-up, not counted
-    const double wc = coinfer::bench::run_process({"/usr/bin/wc", "-l", file.string()}, "trace_read_bench").wall_s;
+    const double wc =
+        coinfer::bench::run_process({"/usr/bin/wc", "-l", file.string()}, "trace_read_bench").wall_s;
     const auto t0 = std::chrono::steady_clock::now();
     const auto s = coinfer::read_trace_file(file.string(), coinfer::TraceFormat::Mahimahi, {});
     const double read = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -94,16 +94,16 @@ void run_trace_info(const TraceInfoOptions& o) {
   std::cout << fmt::format("duration {} s ({}), {} points\n", st.duration_s,
                            s.period_s > 0.0 ? "the trace's period" : "to its last point", st.points);
   std::cout << fmt::format("rate Mbit/s (time-weighted): mean {}, min {}, p5 {}, p50 {}, p95 {}, max {}\n",
-                           mbps(st.mean_bps), mbps(st.min_bps), mbps(st.p5_bps), mbps(st.p50_bps), mbps(st.p95_bps),
-                           mbps(st.max_bps));
+                           mbps(st.mean_bps), mbps(st.min_bps), mbps(st.p5_bps), mbps(st.p50_bps),
+                           mbps(st.p95_bps), mbps(st.max_bps));
   if (!o.csv.empty()) {
     write_file_atomic(o.csv, schedule_csv(s));
     std::cout << fmt::format("wrote {} ({} rows)\n", o.csv, s.points.size());
   }
   if (!o.png.empty()) {
     write_png(o.png, plot_pixels(s, st.duration_s > 0.0 ? st.duration_s : 1.0, st.max_bps));
-    std::cout << fmt::format("wrote {} ({}x{} px: x 0 to {} s, y 0 to {} Mbit/s)\n", o.png, kPlotWidth, kPlotHeight,
-                             st.duration_s > 0.0 ? st.duration_s : 1.0, mbps(st.max_bps));
+    std::cout << fmt::format("wrote {} ({}x{} px: x 0 to {} s, y 0 to {} Mbit/s)\n", o.png, kPlotWidth,
+                             kPlotHeight, st.duration_s > 0.0 ? st.duration_s : 1.0, mbps(st.max_bps));
   }
 }
 
@@ -111,10 +111,10 @@ void run_trace_info(const TraceInfoOptions& o) {
 
 void add_trace_info_command(CLI::App& app) {
   auto o = std::make_shared<TraceInfoOptions>();
-  auto* cmd = app.add_subcommand("trace-info", "Summarise a bandwidth trace (mahimahi, pensieve, fcc, hsdpa, ...)");
+  auto* cmd =
+      app.add_subcommand("trace-info", "Summarise a bandwidth trace (mahimahi, pensieve, fcc, hsdpa, ...)");
   cmd->add_option("file", o->file, "Trace file")->required();
-  cmd->add_option("--format", o->format,
-                  "coinfer | mahimahi | pensieve | fcc | hsdpa | belgium4g | lumos5g")
+  cmd->add_option("--format", o->format, "coinfer | mahimahi | pensieve | fcc | hsdpa | belgium4g | lumos5g")
       ->required();
   cmd->add_option("--start-s", o->start_s, "Trace time that becomes time 0")->capture_default_str();
   cmd->add_option("--scale", o->scale, "Factor on every rate")->capture_default_str();

@@ -212,7 +212,8 @@ BandwidthModel parse_bandwidth(const Json& obj, const std::string& path, double 
                                const std::string& base_dir) {
   BandwidthModel m;
   // `{trace: FILE, ...}` spells `{model: trace, file: FILE, ...}`.
-  const bool trace_spelling = json_find(obj, "model", path) == nullptr && json_find(obj, "trace", path) != nullptr;
+  const bool trace_spelling =
+      json_find(obj, "model", path) == nullptr && json_find(obj, "trace", path) != nullptr;
   const auto model = trace_spelling ? std::string("trace") : json_enum(obj, "model", path, kModels);
   if (model == "constant") {
     json_reject_unknown_keys(obj, path, bandwidth_keys(model));

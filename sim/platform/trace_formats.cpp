@@ -68,7 +68,8 @@ NumberStatus to_number(std::string_view s, double& v) {
   if (s.size() > 1 && s[0] == '+' && s[1] != '-') s.remove_prefix(1);  // as strtod reads "+5"
   const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
   if (r.ec == std::errc::result_out_of_range) return NumberStatus::OutOfRange;
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(v)) return NumberStatus::NotANumber;
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(v))
+    return NumberStatus::NotANumber;
   return NumberStatus::Ok;
 }
 
@@ -84,7 +85,9 @@ std::vector<double> numbers(std::string_view line, std::size_t number, std::size
       throw InputError(file, line_path(number), fmt::format("number out of range in '{}'", line));
     ok = status == NumberStatus::Ok;
   }
-  if (!ok) throw InputError(file, line_path(number), fmt::format("expected {} numbers '{}', got '{}'", count, what, line));
+  if (!ok)
+    throw InputError(file, line_path(number),
+                     fmt::format("expected {} numbers '{}', got '{}'", count, what, line));
   return out;
 }
 
@@ -102,12 +105,14 @@ void require_nonnegative(double v, const char* what, const std::string& file, st
 }
 
 // Times within a trace: in [0, 1e9] s and increasing (strictly when `strict`).
-void require_time(double t, double previous, bool first, bool strict, const std::string& file, std::size_t number) {
+void require_time(double t, double previous, bool first, bool strict, const std::string& file,
+                  std::size_t number) {
   if (!(t >= 0.0) || !(t <= kMaxTime_s))
     throw InputError(file, line_path(number), fmt::format("time must be in [0, 1e+09] s, got {}", t));
   if (!first && (strict ? !(t > previous) : t < previous))
     throw InputError(file, line_path(number),
-                     strict ? "times must increase strictly" : fmt::format("time {} is before the previous {}", t, previous));
+                     strict ? "times must increase strictly"
+                            : fmt::format("time {} is before the previous {}", t, previous));
 }
 
 TraceSchedule finished(TraceSchedule s, const std::string& file) {
@@ -139,9 +144,11 @@ bool mahimahi_line_slow(const char*& p, const char* end, std::uint64_t number, c
   const bool digits = p > start;
   if (p < end && *p == '\r') ++p;
   if (p < end && *p != '\n') {
-    const auto* eol = static_cast<const char*>(std::memchr(start, '\n', static_cast<std::size_t>(end - start)));
+    const auto* eol =
+        static_cast<const char*>(std::memchr(start, '\n', static_cast<std::size_t>(end - start)));
     const std::string_view line(start, static_cast<std::size_t>((eol ? eol : end) - start));
-    throw InputError(file, line_path(number), fmt::format("expected a millisecond offset (an integer >= 0), got '{}'", line));
+    throw InputError(file, line_path(number),
+                     fmt::format("expected a millisecond offset (an integer >= 0), got '{}'", line));
   }
   ++p;
   return digits;
@@ -166,7 +173,7 @@ inline std::uint64_t newline_mask(const char* p) {
     std::uint64_t x;
     std::memcpy(&x, p + 8 * w, 8);
     x ^= kNl;
-    const std::uint64_t zero = ~(((x & kLow7) + kLow7) | x | kLow7);  // 0x80 where the byte was '\n'
+    const std::uint64_t zero = ~(((x & kLow7) + kLow7) | x | kLow7);   // 0x80 where the byte was '\n'
     mask |= (((zero >> 7) * 0x0102040810204080ull) >> 56) << (8 * w);  // gathers the 8 high bits
   }
   return mask;
@@ -191,9 +198,11 @@ inline bool swar_digits(const char* p, std::size_t len, std::uint64_t& v) {
   return true;
 }
 
-[[noreturn]] __attribute__((noinline, cold)) void decreasing_offset(const std::string& file, std::uint64_t number,
-                                                                    std::uint64_t v, std::uint64_t last) {
-  throw InputError(file, line_path(number), fmt::format("offsets must not decrease: {} ms after {} ms", v, last));
+[[noreturn]] __attribute__((noinline, cold)) void decreasing_offset(const std::string& file,
+                                                                    std::uint64_t number, std::uint64_t v,
+                                                                    std::uint64_t last) {
+  throw InputError(file, line_path(number),
+                   fmt::format("offsets must not decrease: {} ms after {} ms", v, last));
 }
 
 // Opportunity counts per bin: counts[k] holds those at offsets in (k*bin, (k+1)*bin] ms (offset
@@ -201,8 +210,8 @@ inline bool swar_digits(const char* p, std::size_t len, std::uint64_t& v) {
 // parsing a line does not wait for the previous one; lines of 1 to 8 digits (offsets below
 // 1e8 ms, about 28 hours) take the SWAR path, any other line the byte-by-byte one. Offsets never
 // decrease, so a bin closes once an offset passes it: no division per line.
-std::vector<std::uint32_t> count_opportunities(std::string_view text, const std::string& file, std::uint64_t bin_ms,
-                                               std::uint64_t& last_ms) {
+std::vector<std::uint32_t> count_opportunities(std::string_view text, const std::string& file,
+                                               std::uint64_t bin_ms, std::uint64_t& last_ms) {
   std::vector<std::uint32_t> counts;
   std::uint64_t last = 0, bin = 0, bin_end = bin_ms, total = 0, in_bin = 0;
   const auto add = [&](std::uint64_t v, std::uint64_t number) {
@@ -263,7 +272,7 @@ std::size_t column_index(std::string_view header, const std::string& name) {
 }  // namespace
 
 const std::vector<std::string>& trace_format_names() {
-  static const std::vector<std::string> names{"coinfer", "mahimahi", "pensieve", "fcc",
+  static const std::vector<std::string> names{"coinfer", "mahimahi",  "pensieve", "fcc",
                                               "hsdpa",   "belgium4g", "lumos5g"};
   return names;
 }
@@ -272,7 +281,8 @@ TraceFormat trace_format_from_name(const std::string& name, const std::string& p
   const auto& names = trace_format_names();
   const auto it = std::find(names.begin(), names.end(), name);
   if (it == names.end())
-    throw InputError("", path, fmt::format("unknown trace format '{}'; known: {}", name, fmt::join(names, ", ")));
+    throw InputError("", path,
+                     fmt::format("unknown trace format '{}'; known: {}", name, fmt::join(names, ", ")));
   return static_cast<TraceFormat>(it - names.begin());
 }
 
@@ -290,7 +300,8 @@ TraceSchedule parse_coinfer_trace(std::string_view text, const std::string& file
       throw InputError(file, line_path(number), fmt::format("number out of range in '{}'", line));
     if (st != NumberStatus::Ok) {
       if (out.empty() && number == 1) return;  // a header line such as "time_s rate_bps"
-      throw InputError(file, line_path(number), fmt::format("expected two numbers 'time_s rate_bps', got '{}'", line));
+      throw InputError(file, line_path(number),
+                       fmt::format("expected two numbers 'time_s rate_bps', got '{}'", line));
     }
     require_time(t, out.empty() ? 0.0 : out.back().first, out.empty(), true, file, number);
     if (!(r > 0.0)) throw InputError(file, line_path(number), fmt::format("rate must be > 0, got {}", r));
@@ -304,7 +315,8 @@ TraceSchedule parse_coinfer_trace(std::string_view text, const std::string& file
 }
 
 TraceSchedule parse_mahimahi_trace(std::string_view text, const std::string& file, int bin_ms) {
-  if (bin_ms < 1) throw InputError(file, "bin_ms", fmt::format("expected a bin width >= 1 ms, got {}", bin_ms));
+  if (bin_ms < 1)
+    throw InputError(file, "bin_ms", fmt::format("expected a bin width >= 1 ms, got {}", bin_ms));
   const auto bin = static_cast<std::uint64_t>(bin_ms);
   std::uint64_t last_ms = 0;
   auto counts = count_opportunities(text, file, bin, last_ms);
@@ -336,7 +348,8 @@ TraceSchedule parse_pensieve_trace(std::string_view text, const std::string& fil
     previous = v[0];
     ++rows;
   });
-  if (rows == 1) throw InputError(file, "line 1", "a pensieve trace needs two rows (the first marks the start)");
+  if (rows == 1)
+    throw InputError(file, "line 1", "a pensieve trace needs two rows (the first marks the start)");
   s.period_s = previous - t0;
   return finished(std::move(s), file);
 }
@@ -348,7 +361,8 @@ TraceSchedule parse_fcc_trace(std::string_view text, const std::string& file) {
     if (blank(line)) return;
     const auto v = numbers(line, number, 1, false, file, "bytes_per_s");
     require_nonnegative(v[0], "throughput", file, number);
-    add_point(s.points, kFccLine_s * static_cast<double>(rows), link_rate(v[0] * 8.0, file, line_path(number)));
+    add_point(s.points, kFccLine_s * static_cast<double>(rows),
+              link_rate(v[0] * 8.0, file, line_path(number)));
     ++rows;
   });
   s.period_s = kFccLine_s * static_cast<double>(rows);
@@ -361,13 +375,16 @@ TraceSchedule parse_six_column_trace(std::string_view text, const std::string& f
   bool first = true;
   for_each_line(text, [&](std::string_view line, std::size_t number) {
     if (blank(line)) return;
-    const auto v = numbers(line, number, 6, false, file, "clock ms_since_start latitude longitude bytes ms_since_previous");
+    const auto v = numbers(line, number, 6, false, file,
+                           "clock ms_since_start latitude longitude bytes ms_since_previous");
     const double end_ms = v[1], bytes = v[4], window_ms = v[5];
     require_nonnegative(bytes, "byte count", file, number);
     if (!(window_ms > 0.0))
-      throw InputError(file, line_path(number), fmt::format("zero-length window: ms_since_previous must be > 0, got {}", window_ms));
+      throw InputError(file, line_path(number),
+                       fmt::format("zero-length window: ms_since_previous must be > 0, got {}", window_ms));
     if (first) origin_ms = end_ms - window_ms;
-    require_time((end_ms - origin_ms) / 1000.0, (previous_ms - origin_ms) / 1000.0, first, true, file, number);
+    require_time((end_ms - origin_ms) / 1000.0, (previous_ms - origin_ms) / 1000.0, first, true, file,
+                 number);
     const double start_s = first ? 0.0 : (previous_ms - origin_ms) / 1000.0;
     add_point(s.points, start_s, link_rate(bytes * 8.0 / (window_ms / 1000.0), file, line_path(number)));
     previous_ms = end_ms;
@@ -395,9 +412,11 @@ TraceSchedule parse_lumos5g_trace(std::string_view text, const std::string& file
     // Empty CSV cells would shift columns: lumos5g rows must fill every column.
     double mbps = 0.0;
     if (fields.size() != width)
-      throw InputError(file, line_path(number), fmt::format("expected {} columns as in the header, got {}", width, fields.size()));
+      throw InputError(file, line_path(number),
+                       fmt::format("expected {} columns as in the header, got {}", width, fields.size()));
     if (to_number(fields[column], mbps) != NumberStatus::Ok)
-      throw InputError(file, line_path(number), fmt::format("Throughput: expected a number (Mbit/s), got '{}'", fields[column]));
+      throw InputError(file, line_path(number),
+                       fmt::format("Throughput: expected a number (Mbit/s), got '{}'", fields[column]));
     require_nonnegative(mbps, "Throughput", file, number);
     add_point(s.points, static_cast<double>(rows), link_rate(mbps * 1e6, file, line_path(number)));
     ++rows;

@@ -26,7 +26,8 @@ TEST_CASE("trace-info prints the duration, time-weighted mean and quantiles, and
 
 TEST_CASE("trace-info --start-s --scale --csv writes the schedule a link would follow") {
   const auto csv = scratch_dir() / "s.csv";
-  const auto r = run_cli("trace-info " + fcc_trace() + " --format fcc --start-s 5 --scale 2 --csv " + csv.string());
+  const auto r =
+      run_cli("trace-info " + fcc_trace() + " --format fcc --start-s 5 --scale 2 --csv " + csv.string());
   REQUIRE(r.exit_code == 0);
   // From trace time 5, looping every 20 s: 2, 3, 1 Mbit/s, then trace time 0 (1 Mbit/s) at 15 s;
   // doubled.

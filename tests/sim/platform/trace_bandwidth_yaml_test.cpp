@@ -24,16 +24,20 @@ std::string write_lte(const TempDir& dir, const std::string& up, const std::stri
   dir.write("t/one.mahimahi", "1\n");
   dir.write("t/fcc.txt", "125000\n250000\n");
   dir.write("t/pensieve.txt", "0 9\n1 2\n2 4\n");
-  dir.write("t/hsdpa.log", "1289406399 2000 59.85 10.78 250000 1000\n1289406400 3000 59.85 10.78 500000 1000\n");
-  dir.write("t/be.log", "1700000000000 1000 51.05 3.72 1250000 1000\n1700000001000 2000 51.05 3.72 625000 1000\n");
+  dir.write("t/hsdpa.log",
+            "1289406399 2000 59.85 10.78 250000 1000\n1289406400 3000 59.85 10.78 500000 1000\n");
+  dir.write("t/be.log",
+            "1700000000000 1000 51.05 3.72 1250000 1000\n1700000001000 2000 51.05 3.72 625000 1000\n");
   dir.write("t/lumos.csv", "seq_num,Throughput\n1,3\n2,6\n");
   dir.write("t/plain.csv", "0 1e6\n1 2e6\n");
   return dir.write("platform.yaml", R"(
 devices: [{name: phone, calibration: calibration/phone.json}, {name: server, calibration: calibration/server.json}]
 networks:
   - {name: lte, kind: lte, members: [phone], base: server,
-     uplink: {rate_mbps: 5, latency_s: 0.01, bandwidth: )" + up + R"(},
-     downlink: {rate_mbps: 5, latency_s: 0.01, bandwidth: )" + down + R"(}}
+     uplink: {rate_mbps: 5, latency_s: 0.01, bandwidth: )" +
+                                        up + R"(},
+     downlink: {rate_mbps: 5, latency_s: 0.01, bandwidth: )" +
+                                        down + R"(}}
 )");
 }
 
@@ -57,8 +61,8 @@ std::string load_error(const std::string& up) {
 
 TEST_CASE("trace bandwidth: {trace, format} reads a public format on an uplink and a downlink") {
   TempDir dir;
-  const Platform p = load_platform_file(write_lte(dir, "{trace: t/one.mahimahi, format: mahimahi}",
-                                                  "{trace: t/be.log, format: belgium4g}"));
+  const Platform p = load_platform_file(
+      write_lte(dir, "{trace: t/one.mahimahi, format: mahimahi}", "{trace: t/be.log, format: belgium4g}"));
   // Mahimahi `1`: 12 Mbit/s, looping (the default for public formats) every 1 ms.
   CHECK(uplink_of(p).kind == BandwidthModel::Kind::Trace);
   CHECK(uplink_of(p).trace == Points{{0.0, 12e6}});
@@ -94,8 +98,8 @@ TEST_CASE("trace bandwidth: start_s and scale apply to the trace, loop keeps its
 
 TEST_CASE("trace bandwidth: the model: trace spelling takes the new keys, coinfer stays without a repeat") {
   TempDir dir;
-  const Platform p = load_platform_file(
-      write_lte(dir, "{model: trace, file: t/pensieve.txt, format: pensieve}", "{model: trace, file: t/plain.csv}"));
+  const Platform p = load_platform_file(write_lte(
+      dir, "{model: trace, file: t/pensieve.txt, format: pensieve}", "{model: trace, file: t/plain.csv}"));
   // pensieve rows (0,9), (1,2), (2,4): 2e6 over (0,1], 4e6 over (1,2], period 2.
   CHECK(uplink_of(p).trace == Points{{0.0, 2e6}, {1.0, 4e6}});
   CHECK(uplink_of(p).period_s == 2.0);
@@ -109,7 +113,8 @@ TEST_CASE("trace bandwidth: bad keys and values name their key path") {
              Catch::Contains("networks[0].uplink.bandwidth.format: unknown trace format 'mm'"));
   CHECK_THAT(load_error("{trace: t/fcc.txt, format: fcc, bin_ms: 5}"),
              Catch::Contains("bandwidth.bin_ms: bin_ms applies to format: mahimahi only"));
-  CHECK_THAT(load_error("{trace: t/fcc.txt, format: fcc, scale: 0}"), Catch::Contains("bandwidth.scale: expected a factor > 0"));
+  CHECK_THAT(load_error("{trace: t/fcc.txt, format: fcc, scale: 0}"),
+             Catch::Contains("bandwidth.scale: expected a factor > 0"));
   CHECK_THAT(load_error("{trace: t/one.mahimahi, file: t/one.mahimahi}"), Catch::Contains("not both"));
   CHECK_THAT(load_error("{trace: t/fcc.txt, format: fcc, loop: false, period_s: 20}"),
              Catch::Contains("bandwidth.loop: period_s repeats the trace"));
@@ -128,7 +133,8 @@ TEST_CASE("trace bandwidth: a constant Mahimahi uplink moves a transfer in 8 S /
   // starts at the nominal rate (5 Mbit/s) and takes the trace's rates from its first change
   // (the 5 ms loop), so the trace is shorter than the 10 ms latency the transfer pays first.
   dir.write("t/flat.mahimahi", "1\n2\n3\n4\n5\n");
-  const Platform p = load_platform_file(write_lte(dir, "{trace: t/flat.mahimahi, format: mahimahi}", "{model: constant}"));
+  const Platform p =
+      load_platform_file(write_lte(dir, "{trace: t/flat.mahimahi, format: mahimahi}", "{model: constant}"));
   CHECK(uplink_of(p).trace == Points{{0.0, 12e6}});
   // 1.5e6 bytes at 12 Mbit/s: 8 * 1.5e6 / 12e6 = 1.0 s, plus 0.01 s latency = 1.01 s.
   const auto r = simulate_in_child(p, {{"p", "", {transfer_task("x", "phone", "server", 1.5e6, {})}}},
@@ -138,14 +144,18 @@ TEST_CASE("trace bandwidth: a constant Mahimahi uplink moves a transfer in 8 S /
 }
 
 TEST_CASE("trace bandwidth: a replay over each format's trace is byte-identical when rerun") {
-  const std::string formats[][2] = {{"one.mahimahi", "mahimahi"}, {"fcc.txt", "fcc"},     {"pensieve.txt", "pensieve"},
-                                    {"hsdpa.log", "hsdpa"},       {"be.log", "belgium4g"}, {"lumos.csv", "lumos5g"},
+  const std::string formats[][2] = {{"one.mahimahi", "mahimahi"}, {"fcc.txt", "fcc"},
+                                    {"pensieve.txt", "pensieve"}, {"hsdpa.log", "hsdpa"},
+                                    {"be.log", "belgium4g"},      {"lumos.csv", "lumos5g"},
                                     {"plain.csv", "coinfer"}};
   for (const auto& [file, format] : formats) {
     TempDir dir;
     const auto bw = "{trace: t/" + file + ", format: " + format + ", loop: true}";
     const Platform p = load_platform_file(write_lte(dir, bw, bw));
-    const Plan plan{"p", "", {transfer_task("u", "phone", "server", 3e5, {}), transfer_task("d", "server", "phone", 2e5, {"u"})}};
+    const Plan plan{
+        "p",
+        "",
+        {transfer_task("u", "phone", "server", 3e5, {}), transfer_task("d", "server", "phone", 2e5, {"u"})}};
     const Workload w = stream_workload(4.0, 10, DropPolicy::Queue);
     const auto a = simulation_result_to_json(simulate_in_child(p, {plan}, w, {})).dump();
     const auto b = simulation_result_to_json(simulate_in_child(p, {plan}, w, {})).dump();

@@ -138,7 +138,8 @@ TEST_CASE("hsdpa: bytes over the window's milliseconds, held from the previous r
                              "1289406400 550772 59.851864 10.781833 191698 1080\n"
                              "1289406401 551773 59.851964 10.781901 280579 1001\n",
                              "t", {});
-  check_points(s.points, {{0.0, 248069 * 8 / 1.008}, {1.008, 191698 * 8 / 1.080}, {2.088, 280579 * 8 / 1.001}});
+  check_points(s.points,
+               {{0.0, 248069 * 8 / 1.008}, {1.008, 191698 * 8 / 1.080}, {2.088, 280579 * 8 / 1.001}});
   CHECK(s.period_s == Approx(3.089));
 }
 
@@ -174,8 +175,10 @@ TEST_CASE("coinfer: the last point lasts as long as the interval before it") {
 }
 
 TEST_CASE("trace formats: non-monotonic timestamps name the file and line") {
-  CHECK_THAT(error_of(TraceFormat::Mahimahi, "1\n5\n3\n"), Catch::Contains("t.txt: line 3: offsets must not decrease"));
-  CHECK_THAT(error_of(TraceFormat::Pensieve, "0 1\n2 1\n1 1\n"), Catch::Contains("t.txt: line 3: times must increase"));
+  CHECK_THAT(error_of(TraceFormat::Mahimahi, "1\n5\n3\n"),
+             Catch::Contains("t.txt: line 3: offsets must not decrease"));
+  CHECK_THAT(error_of(TraceFormat::Pensieve, "0 1\n2 1\n1 1\n"),
+             Catch::Contains("t.txt: line 3: times must increase"));
   CHECK_THAT(error_of(TraceFormat::Hsdpa, "0 2000 0 0 10 1000\n1 1500 0 0 10 100\n"),
              Catch::Contains("t.txt: line 2: times must increase"));
 }
@@ -187,9 +190,12 @@ TEST_CASE("trace formats: an empty trace is an error naming the file") {
 }
 
 TEST_CASE("trace formats: a negative byte count or rate is an error with its line") {
-  CHECK_THAT(error_of(TraceFormat::Hsdpa, "0 1000 0 0 -5 1000\n"), Catch::Contains("t.txt: line 1: byte count must be >= 0"));
-  CHECK_THAT(error_of(TraceFormat::Fcc, "10\n-5\n"), Catch::Contains("t.txt: line 2: throughput must be >= 0"));
-  CHECK_THAT(error_of(TraceFormat::Mahimahi, "1\n-2\n"), Catch::Contains("t.txt: line 2: expected a millisecond offset"));
+  CHECK_THAT(error_of(TraceFormat::Hsdpa, "0 1000 0 0 -5 1000\n"),
+             Catch::Contains("t.txt: line 1: byte count must be >= 0"));
+  CHECK_THAT(error_of(TraceFormat::Fcc, "10\n-5\n"),
+             Catch::Contains("t.txt: line 2: throughput must be >= 0"));
+  CHECK_THAT(error_of(TraceFormat::Mahimahi, "1\n-2\n"),
+             Catch::Contains("t.txt: line 2: expected a millisecond offset"));
 }
 
 TEST_CASE("trace formats: a zero-length window is an error with its line") {
@@ -198,10 +204,14 @@ TEST_CASE("trace formats: a zero-length window is an error with its line") {
 }
 
 TEST_CASE("trace formats: a non-number is an error with its line") {
-  CHECK_THAT(error_of(TraceFormat::Mahimahi, "1\n1.5\n"), Catch::Contains("t.txt: line 2: expected a millisecond offset"));
-  CHECK_THAT(error_of(TraceFormat::Pensieve, "0 1\n1 fast\n"), Catch::Contains("t.txt: line 2: expected 2 numbers"));
-  CHECK_THAT(error_of(TraceFormat::Hsdpa, "0 1000 0 0 5\n"), Catch::Contains("t.txt: line 1: expected 6 numbers"));
-  CHECK_THAT(error_of(TraceFormat::Lumos5g, "Throughput\n1\nx\n"), Catch::Contains("t.txt: line 3: Throughput: expected a number"));
+  CHECK_THAT(error_of(TraceFormat::Mahimahi, "1\n1.5\n"),
+             Catch::Contains("t.txt: line 2: expected a millisecond offset"));
+  CHECK_THAT(error_of(TraceFormat::Pensieve, "0 1\n1 fast\n"),
+             Catch::Contains("t.txt: line 2: expected 2 numbers"));
+  CHECK_THAT(error_of(TraceFormat::Hsdpa, "0 1000 0 0 5\n"),
+             Catch::Contains("t.txt: line 1: expected 6 numbers"));
+  CHECK_THAT(error_of(TraceFormat::Lumos5g, "Throughput\n1\nx\n"),
+             Catch::Contains("t.txt: line 3: Throughput: expected a number"));
 }
 
 TEST_CASE("lumos5g: a header without a Throughput column is an error") {
@@ -210,8 +220,10 @@ TEST_CASE("lumos5g: a header without a Throughput column is an error") {
 }
 
 TEST_CASE("trace formats: an unknown format name lists the known ones") {
-  CHECK_THROWS_WITH(trace_format_from_name("mm", "format"),
-                    Catch::Contains("unknown trace format 'mm'; known: coinfer, mahimahi, pensieve, fcc, hsdpa, belgium4g, lumos5g"));
+  CHECK_THROWS_WITH(
+      trace_format_from_name("mm", "format"),
+      Catch::Contains(
+          "unknown trace format 'mm'; known: coinfer, mahimahi, pensieve, fcc, hsdpa, belgium4g, lumos5g"));
 }
 
 TEST_CASE("trace formats: a file is read in one go; a missing file is an error naming it") {
