@@ -30,6 +30,7 @@ struct TraceInfoOptions {
   double start_s = 0.0;
   double scale = 1.0;
   int bin_ms = TraceReadOptions{}.bin_ms;
+  bool bin_ms_given = false;
   std::string csv;
   std::string png;
 };
@@ -81,6 +82,8 @@ void run_trace_info(const TraceInfoOptions& o) {
   if (o.start_s < 0.0) throw InputError("", "--start-s", "expected a time >= 0");
   if (!(o.scale > 0.0)) throw InputError("", "--scale", "expected a factor > 0");
   if (o.bin_ms < 1) throw InputError("", "--bin-ms", "expected a bin width >= 1 ms");
+  if (o.bin_ms_given && format != TraceFormat::Mahimahi)
+    throw InputError("", "--bin-ms", "applies to --format mahimahi only");
   const TraceSchedule read = read_trace_file(o.file, format, {o.bin_ms});
   TraceWindow w;
   w.start_s = o.start_s;
@@ -121,7 +124,11 @@ void add_trace_info_command(CLI::App& app) {
   cmd->add_option("--bin-ms", o->bin_ms, "mahimahi: rate bin width in ms")->capture_default_str();
   cmd->add_option("--csv", o->csv, "Write the schedule as CSV: time_s,rate_mbps");
   cmd->add_option("--png", o->png, "Write a step plot of rate over time (PNG)");
-  cmd->callback([o] { run_trace_info(*o); });
+  auto* bin = cmd->get_option("--bin-ms");
+  cmd->callback([o, bin] {
+    o->bin_ms_given = bin->count() > 0;
+    run_trace_info(*o);
+  });
 }
 
 }  // namespace coinfer::cli

@@ -64,3 +64,9 @@ TEST_CASE("trace-info: an unknown format names the known ones, exit 2") {
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Contains("--format: unknown trace format 'mm'; known: coinfer, mahimahi"));
 }
+
+TEST_CASE("trace-info: --bin-ms with a format other than mahimahi is an error, exit 2") {
+  const auto r = run_cli("trace-info " + fcc_trace() + " --format fcc --bin-ms 5");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("--bin-ms: applies to --format mahimahi only"));
+}
