@@ -104,15 +104,11 @@ void require_nonnegative(double v, const char* what, const std::string& file, st
   if (v < 0.0) throw InputError(file, line_path(number), fmt::format("{} must be >= 0, got {}", what, v));
 }
 
-// Times within a trace: in [0, 1e9] s and increasing (strictly when `strict`).
-void require_time(double t, double previous, bool first, bool strict, const std::string& file,
-                  std::size_t number) {
+// Times within a trace: in [0, 1e9] s, and after the previous one unless `first`.
+void require_time(double t, double previous, bool first, const std::string& file, std::size_t number) {
   if (!(t >= 0.0) || !(t <= kMaxTime_s))
     throw InputError(file, line_path(number), fmt::format("time must be in [0, 1e+09] s, got {}", t));
-  if (!first && (strict ? !(t > previous) : t < previous))
-    throw InputError(file, line_path(number),
-                     strict ? "times must increase strictly"
-                            : fmt::format("time {} is before the previous {}", t, previous));
+  if (!first && !(t > previous)) throw InputError(file, line_path(number), "times must increase strictly");
 }
 
 TraceSchedule finished(TraceSchedule s, const std::string& file) {
@@ -303,7 +299,7 @@ TraceSchedule parse_coinfer_trace(std::string_view text, const std::string& file
       throw InputError(file, line_path(number),
                        fmt::format("expected two numbers 'time_s rate_bps', got '{}'", line));
     }
-    require_time(t, out.empty() ? 0.0 : out.back().first, out.empty(), true, file, number);
+    require_time(t, out.empty() ? 0.0 : out.back().first, out.empty(), file, number);
     if (!(r > 0.0)) throw InputError(file, line_path(number), fmt::format("rate must be > 0, got {}", r));
     if (!(r >= kMinRate_bps && r <= kMaxRate_bps))
       throw InputError(file, line_path(number), fmt::format("rate must be in [1, 1e+12] bps, got {}", r));
@@ -341,7 +337,7 @@ TraceSchedule parse_pensieve_trace(std::string_view text, const std::string& fil
     if (blank(line)) return;
     const auto v = numbers(line, number, 2, false, file, "time_s throughput_Mbps");
     require_nonnegative(v[1], "throughput", file, number);
-    require_time(v[0], previous, rows == 0, true, file, number);
+    require_time(v[0], previous, rows == 0, file, number);
     if (rows == 0) t0 = v[0];
     // Row i's throughput holds over (t[i-1], t[i]], as Pensieve's simulator reads it.
     if (rows > 0) add_point(s.points, previous - t0, link_rate(v[1] * 1e6, file, line_path(number)));
@@ -383,8 +379,7 @@ TraceSchedule parse_six_column_trace(std::string_view text, const std::string& f
       throw InputError(file, line_path(number),
                        fmt::format("zero-length window: ms_since_previous must be > 0, got {}", window_ms));
     if (first) origin_ms = end_ms - window_ms;
-    require_time((end_ms - origin_ms) / 1000.0, (previous_ms - origin_ms) / 1000.0, first, true, file,
-                 number);
+    require_time((end_ms - origin_ms) / 1000.0, (previous_ms - origin_ms) / 1000.0, first, file, number);
     const double start_s = first ? 0.0 : (previous_ms - origin_ms) / 1000.0;
     add_point(s.points, start_s, link_rate(bytes * 8.0 / (window_ms / 1000.0), file, line_path(number)));
     previous_ms = end_ms;
