@@ -226,7 +226,7 @@ TEST_CASE("trace formats: an unknown format name lists the known ones") {
           "unknown trace format 'mm'; known: coinfer, mahimahi, pensieve, fcc, hsdpa, belgium4g, lumos5g"));
 }
 
-TEST_CASE("trace formats: a file is read in one go; a missing file is an error naming it") {
+TEST_CASE("trace formats: a missing trace file is an error naming it") {
   CHECK_THROWS_WITH(read_trace_file("/nonexistent/coinfer/lte.down", TraceFormat::Mahimahi, {}),
                     Catch::StartsWith("/nonexistent/coinfer/lte.down: cannot open"));
 }
