@@ -150,48 +150,46 @@ bool mahimahi_line_slow(const char*& p, const char* end, std::uint64_t number, c
   return digits;
 }
 
-// A bit per byte of p[0..64) that is '\n' (bit i: p[i]).
-inline std::uint64_t newline_mask(const char* p) {
+// Bits per byte of p[0..64) (bit i: p[i]): returns those that are '\n'; sets `odd` to those that
+// are neither '\n' nor a digit.
+inline std::uint64_t block_masks(const char* p, std::uint64_t& odd) {
 #if defined(__SSE2__)
-  const __m128i nl = _mm_set1_epi8('\n');
-  std::uint64_t mask = 0;
+  const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+  std::uint64_t newlines = 0, ok = 0;
   for (int w = 0; w < 4; ++w) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * w));
-    mask |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, nl))))
-            << (16 * w);
+    const __m128i is_nl = _mm_cmpeq_epi8(x, nl);
+    const __m128i d = _mm_sub_epi8(x, zero);
+    const __m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);  // (x - '0') as unsigned <= 9
+    newlines |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(is_nl))) << (16 * w);
+    ok |= static_cast<std::uint64_t>(
+              static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_or_si128(is_nl, is_digit))))
+          << (16 * w);
   }
-  return mask;
+  odd = ~ok;
+  return newlines;
 #else
-  // Exact SWAR zero-byte tests (no false positives), 8 bytes at a time.
-  constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full, kNl = 0x0A0A0A0A0A0A0A0Aull;
-  std::uint64_t mask = 0;
-  for (int w = 0; w < 8; ++w) {
-    std::uint64_t x;
-    std::memcpy(&x, p + 8 * w, 8);
-    x ^= kNl;
-    const std::uint64_t zero = ~(((x & kLow7) + kLow7) | x | kLow7);   // 0x80 where the byte was '\n'
-    mask |= (((zero >> 7) * 0x0102040810204080ull) >> 56) << (8 * w);  // gathers the 8 high bits
+  std::uint64_t newlines = 0;
+  odd = 0;
+  for (int i = 0; i < 64; ++i) {
+    const bool is_nl = p[i] == '\n';
+    newlines |= static_cast<std::uint64_t>(is_nl) << i;
+    odd |= static_cast<std::uint64_t>(!is_nl && static_cast<unsigned char>(p[i] - '0') > 9) << i;
   }
-  return mask;
+  return newlines;
 #endif
 }
 
-// The offset in the `len` (1..8) bytes at p when they are all digits (8 readable bytes at p):
-// SWAR arithmetic, 8 digits in 3 multiplications. False when the line needs the slow path.
-inline bool swar_digits(const char* p, std::size_t len, std::uint64_t& v) {
+// The offset in the `len` (1..8) digits at p (8 readable bytes at p): SWAR arithmetic, 8 digits in
+// 3 multiplications. Shifting left by 64 - 8 len drops the bytes after the line (little endian)
+// and leaves zeros, leading zeros, below the digits.
+inline std::uint64_t swar_value(const char* p, std::size_t len) {
   std::uint64_t x;
   std::memcpy(&x, p, 8);
-  const std::uint64_t mask = len == 8 ? ~0ull : (1ull << (8 * len)) - 1;
-  const std::uint64_t a = x & mask;
-  // Every byte a digit: high nibble 3, low nibble <= 9.
-  if ((a & (0xF0F0F0F0F0F0F0F0ull & mask)) != (0x3030303030303030ull & mask) ||
-      (((a & 0x0F0F0F0F0F0F0F0Full) + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull & mask) != 0)
-    return false;
-  std::uint64_t d = (a - (0x3030303030303030ull & mask)) << (64 - 8 * len);  // digits high, zeros low
+  std::uint64_t d = (x - 0x3030303030303030ull) << (64 - 8 * len);  // a borrow only runs upwards
   d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FFull;
   d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFFull;
-  v = (d * 10000 + (d >> 32)) & 0xFFFFFFFFull;
-  return true;
+  return (d * 10000 + (d >> 32)) & 0xFFFFFFFFull;
 }
 
 [[noreturn]] __attribute__((noinline, cold)) void decreasing_offset(const std::string& file,
@@ -202,10 +200,10 @@ inline bool swar_digits(const char* p, std::size_t len, std::uint64_t& v) {
 }
 
 // Opportunity counts per bin: counts[k] holds those at offsets in (k*bin, (k+1)*bin] ms (offset
-// 0 in bin 0). Sets `last_ms`, the last offset. Newlines are found 64 bytes at a time, so that
-// parsing a line does not wait for the previous one; lines of 1 to 8 digits (offsets below
-// 1e8 ms, about 28 hours) take the SWAR path, any other line the byte-by-byte one. Offsets never
-// decrease, so a bin closes once an offset passes it: no division per line.
+// 0 in bin 0). Sets `last_ms`, the last offset. Newlines and stray bytes are found 64 bytes at a
+// time (SSE2), so that parsing a line does not wait for the previous one; lines of 1 to 8 digits
+// (offsets below 1e8 ms, about 28 hours) take the SWAR path, any other line the byte-by-byte one.
+// Offsets never decrease, so a bin closes once an offset passes it: no division per line.
 std::vector<std::uint32_t> count_opportunities(std::string_view text, const std::string& file,
                                                std::uint64_t bin_ms, std::uint64_t& last_ms) {
   std::vector<std::uint32_t> counts;
@@ -220,8 +218,13 @@ std::vector<std::uint32_t> count_opportunities(std::string_view text, const std:
       }
       total += in_bin;
       in_bin = 0;
-      bin = (v - 1) / bin_ms;
-      bin_end = (bin + 1) * bin_ms;
+      if (v <= bin_end + bin_ms) {  // the next bin (the common case: no division)
+        ++bin;
+        bin_end += bin_ms;
+      } else {
+        bin = (v - 1) / bin_ms;
+        bin_end = (bin + 1) * bin_ms;
+      }
     }
     ++in_bin;
     last = v;
@@ -230,19 +233,27 @@ std::vector<std::uint32_t> count_opportunities(std::string_view text, const std:
   const char* const end = begin + text.size();
   const char* line = begin;
   std::uint64_t number = 0, v = 0;
+  // A block holding a byte other than a digit or '\n' sends its lines, and the one running on
+  // into the next block, to the byte-by-byte path (which reads '\r', blanks, and reports errors).
+  bool carried_odd = false;
   for (const char* block = begin; end - block >= 64; block += 64) {
-    for (std::uint64_t mask = newline_mask(block); mask != 0; mask &= mask - 1) {
+    std::uint64_t odd = 0;
+    const std::uint64_t newlines = block_masks(block, odd);
+    const bool dirty = odd != 0;
+    for (std::uint64_t mask = newlines; mask != 0; mask &= mask - 1) {
       const char* const nl = block + __builtin_ctzll(mask);
       ++number;
       const auto len = static_cast<std::size_t>(nl - line);
-      if (len - 1 < 8 && end - line >= 8 && swar_digits(line, len, v)) {
-        add(v, number);
+      const bool clean = !dirty && !(carried_odd && line < block);
+      if (clean && len - 1 < 8 && end - line >= 8) {
+        add(swar_value(line, len), number);
       } else {
         const char* p = line;
         if (mahimahi_line_slow(p, end, number, file, v)) add(v, number);
       }
       line = nl + 1;
     }
+    carried_odd = dirty || (carried_odd && newlines == 0);
   }
   while (line < end)
     if (mahimahi_line_slow(line, end, ++number, file, v)) add(v, number);

@@ -230,3 +230,24 @@ TEST_CASE("trace formats: a missing trace file is an error naming it") {
   CHECK_THROWS_WITH(read_trace_file("/nonexistent/coinfer/lte.down", TraceFormat::Mahimahi, {}),
                     Catch::StartsWith("/nonexistent/coinfer/lte.down: cannot open"));
 }
+
+TEST_CASE("mahimahi: a long CRLF file reads as its LF twin") {
+  // Every block holds '\r' bytes, so every line takes the byte-by-byte path: same schedule.
+  std::string lf, crlf;
+  for (int ms = 1; ms <= 3000; ms += 1 + ms % 3) {
+    lf += std::to_string(ms) + "\n";
+    crlf += std::to_string(ms) + "\r\n";
+  }
+  const auto a = parse_trace(TraceFormat::Mahimahi, lf, "t", {10});
+  const auto b = parse_trace(TraceFormat::Mahimahi, crlf, "t", {10});
+  CHECK(a.points == b.points);
+  CHECK(a.period_s == b.period_s);
+}
+
+TEST_CASE("mahimahi: a stray byte deep in a long file is reported at its line") {
+  // Lines 1..1000 hold offsets 1..1000; line 700 reads "700x".
+  std::string text;
+  for (int ms = 1; ms <= 1000; ++ms) text += std::to_string(ms) + (ms == 700 ? "x\n" : "\n");
+  CHECK_THAT(error_of(TraceFormat::Mahimahi, text),
+             Catch::Contains("t.txt: line 700: expected a millisecond offset"));
+}
