@@ -21,5 +21,6 @@ void add_train_command(CLI::App& app);
 void add_make_trace_command(CLI::App& app);
 void add_png_wire_command(CLI::App& app);
 void add_step_times_command(CLI::App& app);
+void add_trace_info_command(CLI::App& app);
 
 }  // namespace coinfer::cli

@@ -14,6 +14,8 @@
 #include "sim/calibration/calibration_json.hpp"
 #include "sim/core/error.hpp"
 #include "sim/platform/network_keys.hpp"
+#include "sim/platform/trace_formats.hpp"
+#include "sim/platform/trace_window.hpp"
 #include "sim/scenario/yaml_json.hpp"
 
 namespace coinfer {
@@ -103,13 +105,6 @@ std::vector<double> rate_list(const Json& obj, const std::string& stem, const st
   return values;
 }
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
 std::string resolve(const std::string& base_dir, const std::string& relative) {
   const fs::path p(relative);
   if (p.is_absolute() || base_dir.empty()) return p.lexically_normal().string();
@@ -130,53 +125,101 @@ void check_trace(const std::vector<std::pair<double, double>>& points, const std
   }
 }
 
-std::vector<std::pair<double, double>> trace_points(const Json& obj, const std::string& path,
-                                                    const std::string& base_dir, std::string& trace_file) {
+// The trace a `bandwidth` mapping names: a file (`trace` or `file`) in `format`, or `points`.
+TraceSchedule trace_schedule(const Json& obj, const std::string& path, const std::string& base_dir,
+                             std::string& trace_file) {
+  const Json* trace = json_find(obj, "trace", path);
   const Json* file = json_find(obj, "file", path);
   const Json* points = json_find(obj, "points", path);
-  if ((file == nullptr) == (points == nullptr))
+  if (trace != nullptr && file != nullptr)
+    throw InputError("", join_path(path, "trace"), "give the trace file as 'trace' or 'file', not both");
+  if ((trace == nullptr && file == nullptr) == (points == nullptr))
     throw InputError("", path, "a trace needs either 'file' or 'points' (not both)");
-  std::vector<std::pair<double, double>> out;
-  if (file != nullptr) {
-    const auto name = json_string(obj, "file", path);
+  const auto format_name = json_string_or(obj, "format", path, "coinfer");
+  const auto format = trace_format_from_name(format_name, join_path(path, "format"));
+  TraceReadOptions options;
+  if (json_find(obj, "bin_ms", path) != nullptr && format != TraceFormat::Mahimahi)
+    throw InputError("", join_path(path, "bin_ms"), "bin_ms applies to format: mahimahi only");
+  options.bin_ms = static_cast<int>(json_int_or(obj, "bin_ms", path, options.bin_ms, 1, 3600000));
+  TraceSchedule s;
+  if (points == nullptr) {
+    const std::string key = trace != nullptr ? "trace" : "file";
+    const auto name = json_string(obj, key, path);
     trace_file = resolve(base_dir, name);
     if (std::error_code ec; !fs::is_regular_file(trace_file, ec))  // a name too long is not found either
-      throw InputError("", join_path(path, "file"),
+      throw InputError("", join_path(path, key),
                        fmt::format("file '{}' not found (looked for '{}')", name, trace_file));
-    out = parse_bandwidth_trace(read_text_file(trace_file), trace_file);
+    s = read_trace_file(trace_file, format, options);
   } else {
+    if (format != TraceFormat::Coinfer)
+      throw InputError("", join_path(path, "points"), "points are (time_s, rate_bps): format coinfer only");
     const auto rows = json_number_matrix(obj, "points", path);
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (rows[i].size() != 2)
         throw InputError("", index_path(join_path(path, "points"), i), "expected [time_s, rate_bps]");
-      out.emplace_back(rows[i][0], rows[i][1]);
+      s.points.emplace_back(rows[i][0], rows[i][1]);
     }
-    check_trace(out, join_path(path, "points"));
+    check_trace(s.points, join_path(path, "points"));
+    if (s.points.size() >= 2) s.period_s = 2.0 * s.points.back().first - s.points[s.points.size() - 2].first;
   }
-  if (out.empty()) throw InputError("", path, "the trace has no points");
-  return out;
+  if (s.points.empty()) throw InputError("", path, "the trace has no points");
+  return s;
+}
+
+// `bandwidth: {model: trace, ...}` or `{trace: FILE, format, loop, start_s, scale, bin_ms}`
+// (network_keys.cpp): the schedule read, windowed and scaled (trace_window.hpp).
+BandwidthModel parse_trace_bandwidth(const Json& obj, const std::string& path, double rate_bps,
+                                     const std::string& base_dir) {
+  json_reject_unknown_keys(obj, path, bandwidth_keys("trace"));
+  BandwidthModel m;
+  m.kind = BandwidthModel::Kind::Trace;
+  TraceSchedule s = trace_schedule(obj, path, base_dir, m.trace_file);
+  const bool coinfer = json_string_or(obj, "format", path, "coinfer") == "coinfer";
+  const double period_s = json_number_or(obj, "period_s", path, 0.0, 0.0, kMaxTime_s);
+  if (period_s > 0.0 && period_s < kMinPeriod_s)
+    throw InputError("", join_path(path, "period_s"),
+                     fmt::format("expected a period of at least {} s (or 0: no repeat)", kMinPeriod_s));
+  if (period_s > 0.0 && !(period_s > s.points.back().first))
+    throw InputError("", join_path(path, "period_s"), "the repeat period must exceed the last trace time");
+  // Public formats loop by default, as the tools that use them do; coinfer's own format repeats
+  // only with a period_s (or loop: true).
+  const bool loop = json_bool_or(obj, "loop", path, period_s > 0.0 || !coinfer);
+  if (period_s > 0.0 && !loop)
+    throw InputError("", join_path(path, "loop"), "period_s repeats the trace: drop it or loop: true");
+  if (period_s > 0.0) s.period_s = period_s;
+  if (loop && !(s.period_s >= kMinPeriod_s))
+    throw InputError("", join_path(path, "loop"),
+                     fmt::format("the trace lasts {} s: a repeat period needs at least {} s (give period_s)",
+                                 s.period_s, kMinPeriod_s));
+  TraceWindow w;
+  w.loop = loop;
+  w.start_s = json_number_or(obj, "start_s", path, 0.0, 0.0, kMaxTime_s);
+  w.scale = json_number_or(obj, "scale", path, 1.0, 0.0, 1e6);
+  if (!(w.scale > 0.0)) throw InputError("", join_path(path, "scale"), "expected a factor > 0");
+  // Before a coinfer trace's first point the link's nominal rate holds: part of the window.
+  if (s.points.front().first > 0.0 && (w.start_s > 0.0 || w.scale != 1.0))
+    s.points.insert(s.points.begin(), {0.0, rate_bps});
+  const TraceSchedule out = apply_trace_window(s, w);
+  for (const auto& [t, r] : out.points)
+    if (!(r <= kMaxRate_bps))
+      throw InputError("", join_path(path, "scale"), fmt::format("a scaled rate exceeds 1e+12 bps: {}", r));
+  m.trace = out.points;
+  m.period_s = out.period_s;
+  return m;
 }
 
 BandwidthModel parse_bandwidth(const Json& obj, const std::string& path, double rate_bps,
                                const std::string& base_dir) {
   BandwidthModel m;
-  const auto model = json_enum(obj, "model", path, kModels);
+  // `{trace: FILE, ...}` spells `{model: trace, file: FILE, ...}`.
+  const bool trace_spelling =
+      json_find(obj, "model", path) == nullptr && json_find(obj, "trace", path) != nullptr;
+  const auto model = trace_spelling ? std::string("trace") : json_enum(obj, "model", path, kModels);
   if (model == "constant") {
     json_reject_unknown_keys(obj, path, bandwidth_keys(model));
     return m;
   }
-  if (model == "trace") {
-    json_reject_unknown_keys(obj, path, bandwidth_keys(model));
-    m.kind = BandwidthModel::Kind::Trace;
-    m.trace = trace_points(obj, path, base_dir, m.trace_file);
-    m.period_s = json_number_or(obj, "period_s", path, 0.0, 0.0, kMaxTime_s);
-    if (m.period_s > 0.0 && m.period_s < kMinPeriod_s)
-      throw InputError("", join_path(path, "period_s"),
-                       fmt::format("expected a period of at least {} s (or 0: no repeat)", kMinPeriod_s));
-    if (m.period_s > 0.0 && !(m.period_s > m.trace.back().first))
-      throw InputError("", join_path(path, "period_s"), "the repeat period must exceed the last trace time");
-    return m;
-  }
+  if (model == "trace") return parse_trace_bandwidth(obj, path, rate_bps, base_dir);
   m.period_s = json_number(obj, "period_s", path, 0.0, kMaxTime_s);
   if (!(m.period_s > 0.0)) throw InputError("", join_path(path, "period_s"), "expected a period > 0");
   if (m.period_s < kMinPeriod_s)
@@ -335,37 +378,7 @@ Platform parse_platform(const Json& doc, const std::string& file, const std::str
 
 std::vector<std::pair<double, double>> parse_bandwidth_trace(const std::string& text,
                                                              const std::string& file) {
-  std::vector<std::pair<double, double>> out;
-  std::istringstream in(text);
-  std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
-    if (auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    std::replace(line.begin(), line.end(), ',', ' ');
-    std::istringstream fields(line);
-    std::string a, b, extra;
-    if (!(fields >> a)) continue;  // blank line
-    const auto where = fmt::format("line {}", number);
-    double t = 0.0, r = 0.0;
-    try {
-      std::size_t used_a = 0, used_b = 0;
-      if (!(fields >> b) || (fields >> extra)) throw std::invalid_argument("columns");
-      t = std::stod(a, &used_a);
-      r = std::stod(b, &used_b);
-      if (used_a != a.size() || used_b != b.size()) throw std::invalid_argument("trailing");
-    } catch (const std::out_of_range&) {  // std::stod: beyond double (1e400)
-      throw InputError(file, where, fmt::format("number out of range in '{}'", line));
-    } catch (const std::exception&) {
-      if (out.empty() && number == 1) continue;  // a header line such as "time_s rate_bps"
-      throw InputError(file, where, fmt::format("expected two numbers 'time_s rate_bps', got '{}'", line));
-    }
-    out.emplace_back(t, r);
-    try {
-      check_trace(out, "");
-    } catch (const InputError& e) {
-      throw InputError(file, where, e.message());
-    }
-  }
-  return out;
+  return parse_coinfer_trace(text, file).points;
 }
 
 Platform platform_from_json(const Json& doc, const std::string& file, const std::string& base_dir) {

@@ -28,6 +28,8 @@
 ///           period_s: 1                       # one draw per period (random models)
 ///           # uniform: low_*, high_*; empirical: values_* (list); trace: file (two columns
 ///           # time_s rate_bps, '#' comments) or points [[t, bps], ...], optional period_s repeat
+///         # or a public trace format (trace_formats.hpp, docs/guide/network-traces.md):
+///         # bandwidth: {trace: lte.down, format: mahimahi, loop: true, start_s: 30, scale: 0.5}
 ///       - name: lte                           # an access network: cellular, or wifi with a base
 ///         kind: lte
 ///         members: [phone]
@@ -61,6 +63,7 @@ Platform platform_from_json(const Json& doc, const std::string& file, const std:
 /// Parses a bandwidth trace text (two columns `time_s rate_bps` separated by spaces or a
 /// comma; blank lines, `#` comments and a non-numeric header line are skipped). Throws
 /// `InputError(file, "line N", ...)` on a bad line, decreasing times or a rate <= 0.
+/// The `coinfer` format of trace_formats.hpp (`parse_coinfer_trace`), its points only.
 std::vector<std::pair<double, double>> parse_bandwidth_trace(const std::string& text,
                                                              const std::string& file);
 
