@@ -44,10 +44,10 @@ struct MatchedRow {
 
 struct ModelMatch {
   std::string model;
-  std::string match_by;                  ///< "name" or "order"
-  std::vector<MatchedRow> rows;          ///< in profile order
-  std::vector<std::string> fused;        ///< one line per fused row: "row 'x' (line N) covers a, b"
-  std::vector<std::string> unmatched;    ///< our layers with work that no row covers
+  std::string match_by;                ///< "name" or "order"
+  std::vector<MatchedRow> rows;        ///< in profile order
+  std::vector<std::string> fused;      ///< one line per fused row: "row 'x' (line N) covers a, b"
+  std::vector<std::string> unmatched;  ///< our layers with work that no row covers
 };
 
 struct ClassResidual {
@@ -74,9 +74,9 @@ ProfileFit fit_profiles(const std::vector<ProfiledModel>& models, const HostProf
 /// Leave-one-model-out: for each model, fit on the others and predict it.
 struct HeldOutModel {
   std::string model;
-  double measured_s = 0.0;   ///< sum of the matched rows' measured time
-  double predicted_s = 0.0;  ///< with the scales fitted without this model
-  double end_to_end_error_pct = 0.0;   ///< 100 * (predicted - measured) / measured
+  double measured_s = 0.0;              ///< sum of the matched rows' measured time
+  double predicted_s = 0.0;             ///< with the scales fitted without this model
+  double end_to_end_error_pct = 0.0;    ///< 100 * (predicted - measured) / measured
   std::vector<double> layer_error_pct;  ///< per matched row, |pred - meas| / meas * 100
 };
 std::vector<HeldOutModel> leave_one_model_out(const std::vector<ProfiledModel>& models,

@@ -33,6 +33,15 @@ simgrid::kernel::profile::Profile* bandwidth_profile(const std::string& name, co
   return simgrid::kernel::profile::ProfileBuilder::from_callback(name + "#profile", fill, -1.0);
 }
 
+// The rate a link starts at: its series' first segment. SimGrid does not apply a profile's
+// event at date 0, so a link created at its nominal rate would keep that rate until the
+// series' second segment (a trace starting elsewhere, or a random model's first draw, lost).
+double initial_rate_bps(const LinkSpec& spec, std::uint64_t seed) {
+  if (spec.bandwidth.kind == BandwidthModel::Kind::Constant) return spec.rate_bps;
+  BandwidthSeries series(spec, seed);
+  return series.segment(0)->rate_bps;
+}
+
 bool network_varies(const Topology& topology, std::size_t network) {
   for (const auto& l : topology.links())
     if (l.network == network && l.spec->bandwidth.kind != BandwidthModel::Kind::Constant) return true;
@@ -67,7 +76,7 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
     for (std::size_t l = 0; l < topology.links().size(); ++l) {
       const auto& link = topology.links()[l];
       if (link.network != net) continue;
-      auto* sl = zone->create_link(link.name, link.spec->rate_bps / 8.0);
+      auto* sl = zone->create_link(link.name, initial_rate_bps(*link.spec, link_seed(seed, link.name)) / 8.0);
       if (link.spec->bandwidth.kind != BandwidthModel::Kind::Constant)
         sl->set_bandwidth_profile(bandwidth_profile(link.name, *link.spec, link_seed(seed, link.name)));
       sg.links[l] = sl->seal();

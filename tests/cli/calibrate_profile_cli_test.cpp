@@ -157,7 +157,7 @@ TEST_CASE("a profile whose extension names no format asks for --format") {
   CHECK_THAT(r.err, Contains("times.txt") && Contains("give --format"));
 }
 
-TEST_CASE("--held-out on three models of one device predicts each from the others with ~0 error") {
+TEST_CASE("calibrate --held-out on three models of one device predicts each from the others with ~0 error") {
   const auto out = scratch_dir() / "dev.json";
   std::string args = "calibrate --held-out";
   for (const auto* m : {"lenet5", "digits_cnn", "mxnet_mlp"})
@@ -208,11 +208,11 @@ TEST_CASE("calibrate --write --basis profile is refused before fitting and names
   CHECK(read_text(file) == before);
 }
 
-TEST_CASE("--name must be the stem of the file written") {
+TEST_CASE("calibrate --name must be the stem of the file written") {
   // platforms/calibration/README.md: one file per device, <name>.json; --check refuses another name.
   const auto out = scratch_dir() / "phone.json";
-  const auto r = run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice +
-                         " -o " + out.string());
+  const auto r = run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " +
+                         kDevice + " -o " + out.string());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Contains("--name: expected 'phone', the stem of -o") && Contains("got 'dev'"));
   CHECK_FALSE(std::filesystem::exists(out));

@@ -231,6 +231,16 @@ TEST_CASE("replay: a bandwidth trace changes the transfer time") {
   CHECK(run(p, plan).frames[0].end_s == Approx(1.51).epsilon(1e-9));
 }
 
+TEST_CASE("replay: a varying link starts at its series' first rate, not the nominal rate") {
+  // Nominal 8 Mbps, but the trace holds 16 Mbps (2 MB/s) from t = 0: 1 MB after the 10 ms
+  // latency -> 0.01 + 0.5 = 0.51 s (1.01 s at the nominal rate).
+  Platform p = wifi_pair();
+  p.networks[0].link.bandwidth.kind = BandwidthModel::Kind::Trace;
+  p.networks[0].link.bandwidth.trace = {{0.0, 16e6}};
+  const Plan plan{"p", "", {transfer_task("x", "a", "b", 1e6, {})}};
+  CHECK(run(p, plan).frames[0].end_s == Approx(0.51).epsilon(1e-9));
+}
+
 TEST_CASE("replay: on an uncontended platform the simulated latency is the analytic critical path") {
   // Every edge of a diamond on its own network, every task on its own device.
   const Platform p =
