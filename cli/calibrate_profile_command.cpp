@@ -106,6 +106,10 @@ void print_match(const ModelMatch& m, const Profile& profile) {
                fmt::format("{:+.2f}%", r.residual_pct)});
   std::cout << t.str();
   for (const auto& f : m.fused) std::cout << "  fused: " << f << "\n";
+  for (const auto& r : profile.below_resolution)
+    std::cout << fmt::format(
+        "  not fitted: row '{}' ({}, line {}) at 0.000 ms, below the profile's resolution\n", r.name,
+        r.op_type, r.line);
   if (!m.unmatched.empty())
     std::cout << fmt::format("  unmatched layers (no row times them): {}\n", fmt::join(m.unmatched, ", "));
 }

@@ -108,7 +108,9 @@ TfliteColumns tflite_columns(const TextLine& header, const std::string& file) {
 
 // tflite-csv: the Run Order table of the regular-runs section, up to its blank line. The name is
 // the last column and may itself hold commas, so a row is split into count - 1 fields and the rest.
-std::vector<ProfileRow> tflite_rows(const std::vector<TextLine>& lines, const std::string& file) {
+// Nodes at 0.000 ms go to `below_resolution`.
+std::vector<ProfileRow> tflite_rows(const std::vector<TextLine>& lines, const std::string& file,
+                                    std::vector<ProfileRow>& below_resolution) {
   const std::size_t h = tflite_header_index(lines, file);
   const TfliteColumns c = tflite_columns(lines[h], file);
   std::vector<ProfileRow> rows;
@@ -121,8 +123,9 @@ std::vector<ProfileRow> tflite_rows(const std::vector<TextLine>& lines, const st
                        fmt::format("{} fields: expected {} ('{}')", fields.size(), c.count, kTfliteHeader));
     if (fields[c.type].empty() || fields.back().empty())
       throw InputError(file, line_path(l.number), "empty node type or name");
-    rows.push_back(
-        {fields.back(), fields[c.type], parse_ms(fields[c.avg_ms], file, l.number, "avg_ms"), l.number});
+    ProfileRow row{fields.back(), fields[c.type],
+                   parse_ms_or_zero(fields[c.avg_ms], file, l.number, "avg_ms"), l.number};
+    (row.ms > 0.0 ? rows : below_resolution).push_back(std::move(row));
   }
   if (rows.empty())
     throw InputError(file, line_path(lines[h].number), "empty profile: the Run Order table has no nodes");
@@ -150,13 +153,13 @@ std::vector<std::string> profile_format_names() {
 }
 
 Profile parse_profile(const std::string& text, const std::string& file, ProfileFormat format) {
-  Profile p{format, file, sha256_hex(text), {}};
+  Profile p{format, file, sha256_hex(text), {}, {}};
   switch (format) {
     case ProfileFormat::Csv:
       p.rows = csv_rows(split_lines(text), file);
       break;
     case ProfileFormat::TfliteCsv:
-      p.rows = tflite_rows(split_lines(text), file);
+      p.rows = tflite_rows(split_lines(text), file, p.below_resolution);
       break;
     case ProfileFormat::TorchTrace:
       p.rows = torch_trace_rows(text, file);

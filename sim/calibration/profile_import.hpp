@@ -41,6 +41,9 @@ struct Profile {
   std::string file;    ///< the path it was read from
   std::string sha256;  ///< lowercase hex SHA-256 of the file's bytes (provenance)
   std::vector<ProfileRow> rows;
+  /// tflite-csv: nodes whose `avg_ms` is 0.000 (below benchmark_model's printed resolution, e.g.
+  /// a RESHAPE): kept out of `rows` (a time of 0 cannot be fitted) and reported by the fit.
+  std::vector<ProfileRow> below_resolution;
 };
 
 /// `csv`, `torch-trace`, `tflite-csv`.

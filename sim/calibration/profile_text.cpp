@@ -90,12 +90,21 @@ std::vector<std::string> split_csv_fields(std::string_view line, const std::stri
 }
 
 double parse_ms(std::string_view field, const std::string& file, int number, std::string_view column) {
+  const double ms = parse_ms_or_zero(field, file, number, column);
+  if (ms == 0.0)
+    throw InputError(file, line_path(number),
+                     fmt::format("{} {}: expected a finite time > 0", column, field));
+  return ms;
+}
+
+double parse_ms_or_zero(std::string_view field, const std::string& file, int number,
+                        std::string_view column) {
   double ms = 0.0;
   const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), ms);
   if (field.empty() || ec != std::errc() || end != field.data() + field.size())
     throw InputError(file, line_path(number),
                      fmt::format("{} '{}': expected a number of milliseconds", column, field));
-  if (!std::isfinite(ms) || ms <= 0.0)
+  if (!std::isfinite(ms) || ms < 0.0)
     throw InputError(file, line_path(number),
                      fmt::format("{} {}: expected a finite time > 0", column, field));
   return ms;

@@ -36,5 +36,7 @@ std::vector<std::string> split_csv_fields(std::string_view line, const std::stri
 /// `field` as a number of milliseconds, finite and > 0; else `InputError(file, "line N", ...)`
 /// naming `column`.
 double parse_ms(std::string_view field, const std::string& file, int number, std::string_view column);
+/// As `parse_ms`, but 0 is allowed (a time printed below its resolution).
+double parse_ms_or_zero(std::string_view field, const std::string& file, int number, std::string_view column);
 
 }  // namespace coinfer

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -199,18 +200,31 @@ inline std::uint64_t swar_value(const char* p, std::size_t len) {
                    fmt::format("offsets must not decrease: {} ms after {} ms", v, last));
 }
 
-// Opportunity counts per bin: counts[k] holds those at offsets in (k*bin, (k+1)*bin] ms (offset
-// 0 in bin 0). Sets `last_ms`, the last offset. Newlines and stray bytes are found 64 bytes at a
-// time (SSE2), so that parsing a line does not wait for the previous one; lines of 1 to 8 digits
-// (offsets below 1e8 ms, about 28 hours) take the SWAR path, any other line the byte-by-byte one.
-// Offsets never decrease, so a bin closes once an offset passes it: no division per line.
-std::vector<std::uint32_t> count_opportunities(std::string_view text, const std::string& file,
-                                               std::uint64_t bin_ms, std::uint64_t& last_ms) {
+// Opportunity counts per bin of one stretch of the file: counts[k] holds those at offsets in
+// (k*bin, (k+1)*bin] ms (offset 0 in bin 0). `first_ms` / `last_ms`: its first and last offsets,
+// `lines`: its newlines. Newlines and stray bytes are found 64 bytes at a time (SSE2), so that
+// parsing a line does not wait for the previous one; lines of 1 to 8 digits (offsets below
+// 1e8 ms, about 28 hours) take the SWAR path, any other line the byte-by-byte one. Offsets never
+// decrease, so a bin closes once an offset passes it: no division per line. `first_line` is the
+// line number of the stretch's first line (for messages).
+struct OpportunityCounts {
   std::vector<std::uint32_t> counts;
+  std::uint64_t total = 0, first_ms = 0, last_ms = 0, lines = 0;
+};
+
+OpportunityCounts count_stretch(std::string_view text, const std::string& file, std::uint64_t bin_ms,
+                                std::uint64_t first_line) {
+  OpportunityCounts out;
+  std::vector<std::uint32_t>& counts = out.counts;
   std::uint64_t last = 0, bin = 0, bin_end = bin_ms, total = 0, in_bin = 0;
+  bool any = false;
   const auto add = [&](std::uint64_t v, std::uint64_t number) {
     if (v < last) [[unlikely]]
       decreasing_offset(file, number, v, last);
+    if (!any) [[unlikely]] {
+      any = true;
+      out.first_ms = v;
+    }
     if (v > bin_end) {
       if (in_bin > 0) {
         if (bin >= counts.size()) counts.resize(bin + 1, 0);
@@ -232,7 +246,7 @@ std::vector<std::uint32_t> count_opportunities(std::string_view text, const std:
   const char* const begin = text.data();
   const char* const end = begin + text.size();
   const char* line = begin;
-  std::uint64_t number = 0, v = 0;
+  std::uint64_t number = first_line - 1, v = 0;
   // A block holding a byte other than a digit or '\n' sends its lines, and the one running on
   // into the next block, to the byte-by-byte path (which reads '\r', blanks, and reports errors).
   bool carried_odd = false;
@@ -261,10 +275,57 @@ std::vector<std::uint32_t> count_opportunities(std::string_view text, const std:
     if (bin >= counts.size()) counts.resize(bin + 1, 0);
     counts[bin] += static_cast<std::uint32_t>(in_bin);
   }
-  if (total + in_bin == 0) throw InputError(file, "", "empty trace: no delivery opportunities");
-  if (last == 0) throw InputError(file, "", "the trace must end after 0 ms (its last offset is its period)");
-  last_ms = last;
-  return counts;
+  out.total = total + in_bin;
+  out.last_ms = last;
+  out.lines = number - (first_line - 1);
+  return out;
+}
+
+// Files above this size are counted in two halves at once (split after a newline, so each half
+// holds whole lines); the halves' bins add up, and the second half's first offset must not be
+// below the first half's last. Any error is then reported by counting the whole file again in
+// one piece, so that its message and line number are those of a serial read.
+constexpr std::size_t kParallelBytes = std::size_t{4} << 20;
+
+std::vector<std::uint32_t> count_opportunities(std::string_view text, const std::string& file,
+                                               std::uint64_t bin_ms, std::uint64_t& last_ms) {
+  OpportunityCounts all;
+  const std::size_t cut = text.size() / 2;
+  const std::size_t split = text.size() >= kParallelBytes ? text.find('\n', cut) : std::string_view::npos;
+  if (split == std::string_view::npos) {
+    all = count_stretch(text, file, bin_ms, 1);
+  } else {
+    const std::string_view head = text.substr(0, split + 1), tail = text.substr(split + 1);
+    OpportunityCounts second;
+    std::exception_ptr second_error;
+    std::thread worker([&] {
+      try {
+        second = count_stretch(tail, file, bin_ms, 1);
+      } catch (...) {
+        second_error = std::current_exception();
+      }
+    });
+    bool first_failed = false;
+    try {
+      all = count_stretch(head, file, bin_ms, 1);
+    } catch (const InputError&) {
+      first_failed = true;
+    }
+    worker.join();
+    if (first_failed || second_error || (second.total > 0 && second.first_ms < all.last_ms)) {
+      all = count_stretch(text, file, bin_ms, 1);  // throws the serial read's error
+    } else {
+      if (second.counts.size() > all.counts.size()) all.counts.resize(second.counts.size(), 0);
+      for (std::size_t k = 0; k < second.counts.size(); ++k) all.counts[k] += second.counts[k];
+      if (second.total > 0) all.last_ms = second.last_ms;
+      all.total += second.total;
+    }
+  }
+  if (all.total == 0) throw InputError(file, "", "empty trace: no delivery opportunities");
+  if (all.last_ms == 0)
+    throw InputError(file, "", "the trace must end after 0 ms (its last offset is its period)");
+  last_ms = all.last_ms;
+  return std::move(all.counts);
 }
 
 // --- line formats -------------------------------------------------------------------------

@@ -198,13 +198,32 @@ TEST_CASE("tflite-csv: the console table layout is refused at its header line") 
   CHECK_THAT(e.message(), Contains("expected 'node type, start, first, avg_ms"));
 }
 
-TEST_CASE("tflite-csv: a node with a bad or zero avg_ms names its line") {
+TEST_CASE("tflite-csv: a node with a bad or negative avg_ms names its line") {
   CHECK(parse_error(tflite_text("CONV_2D, 0, 1, x, 100%, 100%, 0, 1, c"), ProfileFormat::TfliteCsv).path() ==
         "line 4");
-  const InputError zero =
-      parse_error(tflite_text("RESHAPE, 0, 0, 0, 0%, 100%, 0, 1, r"), ProfileFormat::TfliteCsv);
-  CHECK(zero.path() == "line 4");
-  CHECK_THAT(zero.message(), Contains("avg_ms 0") && Contains("> 0"));
+  const InputError negative =
+      parse_error(tflite_text("RESHAPE, 0, 0, -1, 0%, 100%, 0, 1, r"), ProfileFormat::TfliteCsv);
+  CHECK(negative.path() == "line 4");
+  CHECK_THAT(negative.message(), Contains("avg_ms -1") && Contains("> 0"));
+}
+
+TEST_CASE("tflite-csv: a node at 0.000 ms is kept out of the rows and listed below resolution") {
+  // benchmark_model prints 3 decimals: a RESHAPE of a few bytes shows 0.000
+  const Profile p = parse_profile(tflite_text("CONV_2D, 0, 1.2, 1.1, 99%, 99%, 0, 1, c\n"
+                                              "RESHAPE, 1.2, 0.000, 0.000, 0%, 99%, 0, 1, r\n"
+                                              "SOFTMAX, 1.2, 0.01, 0.012, 1%, 100%, 0, 1, s"),
+                                  "p.csv", ProfileFormat::TfliteCsv);
+  REQUIRE(p.rows.size() == 2);
+  CHECK(p.rows[0].name == "c");
+  CHECK(p.rows[1].name == "s");
+  REQUIRE(p.below_resolution.size() == 1);
+  CHECK(p.below_resolution[0].name == "r");
+  CHECK(p.below_resolution[0].op_type == "RESHAPE");
+  CHECK(p.below_resolution[0].line == 5);
+  // only zero-time nodes: nothing to fit
+  CHECK_THAT(
+      parse_error(tflite_text("RESHAPE, 0, 0, 0, 0%, 100%, 0, 1, r"), ProfileFormat::TfliteCsv).message(),
+      Contains("empty profile"));
 }
 
 TEST_CASE("tflite-csv: a node line with too few fields names its line") {

@@ -251,3 +251,66 @@ TEST_CASE("mahimahi: a stray byte deep in a long file is reported at its line") 
   CHECK_THAT(error_of(TraceFormat::Mahimahi, text),
              Catch::Contains("t.txt: line 700: expected a millisecond offset"));
 }
+
+namespace {
+
+// A Mahimahi trace past the 4 MiB at which the reader counts two halves at once: at ms k
+// (1..700,000) k % 3 opportunities, about 4.9 MB. Returns the text; `bins` gets the expected
+// opportunities per 10 ms bin (ms k in bin (k - 1) / 10).
+std::string two_half_trace(std::vector<int>& bins) {
+  std::string text;
+  bins.assign(70000, 0);
+  for (int ms = 1; ms <= 700000; ++ms)
+    for (int k = 0; k < ms % 3; ++k) {
+      text += std::to_string(ms) + "\n";
+      ++bins[static_cast<std::size_t>((ms - 1) / 10)];
+    }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("mahimahi: a file read in two halves gives every bin's count of a serial read") {
+  // Bin b's rate: its opportunities x 12000 bits over 10 ms; equal neighbours merge into one point.
+  std::vector<int> bins;
+  const std::string text = two_half_trace(bins);
+  REQUIRE(text.size() > (std::size_t{4} << 20));
+  Points want;
+  for (std::size_t b = 0; b < bins.size(); ++b) {
+    const double bps = bins[b] * 12000.0 / 0.01;
+    if (want.empty() || want.back().second != bps) want.emplace_back(static_cast<double>(b) * 0.01, bps);
+  }
+  const auto s = parse_trace(TraceFormat::Mahimahi, text, "t", {10});
+  CHECK(s.period_s == 700.0);  // the last offset: 700,000 ms (700,000 % 3 = 1 opportunity)
+  check_points(s.points, want);
+}
+
+TEST_CASE("mahimahi: an offset decreasing right after the halves' split names its line") {
+  // The halves split at the first newline past the middle; the line after it is rewritten with
+  // as many digits but a smaller value, so only the check across the split can see it.
+  std::vector<int> bins;
+  std::string text = two_half_trace(bins);
+  const std::size_t split = text.find('\n', text.size() / 2);
+  const std::size_t next_end = text.find('\n', split + 1);
+  const std::string before =
+      text.substr(text.rfind('\n', split - 1) + 1, split - text.rfind('\n', split - 1) - 1);
+  const std::size_t digits = next_end - split - 1;
+  text.replace(split + 1, digits, "1" + std::string(digits - 1, '0'));
+  const auto line =
+      static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(split) + 1, '\n')) +
+      1;
+  CHECK_THAT(error_of(TraceFormat::Mahimahi, text),
+             Catch::Contains("t.txt: line " + std::to_string(line) + ": offsets must not decrease: 1" +
+                             std::string(digits - 1, '0') + " ms after " + before + " ms"));
+}
+
+TEST_CASE("mahimahi: a stray byte in the second half is reported at its line in the file") {
+  std::vector<int> bins;
+  std::string text = two_half_trace(bins);
+  const std::size_t at = text.find('\n', text.size() * 3 / 4);  // the end of a line in the second half
+  text.insert(at, "x");
+  const auto line =
+      static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')) + 1;
+  CHECK_THAT(error_of(TraceFormat::Mahimahi, text),
+             Catch::Contains("t.txt: line " + std::to_string(line) + ": expected a millisecond offset"));
+}
