@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/calibrate_held_out.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/host_profile_source.hpp"
@@ -26,6 +27,7 @@ struct Options {
   std::vector<std::string> files;
   bool write = false;
   bool check = false;
+  bool held_out = false;
   std::string basis = "recorded";
   int repeats = 5;
   double tolerance_pct = 5.0;
@@ -106,6 +108,7 @@ void check_layout(const Options& opts, const DeviceCalibration& c) {
 
 void run(const Options& opts) {
   if (opts.files.empty()) throw InputError("", "calibrate", "expected at least one calibration file");
+  if (opts.held_out) return print_held_out_figures(opts.files, opts.basis, opts.repeats);
   std::map<std::string, HostProfileSource> sources;
   std::size_t failed_files = 0, verified = 0;
   for (const auto& file : opts.files) {
@@ -146,6 +149,7 @@ void add_calibrate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("calibrate", "Re-fit device calibration files from their reference figures");
   cmd->add_option("files", opts->files, "Calibration JSON files (platforms/calibration/*.json)")->required();
   cmd->add_flag("--write", opts->write, "Write the refitted op_scale back into each file");
+  cmd->add_flag("--held-out", opts->held_out, "Leave each fitted figure out in turn and predict it");
   cmd->add_flag("--check", opts->check, "Fail unless every fitted figure is reproduced within the tolerance");
   cmd->add_option("--basis", opts->basis,
                   "Host timing basis: recorded (each file's fit record), profile (real kernels) or "
