@@ -1,6 +1,7 @@
 #include "sim/calibration/calibration_json.hpp"
 
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <utility>
 
@@ -30,7 +31,8 @@ constexpr std::array<std::pair<const char*, double>, 3> kTimeUnits{{{"s", 1.0}, 
 
 const std::vector<std::string> kTopKeys{"format",       "name",     "kind",       "precision",
                                         "memory_bytes", "op_scale", "power",      "radio",
-                                        "sparse_model", "fit",      "references", "notes"};
+                                        "sparse_model", "fit",      "provenance", "references",
+                                        "notes"};
 const std::vector<std::string> kQuantities{"latency", "train_step"};
 const std::vector<std::string> kRadioKeys{"uplink_alpha_mw_per_mbps", "uplink_beta_mw",
                                           "downlink_alpha_mw_per_mbps", "downlink_beta_mw"};
@@ -156,6 +158,47 @@ std::optional<FitRecord> parse_fit(const Json& json, const std::string& path) {
                    json_enum(*obj, "host_basis", p, {"profile", "estimate"})};
 }
 
+bool is_iso_date(const std::string& s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  return true;
+}
+
+ProfileSource parse_profile_source(const Json& obj, const std::string& p) {
+  json_reject_unknown_keys(obj, p, {"file", "sha256", "format", "model", "rows_matched"});
+  ProfileSource s;
+  s.file = json_string(obj, "file", p);
+  s.sha256 = json_string(obj, "sha256", p);
+  if (s.sha256.size() != 64 || s.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw InputError("", join_path(p, "sha256"), "expected 64 lowercase hex digits (the profile's SHA-256)");
+  s.format = json_enum(obj, "format", p, {"csv", "torch-trace", "tflite-csv"});
+  s.model = json_string(obj, "model", p);
+  s.rows_matched = static_cast<int>(json_int(obj, "rows_matched", p, 1, 1 << 24));
+  return s;
+}
+
+// provenance: {"description", "date": "YYYY-MM-DD", "host_times": "estimate"|"profile",
+//              "profiles": [{"file", "sha256", "format", "model", "rows_matched"}]}
+std::optional<ProfileProvenance> parse_provenance(const Json& json, const std::string& path) {
+  const Json* obj = json_find(json, "provenance", path);
+  if (!obj) return std::nullopt;
+  const auto p = join_path(path, "provenance");
+  json_reject_unknown_keys(*obj, p, {"description", "date", "host_times", "profiles"});
+  ProfileProvenance v;
+  v.description = json_string_or(*obj, "description", p, "");
+  v.date = json_string(*obj, "date", p);
+  if (!is_iso_date(v.date))
+    throw InputError("", join_path(p, "date"), fmt::format("expected YYYY-MM-DD, e.g. \"2025-03-14\", got \"{}\"", v.date));
+  v.host_times = json_enum(*obj, "host_times", p, {"estimate", "profile"});
+  const auto& arr = json_at(*obj, "profiles", p);
+  const auto pp = join_path(p, "profiles");
+  if (!arr.is_array() || arr.empty())
+    throw InputError("", pp, "expected a non-empty array of {\"file\", \"sha256\", \"format\", \"model\"}");
+  for (std::size_t i = 0; i < arr.size(); ++i) v.profiles.push_back(parse_profile_source(arr[i], index_path(pp, i)));
+  return v;
+}
+
 ReferenceFigure parse_reference(const Json& obj, const std::string& p) {
   json_reject_unknown_keys(
       obj, p, {"model", "quantity", "value", "unit", "source", "fitted", "batch", "input_shape"});
@@ -230,6 +273,26 @@ J reference_to_json(const ReferenceFigure& f) {
 }
 
 template <class J>
+J provenance_to_json(const ProfileProvenance& v) {
+  J j = J::object();
+  j["description"] = v.description;
+  j["date"] = v.date;
+  j["host_times"] = v.host_times;
+  J profiles = J::array();
+  for (const auto& s : v.profiles) {
+    J p = J::object();
+    p["file"] = s.file;
+    p["sha256"] = s.sha256;
+    p["format"] = s.format;
+    p["model"] = s.model;
+    p["rows_matched"] = s.rows_matched;
+    profiles.push_back(p);
+  }
+  j["profiles"] = profiles;
+  return j;
+}
+
+template <class J>
 J calibration_to_json_as(const DeviceCalibration& c) {
   J j = J::object();
   j["format"] = kCalibrationFormat;
@@ -267,6 +330,7 @@ J calibration_to_json_as(const DeviceCalibration& c) {
     fit["host_basis"] = c.fit->host_basis;
     j["fit"] = fit;
   }
+  if (c.provenance) j["provenance"] = provenance_to_json<J>(*c.provenance);
   J refs = J::array();
   for (const auto& f : c.references) refs.push_back(reference_to_json<J>(f));
   j["references"] = refs;
@@ -310,6 +374,7 @@ DeviceCalibration calibration_from_json(const Json& json) {
   c.radio = parse_radio(json, path);
   c.sparse_model = parse_sparse_model(json, path);
   c.fit = parse_fit(json, path);
+  c.provenance = parse_provenance(json, path);
   c.references = parse_references(json, path);
   c.notes = json_string_or(json, "notes", path, "");
   return c;

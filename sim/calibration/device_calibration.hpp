@@ -73,6 +73,29 @@ struct FitRecord {
   bool operator==(const FitRecord&) const = default;
 };
 
+/// One per-layer profile a calibration was fitted from (`coinfer calibrate --from-profile`).
+struct ProfileSource {
+  std::string file;    ///< path relative to the calibration file's folder (as found when fitted)
+  std::string sha256;  ///< of the profile's bytes
+  std::string format;  ///< "csv", "torch-trace", "tflite-csv"
+  std::string model;   ///< the model it was measured on (zoo name or model file)
+  int rows_matched = 0;
+
+  bool operator==(const ProfileSource&) const = default;
+};
+
+/// Where a profile-fitted calibration came from: its profiles, the host times they were
+/// fitted against ("estimate", or "profile": this host's kernels normalised to the estimate),
+/// a free description and the date it was written (YYYY-MM-DD, UTC).
+struct ProfileProvenance {
+  std::string description;
+  std::string date;
+  std::string host_times;
+  std::vector<ProfileSource> profiles;
+
+  bool operator==(const ProfileProvenance&) const = default;
+};
+
 struct DeviceCalibration {
   std::string name;  ///< e.g. "nexus5"
   DeviceKind kind = DeviceKind::PhoneCpu;
@@ -86,6 +109,7 @@ struct DeviceCalibration {
   std::vector<ReferenceFigure> references;
   std::optional<SparseModel> sparse_model;
   std::optional<FitRecord> fit;
+  std::optional<ProfileProvenance> provenance;  ///< only for files fitted from profiles
   std::string notes;  ///< where the papers give too little: which public source the estimate follows
   std::string file;   ///< the file it was loaded from
 

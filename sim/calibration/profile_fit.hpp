@@ -74,7 +74,7 @@ struct HeldOutModel {
   std::string model;
   double measured_s = 0.0;   ///< sum of the matched rows' measured time
   double predicted_s = 0.0;  ///< with the scales fitted without this model
-  double end_to_end_error_pct = 0.0;
+  double end_to_end_error_pct = 0.0;   ///< 100 * (predicted - measured) / measured
   std::vector<double> layer_error_pct;  ///< per matched row, |pred - meas| / meas * 100
 };
 std::vector<HeldOutModel> leave_one_model_out(const std::vector<ProfiledModel>& models,
