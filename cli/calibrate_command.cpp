@@ -1,10 +1,12 @@
 // `coinfer calibrate FILE... [--write] [--check] [--basis recorded|profile|estimate]`: re-fits
 // device calibration files from their reference figures and prints every residual. By default
 // each file is refitted on the host basis its `fit` record names (the shipped files: the
-// deterministic estimate), so `--check` compares the refit with the file as shipped.
+// deterministic estimate; a file without the record: the estimate too), so `--check` compares
+// the refit with the file as shipped. `--write` writes only files every scenario accepts (fitted
+// on the estimate basis), or nothing. `--from-profile FILE --model M ... -o OUT` fits a new file
+// from per-layer profiles instead (calibrate_profile_command.hpp).
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -12,11 +14,13 @@
 #include <fmt/format.h>
 
 #include "cli/calibrate_held_out.hpp"
+#include "cli/calibrate_profile_command.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/host_profile_source.hpp"
 #include "sim/calibration/calibrate.hpp"
 #include "sim/calibration/calibration_json.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/report/table.hpp"
 
@@ -27,10 +31,10 @@ struct Options {
   std::vector<std::string> files;
   bool write = false;
   bool check = false;
-  bool held_out = false;
   std::string basis = "recorded";
   int repeats = 5;
   double tolerance_pct = 5.0;
+  FromProfileOptions from_profile;
 };
 
 std::string in_unit(double seconds, const std::string& unit) {
@@ -73,21 +77,35 @@ void print_fit(const DeviceCalibration& c, const CalibrationFit& fit) {
   }
 }
 
-void write_file(const DeviceCalibration& c) {
-  const std::string tmp = c.file + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << calibration_file_text(c);
-    if (!out) throw Error(fmt::format("cannot write '{}'", tmp));
-  }
-  if (std::rename(tmp.c_str(), c.file.c_str()) != 0) throw Error(fmt::format("cannot replace '{}'", c.file));
-}
-
 // The basis a file is refitted on: the one asked for, or with "recorded" the one of the file's
-// fit record ("profile" when the file has none).
+// fit record (the estimate, which every scenario uses, when the file has none).
 std::string basis_for(const Options& opts, const DeviceCalibration& c) {
   if (opts.basis != "recorded") return opts.basis;
-  return c.fit ? c.fit->host_basis : "profile";
+  return c.fit ? c.fit->host_basis : "estimate";
+}
+
+constexpr const char* kEstimateFitExample =
+    R"("fit": {"host_cpu": "nominal reference host", "host_basis": "estimate"})";
+
+// --write writes a file only when every scenario will accept it: scenarios put host times on the
+// estimate basis, so op_scale fitted on measured times (--basis profile) would be refused there.
+void check_writable(const DeviceCalibration& c, const std::string& basis,
+                    const CalibrationFit& fit) {
+  if (basis == "profile")
+    throw InputError(c.file, "fit",
+                     fmt::format("not written: op_scale fitted on this host's measured times (--basis profile) "
+                                 "is accepted by no scenario, which all use the estimate basis; write with "
+                                 "--basis estimate, which records {}",
+                                 kEstimateFitExample));
+  if (c.provenance)
+    throw InputError(c.file, "provenance",
+                     "not written: this file is fitted from per-layer profiles; refit it with "
+                     "`coinfer calibrate --from-profile ...` as its provenance records");
+  if (!fit.fitted)
+    throw InputError(c.file, "references",
+                     R"(not written: no fitted reference figure could be evaluated; add one, e.g. "references": )"
+                     R"([{"model": "resnet18", "quantity": "latency", "value": 120, "unit": "ms", )"
+                     R"("source": "measured on the device", "fitted": true}])");
 }
 
 // The layout platforms/calibration/README.md asks of a file that --check verifies or --write
@@ -102,18 +120,45 @@ void check_layout(const Options& opts, const DeviceCalibration& c) {
                     c.name));
   if (opts.check && opts.basis == "recorded" && !c.fit)
     throw InputError(c.file, "fit",
-                     "missing key; --check compares the refit op_scale with the stored one on the basis "
-                     "`fit` records (calibrate --write adds it; or give --basis)");
+                     fmt::format("missing key; --check compares the refit op_scale with the stored one on the "
+                                 "basis `fit` records: add {} (`coinfer calibrate FILE --write` adds it), or "
+                                 "give --basis",
+                                 kEstimateFitExample));
+}
+
+// A profile-fitted file: --check refits it from the profiles its provenance records.
+bool check_profile_file(const Options& opts, const DeviceCalibration& c) {
+  std::cout << fmt::format("{} ({}): {}, fitted from {} profile(s), {}\n", c.name, c.file, device_kind_name(c.kind),
+                           c.provenance->profiles.size(), c.provenance->date);
+  const auto failures = check_profile_calibration(c, opts.repeats);
+  for (const auto& f : failures) std::cout << "  FAIL " << f << "\n";
+  if (failures.empty()) std::cout << "  ok\n";
+  std::cout << "\n";
+  return failures.empty();
 }
 
 void run(const Options& opts) {
-  if (opts.files.empty()) throw InputError("", "calibrate", "expected at least one calibration file");
-  if (opts.held_out) return print_held_out_figures(opts.files, opts.basis, opts.repeats);
+  if (!opts.from_profile.profiles.empty() || !opts.from_profile.models.empty()) {
+    if (!opts.files.empty() || opts.check || opts.write)
+      throw InputError("", "--from-profile", "expected no calibration FILE, --check or --write with it (it writes -o)");
+    FromProfileOptions fp = opts.from_profile;
+    fp.basis = opts.basis == "recorded" ? "estimate" : opts.basis;
+    fp.repeats = opts.repeats;
+    run_calibrate_from_profile(fp);
+    return;
+  }
+  if (opts.files.empty())
+    throw InputError("", "calibrate", "expected at least one calibration file, or --from-profile FILE --model M");
+  if (opts.from_profile.held_out) return print_held_out_figures(opts.files, opts.basis, opts.repeats);
   std::map<std::string, HostProfileSource> sources;
   std::size_t failed_files = 0, verified = 0;
   for (const auto& file : opts.files) {
     const DeviceCalibration c = load_calibration_file(file);
     check_layout(opts, c);
+    if (c.provenance && opts.check) {
+      failed_files += check_profile_file(opts, c) ? 0 : 1;
+      continue;
+    }
     const std::string basis = basis_for(opts, c);
     if (!sources.contains(basis)) sources[basis] = make_host_profile_source(basis, opts.repeats);
     const CalibrationFit fit = refit_calibration(c, sources.at(basis));
@@ -129,8 +174,9 @@ void run(const Options& opts) {
       }
       failed_files += failures.empty() ? 0 : 1;
     }
-    if (opts.write && fit.fitted) {
-      write_file(apply_fit(c, fit));
+    if (opts.write) {
+      check_writable(c, basis, fit);
+      write_file_atomic(c.file, calibration_file_text(apply_fit(c, fit)));
       std::cout << "  wrote " << file << "\n";
     }
     std::cout << "\n";
@@ -142,14 +188,43 @@ void run(const Options& opts) {
   }
 }
 
+void add_from_profile_options(CLI::App& cmd, FromProfileOptions& o) {
+  const char* group = "Fit a new file from per-layer profiles";
+  cmd.add_option("--from-profile", o.profiles, "Per-layer profile measured on the device (repeat per model)")
+      ->group(group);
+  cmd.add_option("--model", o.models, "Model of the k-th --from-profile: zoo name or model JSON")->group(group);
+  cmd.add_option("--format", o.formats, "Profile format: csv, torch-trace, tflite-csv (default: .csv -> csv, "
+                                        ".json -> torch-trace)")
+      ->group(group);
+  cmd.add_option("-o,--output", o.output, "Calibration file to write")->group(group);
+  cmd.add_option("--name", o.name, "Device name")->group(group);
+  cmd.add_option("--description", o.description, "What the device is and how it was measured")->group(group);
+  cmd.add_option("--idle-w", o.idle_w, "Idle power, W")->check(number_in(0.0, 2000.0))->group(group);
+  cmd.add_option("--busy-w", o.busy_w, "Busy power, W")->check(number_in(0.0, 2000.0))->group(group);
+  cmd.add_option("--kind", o.kind, "Device kind")
+      ->check(one_of({"phone_cpu", "phone_gpu", "npu", "edge_board", "gpu_server", "cpu_server", "desktop"}))
+      ->capture_default_str()
+      ->group(group);
+  cmd.add_option("--precision", o.precision, "Precision the profiles ran at")
+      ->check(one_of({"fp32", "fp16", "int8"}))
+      ->capture_default_str()
+      ->group(group);
+  cmd.add_option("--memory-bytes", o.memory_bytes, "Device memory, bytes")
+      ->check(number_in(1048576.0, 1e15))
+      ->capture_default_str()
+      ->group(group);
+  cmd.add_option("--date", o.date, "Date recorded in the file, YYYY-MM-DD (default: today, UTC)")->group(group);
+  cmd.add_flag("--held-out", o.held_out, "Also predict each model from a fit on the others (with calibration FILEs: predict each fitted "
+               "figure from a fit on the others)")->group(group);
+}
+
 }  // namespace
 
 void add_calibrate_command(CLI::App& app) {
   auto opts = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("calibrate", "Re-fit device calibration files from their reference figures");
-  cmd->add_option("files", opts->files, "Calibration JSON files (platforms/calibration/*.json)")->required();
+  cmd->add_option("files", opts->files, "Calibration JSON files (platforms/calibration/*.json)");
   cmd->add_flag("--write", opts->write, "Write the refitted op_scale back into each file");
-  cmd->add_flag("--held-out", opts->held_out, "Leave each fitted figure out in turn and predict it");
   cmd->add_flag("--check", opts->check, "Fail unless every fitted figure is reproduced within the tolerance");
   cmd->add_option("--basis", opts->basis,
                   "Host timing basis: recorded (each file's fit record), profile (real kernels) or "
@@ -162,6 +237,7 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--tolerance", opts->tolerance_pct, "Allowed |residual| in percent for --check")
       ->check(number_in(0.0, 100.0))
       ->capture_default_str();
+  add_from_profile_options(*cmd, opts->from_profile);
   cmd->callback([opts] { run(*opts); });
 }
 

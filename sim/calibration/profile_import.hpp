@@ -12,6 +12,14 @@
 ///
 ///     Profile p = read_profile("pixel.csv", ProfileFormat::Csv);
 ///     p.rows[0].name == "conv1"; p.rows[0].ms == 4.2; p.sha256.size() == 64;
+///
+/// Details: `csv` allows `#` comment lines, blank lines and RFC 4180 quoted names (`"conv2, 3x3"`,
+/// `""` for a quote), and refuses a layer named twice. `torch-trace` also reads the bare-array
+/// layout PyTorch writes when built without Kineto (sim/calibration/torch_trace.hpp has the rules).
+/// Layouts as documented by their writers: PyTorch's `torch.profiler` and
+/// `torch.autograd.profiler_util.EventList.export_chrome_trace`, the Trace Event Format (Chrome
+/// tracing), TFLite's `benchmark_model` README, its ProfilingListener and
+/// `tensorflow::StatsCalculator` (the CSV tables of ProfileSummaryCSVFormatter).
 #include <optional>
 #include <string>
 #include <string_view>

@@ -32,6 +32,8 @@ TEST_CASE("sha256 of one million 'a' is FIPS 180-2 appendix B.3") {
 TEST_CASE("sha256 of a 55-byte and a 64-byte message match the reference") {
   // 55 bytes is the longest message whose padding fits its own block; 64 bytes fills one block
   // exactly, so the padding takes a whole second block. References: coreutils sha256sum.
-  CHECK(sha256_hex(std::string(55, 'a')) == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
-  CHECK(sha256_hex(std::string(64, 'a')) == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+  CHECK(sha256_hex(std::string(55, 'a')) ==
+        "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
+  CHECK(sha256_hex(std::string(64, 'a')) ==
+        "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
 }
