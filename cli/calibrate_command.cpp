@@ -89,8 +89,7 @@ constexpr const char* kEstimateFitExample =
 
 // --write writes a file only when every scenario will accept it: scenarios put host times on the
 // estimate basis, so op_scale fitted on measured times (--basis profile) would be refused there.
-void check_writable(const DeviceCalibration& c, const std::string& basis,
-                    const CalibrationFit& fit) {
+void check_writable(const DeviceCalibration& c, const std::string& basis) {
   if (basis == "profile")
     throw InputError(c.file, "fit",
                      fmt::format("not written: op_scale fitted on this host's measured times (--basis profile) "
@@ -101,6 +100,9 @@ void check_writable(const DeviceCalibration& c, const std::string& basis,
     throw InputError(c.file, "provenance",
                      "not written: this file is fitted from per-layer profiles; refit it with "
                      "`coinfer calibrate --from-profile ...` as its provenance records");
+}
+
+void check_fitted(const DeviceCalibration& c, const CalibrationFit& fit) {
   if (!fit.fitted)
     throw InputError(c.file, "references",
                      R"(not written: no fitted reference figure could be evaluated; add one, e.g. "references": )"
@@ -160,6 +162,7 @@ void run(const Options& opts) {
       continue;
     }
     const std::string basis = basis_for(opts, c);
+    if (opts.write) check_writable(c, basis);
     if (!sources.contains(basis)) sources[basis] = make_host_profile_source(basis, opts.repeats);
     const CalibrationFit fit = refit_calibration(c, sources.at(basis));
     print_fit(c, fit);
@@ -175,7 +178,7 @@ void run(const Options& opts) {
       failed_files += failures.empty() ? 0 : 1;
     }
     if (opts.write) {
-      check_writable(c, basis, fit);
+      check_fitted(c, fit);
       write_file_atomic(c.file, calibration_file_text(apply_fit(c, fit)));
       std::cout << "  wrote " << file << "\n";
     }

@@ -115,13 +115,14 @@ void print_fit(const ProfileFit& fit, const std::vector<ProfiledModel>& inputs) 
 
 std::string pct(double x) { return fmt::format("{:.2f}%", x); }
 
-void print_held_out(const std::vector<HeldOutModel>& held) {
+void print_held_out(const std::vector<HeldOutModel>& held, const std::vector<ProfiledModel>& inputs) {
   TextTable t({"held out", "measured ms", "predicted ms", "end-to-end", "layer median", "layer p90", "layer max"},
               {false, true, true, true, true, true, true});
   std::vector<double> end_to_end;
-  for (const auto& h : held) {
+  for (std::size_t k = 0; k < held.size(); ++k) {
+    const auto& h = held[k];
     const auto& e = h.layer_error_pct;
-    t.add_row({h.model, ms(h.measured_s), ms(h.predicted_s), fmt::format("{:+.2f}%", h.end_to_end_error_pct),
+    t.add_row({fmt::format("{} ({})", h.model, fs::path(inputs[k].profile.file).filename().string()), ms(h.measured_s), ms(h.predicted_s), fmt::format("{:+.2f}%", h.end_to_end_error_pct),
                pct(percentile_nearest_rank(e, 50)), pct(percentile_nearest_rank(e, 90)),
                pct(*std::max_element(e.begin(), e.end()))});
     end_to_end.push_back(std::fabs(h.end_to_end_error_pct));
@@ -139,10 +140,15 @@ std::string today_utc() {
   return fmt::format("{:04}-{:02}-{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
 }
 
-// A profile's path as seen from the calibration file's folder (how --check finds it again).
+// A profile's (or model file's) path as seen from the calibration file's folder, where --check
+// looks for it, as the references of a calibration file name model files.
 std::string relative_to_output(const std::string& profile, const std::string& output) {
   const fs::path folder = fs::absolute(output).parent_path();
   return fs::absolute(profile).lexically_normal().lexically_relative(folder.lexically_normal()).generic_string();
+}
+
+bool is_model_file(const std::string& model) {
+  return model.find('/') != std::string::npos || model.ends_with(".json");
 }
 
 ProfileProvenance provenance_of(const FromProfileOptions& opts, const std::vector<ProfiledModel>& inputs,
@@ -150,7 +156,9 @@ ProfileProvenance provenance_of(const FromProfileOptions& opts, const std::vecto
   ProfileProvenance p{opts.description, opts.date.empty() ? today_utc() : opts.date, opts.basis, {}};
   for (std::size_t k = 0; k < inputs.size(); ++k)
     p.profiles.push_back({relative_to_output(opts.profiles[k], opts.output), inputs[k].profile.sha256,
-                          std::string(profile_format_name(inputs[k].profile.format)), inputs[k].model,
+                          std::string(profile_format_name(inputs[k].profile.format)),
+                          is_model_file(inputs[k].model) ? relative_to_output(inputs[k].model, opts.output)
+                                                         : inputs[k].model,
                           static_cast<int>(fit.models[k].rows.size())});
   return p;
 }
@@ -188,7 +196,7 @@ void run_calibrate_from_profile(const FromProfileOptions& opts) {
   const auto source = host_times(opts.basis, opts.repeats);
   const ProfileFit fit = fit_profiles(inputs, source, estimate_record());
   print_fit(fit, inputs);
-  if (opts.held_out) print_held_out(leave_one_model_out(inputs, source, estimate_record()));
+  if (opts.held_out) print_held_out(leave_one_model_out(inputs, source, estimate_record()), inputs);
   const DeviceCalibration c = calibration_of(opts, fit, provenance_of(opts, inputs, fit));
   write_file_atomic(opts.output, calibration_file_text(c));
   std::cout << fmt::format("wrote {} ({}, host times: {})\n", opts.output, c.name, opts.basis);
@@ -214,7 +222,7 @@ std::vector<std::string> check_profile_calibration(const DeviceCalibration& c, i
       failures.push_back(fmt::format("profile '{}' changed since the fit (sha256 {}, recorded {})", p.file,
                                      profile.sha256, p.sha256));
     refit.profiles.push_back(path.string());
-    refit.models.push_back(p.model);
+    refit.models.push_back(is_model_file(p.model) ? (folder / p.model).string() : p.model);
     refit.formats.push_back(p.format);
   }
   if (!failures.empty()) return failures;

@@ -81,20 +81,22 @@ void CostModel::check_basis(const DeviceCalibration& device) const {
   if (fit.host_basis == "estimate" && !estimate_model)
     throw InputError(device.file, "fit.host_basis",
                      fmt::format("device '{}' is fitted on the estimate basis but the cost model keeps "
-                                 "measured times of '{}'; normalise them (the default) or refit the file "
-                                 "with `coinfer calibrate --basis profile --write`",
+                                 "measured times of '{}' as they are; scenarios and `coinfer costs` normalise "
+                                 "them to the estimate basis, which this file needs",
                                  device.name, profile_.host_cpu));
   if (fit.host_basis == "profile" && estimate_model)
     throw InputError(device.file, "fit.host_basis",
-                     fmt::format("device '{}' is fitted on measured times of '{}' but the cost model's host "
-                                 "times are on the estimate basis; build it with MeasuredProfile::AsMeasured "
-                                 "from a profile of that CPU, or use a file fitted on the estimate basis",
+                     fmt::format("device '{}' is fitted on measured times of '{}', but scenarios and `coinfer "
+                                 "costs` use host times on the estimate basis; refit it with `coinfer calibrate "
+                                 "FILE --basis estimate --write`, which records \"fit\": {{\"host_cpu\": "
+                                 "\"nominal reference host\", \"host_basis\": \"estimate\"}}",
                                  device.name, fit.host_cpu));
   if (fit.host_basis == "profile" && fit.host_cpu != profile_.host_cpu)
     throw InputError(
         device.file, "fit.host_cpu",
         fmt::format("device '{}' is fitted on measured times of '{}', not of this profile's '{}'; "
-                    "refit it here with `coinfer calibrate --basis profile --write`",
+                    "refit it with `coinfer calibrate FILE --basis estimate --write`, which records "
+                    "\"fit\": {{\"host_cpu\": \"nominal reference host\", \"host_basis\": \"estimate\"}}",
                     device.name, fit.host_cpu, profile_.host_cpu));
 }
 

@@ -9,9 +9,10 @@
 /// Host basis: op_scale is relative to the host basis the device file was fitted on (its `fit`
 /// record). By default a measured profile is normalised to the estimate basis the shipped files
 /// use (sim/profile/estimate_normalization.hpp), so results do not depend on the host's speed;
-/// `MeasuredProfile::AsMeasured` keeps this host's times, for files refitted on this host with
-/// `coinfer calibrate --basis profile --write`. A device whose fit record names another basis
-/// (or, as measured, another CPU) is an `InputError` naming its file and `fit`.
+/// `MeasuredProfile::AsMeasured` keeps this host's times, for files whose `fit` records measured
+/// times of this host (`calibrate --write` writes only estimate-basis files, which scenarios
+/// use). A device whose fit record names another basis (or, as measured, another CPU) is an
+/// `InputError` naming its file and `fit`.
 ///
 /// Transfer: time = latency_s + 8 * size_bytes / rate_bps; radio energy by JointDNN eq. 21,
 /// P = alpha * throughput + beta (Table 3 gives alpha in mW/Mbps and beta in mW per network),
