@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Per-layer latency of torchvision models on PyTorch CPU, named with coinfer's layer names.
 
-    scripts/torch-profile.py --coinfer build/coinfer --out DIR [--steps 30] [--warmup 5]
-                             [--threads 1] [--trace resnet18] [--trace-steps 2]
+    scripts/torch-profile.py --coinfer build/coinfer --out DIR [--steps 30] [--rounds 3] [--warmup 5]
+                             [--threads 1] [--trace resnet18] [--trace-steps 1]
                              [MODEL...]
 
 For every MODEL (default: all of MODELS below) the torchvision model of the same architecture is
@@ -16,9 +16,12 @@ count. Torch nodes that do no work of their own (`flatten`, an adaptive average 
 equals its input) are not layers of ours and run unnamed; a trailing `softmax` of ours that the
 torchvision model leaves out is run after it.
 
+The --steps profiled steps of a model are taken in --rounds rounds, each round going over every
+model in turn, so that a burst of load from other processes falls on all models alike.
 Writes DIR/MODEL.csv (`layer,ms`: the median over the profiled steps of each layer's annotated
 range, milliseconds), DIR/MODEL.trace.json for the models named by --trace (the Chrome trace of
---trace-steps further steps, profiled apart) and DIR/provenance.txt (CPU, versions, threads, steps, date, load average).
+--trace-steps further steps, profiled apart) and DIR/provenance.txt
+(CPU, versions, threads, steps, date, load average).
 Exit status 2 on a mapping mismatch or a bad argument.
 """
 import argparse
@@ -156,34 +159,51 @@ def build(model, coinfer):
     return step, list(mapping.values()) + tail
 
 
-def profile_model(model, args):
-    torch.manual_seed(0)
-    step, names = build(model, args.coinfer)
-    with torch.no_grad():
-        for _ in range(args.warmup):
+def profile_steps(step, names, steps, samples):
+    """Runs `steps` profiled steps and appends each named range's milliseconds to samples[name]."""
+    with torch.no_grad(), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        for _ in range(steps):
             step()
-        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
-            for _ in range(args.steps):
-                step()
     wanted = set(names)
-    samples = {name: [] for name in names}
     for event in prof.events():
         if event.name in wanted:
             samples[event.name].append(event.time_range.elapsed_us() / 1000.0)
+
+
+def profile_models(args):
+    """Every model profiled in --rounds interleaved rounds (a burst of load on the machine then
+    touches every model alike, not the one that happened to run); medians over all rounds."""
+    built = {}
+    for model in args.models:
+        torch.manual_seed(0)
+        step, names = build(model, args.coinfer)
+        with torch.no_grad():
+            for _ in range(args.warmup):
+                step()
+        built[model] = (step, names, {name: [] for name in names})
+    per_round = -(-args.steps // args.rounds)
+    for _ in range(args.rounds):
+        for model, (step, names, samples) in built.items():
+            profile_steps(step, names, per_round, samples)
+    for model, (step, names, samples) in built.items():
+        write_model(model, step, names, samples, per_round * args.rounds, args)
+
+
+def write_model(model, step, names, samples, steps, args):
     for name in names:
-        if len(samples[name]) != args.steps:
-            fail(f"{model}: layer {name} has {len(samples[name])} profiled ranges, expected {args.steps}")
+        if len(samples[name]) != steps:
+            fail(f"{model}: layer {name} has {len(samples[name])} profiled ranges, expected {steps}")
+    medians = {name: statistics.median(samples[name]) for name in names}
     with open(os.path.join(args.out, f"{model}.csv"), "w") as f:
         f.write("layer,ms\n")
         for name in names:
-            f.write(f"{name},{statistics.median(samples[name]):.6g}\n")
+            f.write(f"{name},{medians[name]:.6g}\n")
     if model in args.trace:  # a separate short profile: the trace of every step would be megabytes
         with torch.no_grad(), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as short:
             for _ in range(args.trace_steps):
                 step()
         short.export_chrome_trace(os.path.join(args.out, f"{model}.trace.json"))
-    total = sum(statistics.median(samples[n]) for n in names)
-    print(f"{model}: {len(names)} layers, sum of medians {total:.2f} ms")
+    print(f"{model}: {len(names)} layers, sum of medians {sum(medians.values()):.2f} ms")
 
 
 def cpu_model():
@@ -204,13 +224,16 @@ def main():
     p.add_argument("--coinfer", default="build/coinfer")
     p.add_argument("--out", required=True)
     p.add_argument("--steps", type=int, default=30)
+    p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--trace", nargs="*", default=["resnet18"])
-    p.add_argument("--trace-steps", type=int, default=2)
+    p.add_argument("--trace-steps", type=int, default=1)
     args = p.parse_args()
     if args.steps < 20:
         fail(f"--steps {args.steps}: expected at least 20 profiled steps")
+    if not 1 <= args.rounds <= args.steps:
+        fail(f"--rounds {args.rounds}: expected 1 to --steps")
     for model in args.models:
         if model not in MODELS:
             fail(f"unknown model '{model}'; known: {', '.join(MODELS)}")
@@ -218,14 +241,15 @@ def main():
     torch.set_num_threads(args.threads)
     before = load_average()
     started = datetime.datetime.now(datetime.timezone.utc)
-    for model in args.models:
-        profile_model(model, args)
+    profile_models(args)
     provenance = [
         f"cpu: {cpu_model()} ({os.cpu_count()} logical CPUs)",
         f"torch: {torch.__version__}, torchvision: {torchvision.__version__}, python: {platform.python_version()}",
-        f"threads: {torch.get_num_threads()}, batch: 1, warmup steps: {args.warmup}, profiled steps: {args.steps}",
+        f"threads: {torch.get_num_threads()}, batch: 1, warmup steps: {args.warmup}, "
+        f"profiled steps: {-(-args.steps // args.rounds) * args.rounds} in {args.rounds} rounds over the models",
         "weights: random (torch.manual_seed(0)), eval mode, torch.no_grad()",
         f"models: {' '.join(args.models)}",
+        f"chrome traces: {' '.join(args.trace) or 'none'} ({args.trace_steps} step(s) each, after the profiled ones)",
         f"date: {started.strftime('%Y-%m-%dT%H:%M:%SZ')}",
         f"load average (1, 5, 15 min) before: {before}, after: {load_average()}",
     ]
