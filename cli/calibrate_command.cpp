@@ -217,8 +217,10 @@ void add_from_profile_options(CLI::App& cmd, FromProfileOptions& o) {
       ->capture_default_str()
       ->group(group);
   cmd.add_option("--date", o.date, "Date recorded in the file, YYYY-MM-DD (default: today, UTC)")->group(group);
-  cmd.add_flag("--held-out", o.held_out, "Also predict each model from a fit on the others (with calibration FILEs: predict each fitted "
-               "figure from a fit on the others)")->group(group);
+  cmd.add_flag("--held-out", o.held_out,
+               "Also predict each model from a fit on the others (with calibration FILEs: predict each "
+               "fitted figure from a fit on the others)")
+      ->group(group);
 }
 
 }  // namespace
