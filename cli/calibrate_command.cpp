@@ -151,6 +151,9 @@ void run(const Options& opts) {
   }
   if (opts.files.empty())
     throw InputError("", "calibrate", "expected at least one calibration file, or --from-profile FILE --model M");
+  if (opts.from_profile.held_out && (opts.check || opts.write))
+    throw InputError("", "--held-out",
+                     "expected no --check or --write with calibration FILEs (it only reports)");
   if (opts.from_profile.held_out) return print_held_out_figures(opts.files, opts.basis, opts.repeats);
   std::map<std::string, HostProfileSource> sources;
   std::size_t failed_files = 0, verified = 0;

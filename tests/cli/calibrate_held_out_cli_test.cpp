@@ -35,3 +35,12 @@ TEST_CASE("calibrate --held-out predicts each figure at the scale of the other")
   CHECK_THAT(r.out, Contains("1000 ms    2000 ms  +100.0%") && Contains("2000 ms    1000 ms   -50.0%"));
   CHECK_THAT(r.out, Contains("|error| median 50.0%, max 100.0%"));
 }
+
+TEST_CASE("calibrate --held-out with --write is refused, the file untouched") {
+  const auto file =
+      write_text("nexus5.json", read_text(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json"));
+  const auto r = run_cli("calibrate --held-out --write " + file.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("--held-out: expected no --check or --write"));
+  CHECK(read_text(file) == read_text(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json"));
+}
