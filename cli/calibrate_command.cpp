@@ -91,11 +91,12 @@ constexpr const char* kEstimateFitExample =
 // estimate basis, so op_scale fitted on measured times (--basis profile) would be refused there.
 void check_writable(const DeviceCalibration& c, const std::string& basis) {
   if (basis == "profile")
-    throw InputError(c.file, "fit",
-                     fmt::format("not written: op_scale fitted on this host's measured times (--basis profile) "
-                                 "is accepted by no scenario, which all use the estimate basis; write with "
-                                 "--basis estimate, which records {}",
-                                 kEstimateFitExample));
+    throw InputError(
+        c.file, "fit",
+        fmt::format("not written: op_scale fitted on this host's measured times (--basis profile) "
+                    "is accepted by no scenario, which all use the estimate basis; write with "
+                    "--basis estimate, which records {}",
+                    kEstimateFitExample));
   if (c.provenance)
     throw InputError(c.file, "provenance",
                      "not written: this file is fitted from per-layer profiles; refit it with "
@@ -104,10 +105,11 @@ void check_writable(const DeviceCalibration& c, const std::string& basis) {
 
 void check_fitted(const DeviceCalibration& c, const CalibrationFit& fit) {
   if (!fit.fitted)
-    throw InputError(c.file, "references",
-                     R"(not written: no fitted reference figure could be evaluated; add one, e.g. "references": )"
-                     R"([{"model": "resnet18", "quantity": "latency", "value": 120, "unit": "ms", )"
-                     R"("source": "measured on the device", "fitted": true}])");
+    throw InputError(
+        c.file, "references",
+        R"(not written: no fitted reference figure could be evaluated; add one, e.g. "references": )"
+        R"([{"model": "resnet18", "quantity": "latency", "value": 120, "unit": "ms", )"
+        R"("source": "measured on the device", "fitted": true}])");
 }
 
 // The layout platforms/calibration/README.md asks of a file that --check verifies or --write
@@ -121,17 +123,18 @@ void check_layout(const Options& opts, const DeviceCalibration& c) {
         fmt::format("expected '{}', the file's stem (one file per device, <name>.json), got '{}'", stem,
                     c.name));
   if (opts.check && opts.basis == "recorded" && !c.fit)
-    throw InputError(c.file, "fit",
-                     fmt::format("missing key; --check compares the refit op_scale with the stored one on the "
-                                 "basis `fit` records: add {} (`coinfer calibrate FILE --write` adds it), or "
-                                 "give --basis",
-                                 kEstimateFitExample));
+    throw InputError(
+        c.file, "fit",
+        fmt::format("missing key; --check compares the refit op_scale with the stored one on the "
+                    "basis `fit` records: add {} (`coinfer calibrate FILE --write` adds it), or "
+                    "give --basis",
+                    kEstimateFitExample));
 }
 
 // A profile-fitted file: --check refits it from the profiles its provenance records.
 bool check_profile_file(const Options& opts, const DeviceCalibration& c) {
-  std::cout << fmt::format("{} ({}): {}, fitted from {} profile(s), {}\n", c.name, c.file, device_kind_name(c.kind),
-                           c.provenance->profiles.size(), c.provenance->date);
+  std::cout << fmt::format("{} ({}): {}, fitted from {} profile(s), {}\n", c.name, c.file,
+                           device_kind_name(c.kind), c.provenance->profiles.size(), c.provenance->date);
   const auto failures = check_profile_calibration(c, opts.repeats);
   for (const auto& f : failures) std::cout << "  FAIL " << f << "\n";
   if (failures.empty()) std::cout << "  ok\n";
@@ -142,7 +145,8 @@ bool check_profile_file(const Options& opts, const DeviceCalibration& c) {
 void run(const Options& opts) {
   if (!opts.from_profile.profiles.empty() || !opts.from_profile.models.empty()) {
     if (!opts.files.empty() || opts.check || opts.write)
-      throw InputError("", "--from-profile", "expected no calibration FILE, --check or --write with it (it writes -o)");
+      throw InputError("", "--from-profile",
+                       "expected no calibration FILE, --check or --write with it (it writes -o)");
     FromProfileOptions fp = opts.from_profile;
     fp.basis = opts.basis == "recorded" ? "estimate" : opts.basis;
     fp.repeats = opts.repeats;
@@ -150,7 +154,8 @@ void run(const Options& opts) {
     return;
   }
   if (opts.files.empty())
-    throw InputError("", "calibrate", "expected at least one calibration file, or --from-profile FILE --model M");
+    throw InputError("", "calibrate",
+                     "expected at least one calibration file, or --from-profile FILE --model M");
   if (opts.from_profile.held_out && (opts.check || opts.write))
     throw InputError("", "--held-out",
                      "expected no --check or --write with calibration FILEs (it only reports)");
@@ -198,12 +203,15 @@ void add_from_profile_options(CLI::App& cmd, FromProfileOptions& o) {
   const char* group = "Fit a new file from per-layer profiles";
   cmd.add_option("--from-profile", o.profiles, "Per-layer profile measured on the device (repeat per model)")
       ->group(group);
-  cmd.add_option("--model", o.models, "Model of the k-th --from-profile: zoo name or model JSON")->group(group);
-  cmd.add_option("--format", o.formats, "Profile format: csv, torch-trace, tflite-csv (default: .csv -> csv, "
-                                        ".json -> torch-trace)")
+  cmd.add_option("--model", o.models, "Model of the k-th --from-profile: zoo name or model JSON")
+      ->group(group);
+  cmd.add_option("--format", o.formats,
+                 "Profile format: csv, torch-trace, tflite-csv (default: .csv -> csv, "
+                 ".json -> torch-trace)")
       ->group(group);
   cmd.add_option("-o,--output", o.output, "Calibration file to write")->group(group);
-  cmd.add_option("--name", o.name, "Device name")->group(group);
+  cmd.add_option("--name", o.name, "Device name (default and only allowed value: the stem of -o)")
+      ->group(group);
   cmd.add_option("--description", o.description, "What the device is and how it was measured")->group(group);
   cmd.add_option("--idle-w", o.idle_w, "Idle power, W")->check(number_in(0.0, 2000.0))->group(group);
   cmd.add_option("--busy-w", o.busy_w, "Busy power, W")->check(number_in(0.0, 2000.0))->group(group);
@@ -219,7 +227,8 @@ void add_from_profile_options(CLI::App& cmd, FromProfileOptions& o) {
       ->check(number_in(1048576.0, 1e15))
       ->capture_default_str()
       ->group(group);
-  cmd.add_option("--date", o.date, "Date recorded in the file, YYYY-MM-DD (default: today, UTC)")->group(group);
+  cmd.add_option("--date", o.date, "Date recorded in the file, YYYY-MM-DD (default: today, UTC)")
+      ->group(group);
   cmd.add_flag("--held-out", o.held_out,
                "Also predict each model from a fit on the others (with calibration FILEs: predict each "
                "fitted figure from a fit on the others)")

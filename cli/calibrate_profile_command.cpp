@@ -2,6 +2,7 @@
 #include "cli/calibrate_profile_command.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -29,7 +30,9 @@ std::string format_list() { return fmt::format("{}", fmt::join(profile_format_na
 
 ProfileFormat format_by_name(const std::string& name) {
   const auto f = profile_format_from_name(name);
-  if (!f) throw InputError("", "--format", fmt::format("unknown format '{}'; expected one of {}", name, format_list()));
+  if (!f)
+    throw InputError("", "--format",
+                     fmt::format("unknown format '{}'; expected one of {}", name, format_list()));
   return *f;
 }
 
@@ -42,8 +45,8 @@ ProfileFormat format_of(const FromProfileOptions& opts, std::size_t k) {
   if (ext == ".csv") return ProfileFormat::Csv;
   if (ext == ".json") return ProfileFormat::TorchTrace;
   throw InputError(opts.profiles[k], "--format",
-                   fmt::format("cannot tell the format from the extension '{}'; give --format (one of {})", ext,
-                               format_list()));
+                   fmt::format("cannot tell the format from the extension '{}'; give --format (one of {})",
+                               ext, format_list()));
 }
 
 void check_counts(const FromProfileOptions& opts) {
@@ -57,10 +60,16 @@ void check_counts(const FromProfileOptions& opts) {
                      fmt::format("expected one --format for all profiles or one per --from-profile, got {} "
                                  "for {}",
                                  opts.formats.size(), opts.profiles.size()));
-  if (opts.output.empty()) throw InputError("", "-o", "expected the calibration file to write, e.g. -o mydev.json");
-  if (opts.name.empty()) throw InputError("", "--name", "expected the device name, e.g. --name mydev");
+  if (opts.output.empty())
+    throw InputError("", "-o", "expected the calibration file to write, e.g. -o mydev.json");
+  const std::string stem = fs::path(opts.output).stem().string();
+  if (!opts.name.empty() && opts.name != stem)  // platforms/calibration/README.md: one file per device
+    throw InputError("", "--name",
+                     fmt::format("expected '{}', the stem of -o (a device lives in <name>.json), got '{}'",
+                                 stem, opts.name));
   if (opts.idle_w < 0.0 || opts.busy_w < 0.0)
-    throw InputError("", "--idle-w/--busy-w", "expected the device's power draw in watts, e.g. --idle-w 2 --busy-w 6");
+    throw InputError("", "--idle-w/--busy-w",
+                     "expected the device's power draw in watts, e.g. --idle-w 2 --busy-w 6");
   if (opts.held_out && opts.profiles.size() < 2)
     throw InputError("", "--held-out", "expected profiles of at least 2 models (one is left out at a time)");
 }
@@ -70,7 +79,8 @@ std::vector<ProfiledModel> load_inputs(const FromProfileOptions& opts) {
   for (std::size_t k = 0; k < opts.profiles.size(); ++k) {
     ReferenceFigure named;
     named.model = opts.models[k];
-    out.push_back({opts.models[k], figure_graph(named, ""), read_profile(opts.profiles[k], format_of(opts, k))});
+    out.push_back(
+        {opts.models[k], figure_graph(named, ""), read_profile(opts.profiles[k], format_of(opts, k))});
   }
   return out;
 }
@@ -89,7 +99,8 @@ std::string ms(double seconds) { return fmt::format("{:.4g}", seconds * 1e3); }
 void print_match(const ModelMatch& m, const Profile& profile) {
   std::cout << fmt::format("{} ({}, model {}): {} rows matched by {}\n", profile.file,
                            profile_format_name(profile.format), m.model, m.rows.size(), m.match_by);
-  TextTable t({"row", "our layers", "measured ms", "predicted ms", "residual"}, {false, false, true, true, true});
+  TextTable t({"row", "our layers", "measured ms", "predicted ms", "residual"},
+              {false, false, true, true, true});
   for (const auto& r : m.rows)
     t.add_row({r.row.name, fmt::format("{}", fmt::join(r.layers, " ")), ms(r.measured_s), ms(r.predicted_s),
                fmt::format("{:+.2f}%", r.residual_pct)});
@@ -104,7 +115,8 @@ void print_fit(const ProfileFit& fit, const std::vector<ProfiledModel>& inputs) 
     print_match(fit.models[k], inputs[k].profile);
     std::cout << "\n";
   }
-  TextTable t({"op class", "measured ms", "predicted ms", "residual", "op_scale"}, {false, true, true, true, true});
+  TextTable t({"op class", "measured ms", "predicted ms", "residual", "op_scale"},
+              {false, true, true, true, true});
   for (const auto& c : fit.classes)
     t.add_row({c.op_class, ms(c.measured_s), ms(c.predicted_s), fmt::format("{:+.2f}%", c.residual_pct),
                fmt::format("{:.5g}", fit.op_scale.at(c.op_class))});
@@ -116,20 +128,23 @@ void print_fit(const ProfileFit& fit, const std::vector<ProfiledModel>& inputs) 
 std::string pct(double x) { return fmt::format("{:.2f}%", x); }
 
 void print_held_out(const std::vector<HeldOutModel>& held, const std::vector<ProfiledModel>& inputs) {
-  TextTable t({"held out", "measured ms", "predicted ms", "end-to-end", "layer median", "layer p90", "layer max"},
-              {false, true, true, true, true, true, true});
+  TextTable t(
+      {"held out", "measured ms", "predicted ms", "end-to-end", "layer median", "layer p90", "layer max"},
+      {false, true, true, true, true, true, true});
   std::vector<double> end_to_end;
   for (std::size_t k = 0; k < held.size(); ++k) {
     const auto& h = held[k];
     const auto& e = h.layer_error_pct;
-    t.add_row({fmt::format("{} ({})", h.model, fs::path(inputs[k].profile.file).filename().string()), ms(h.measured_s), ms(h.predicted_s), fmt::format("{:+.2f}%", h.end_to_end_error_pct),
+    t.add_row({fmt::format("{} ({})", h.model, fs::path(inputs[k].profile.file).filename().string()),
+               ms(h.measured_s), ms(h.predicted_s), fmt::format("{:+.2f}%", h.end_to_end_error_pct),
                pct(percentile_nearest_rank(e, 50)), pct(percentile_nearest_rank(e, 90)),
                pct(*std::max_element(e.begin(), e.end()))});
     end_to_end.push_back(std::fabs(h.end_to_end_error_pct));
   }
   std::cout << "\nleave-one-model-out (|error| per layer, nearest-rank percentiles)\n" << t.str();
   std::cout << fmt::format("end-to-end |error| over {} models: median {}, p90 {}, max {}\n", held.size(),
-                           pct(percentile_nearest_rank(end_to_end, 50)), pct(percentile_nearest_rank(end_to_end, 90)),
+                           pct(percentile_nearest_rank(end_to_end, 50)),
+                           pct(percentile_nearest_rank(end_to_end, 90)),
                            pct(*std::max_element(end_to_end.begin(), end_to_end.end())));
 }
 
@@ -144,7 +159,10 @@ std::string today_utc() {
 // looks for it, as the references of a calibration file name model files.
 std::string relative_to_output(const std::string& profile, const std::string& output) {
   const fs::path folder = fs::absolute(output).parent_path();
-  return fs::absolute(profile).lexically_normal().lexically_relative(folder.lexically_normal()).generic_string();
+  return fs::absolute(profile)
+      .lexically_normal()
+      .lexically_relative(folder.lexically_normal())
+      .generic_string();
 }
 
 bool is_model_file(const std::string& model) {
@@ -155,25 +173,27 @@ ProfileProvenance provenance_of(const FromProfileOptions& opts, const std::vecto
                                 const ProfileFit& fit) {
   ProfileProvenance p{opts.description, opts.date.empty() ? today_utc() : opts.date, opts.basis, {}};
   for (std::size_t k = 0; k < inputs.size(); ++k)
-    p.profiles.push_back({relative_to_output(opts.profiles[k], opts.output), inputs[k].profile.sha256,
-                          std::string(profile_format_name(inputs[k].profile.format)),
-                          is_model_file(inputs[k].model) ? relative_to_output(inputs[k].model, opts.output)
-                                                         : inputs[k].model,
-                          static_cast<int>(fit.models[k].rows.size())});
+    p.profiles.push_back(
+        {relative_to_output(opts.profiles[k], opts.output), inputs[k].profile.sha256,
+         std::string(profile_format_name(inputs[k].profile.format)),
+         is_model_file(inputs[k].model) ? relative_to_output(inputs[k].model, opts.output) : inputs[k].model,
+         static_cast<int>(fit.models[k].rows.size())});
   return p;
 }
 
 // The file, validated by the loader's own rules (calibration_json.hpp) before it is written.
-DeviceCalibration calibration_of(const FromProfileOptions& opts, const ProfileFit& fit, ProfileProvenance provenance) {
+DeviceCalibration calibration_of(const FromProfileOptions& opts, const ProfileFit& fit,
+                                 ProfileProvenance provenance) {
   DeviceCalibration draft;
-  draft.name = opts.name;
+  draft.name = fs::path(opts.output).stem().string();
   draft.memory_bytes = opts.memory_bytes;
   draft.op_scale = fit.op_scale;
   draft.power = {opts.idle_w, opts.busy_w};
   draft.fit = fit.record;
   draft.provenance = std::move(provenance);
-  draft.notes = "Fitted from per-layer profiles measured on the device (coinfer calibrate --from-profile); "
-                "see provenance.";
+  draft.notes =
+      "Fitted from per-layer profiles measured on the device (coinfer calibrate --from-profile); "
+      "see provenance.";
   Json json = calibration_to_json(draft);
   json["kind"] = opts.kind;
   json["precision"] = opts.precision;
@@ -190,7 +210,12 @@ FitRecord estimate_record() { return FitRecord{kNominalHostName, "estimate"}; }
 
 void run_calibrate_from_profile(const FromProfileOptions& opts) {
   check_counts(opts);
-  if (!opts.date.empty() && !(opts.date.size() == 10 && opts.date[4] == '-' && opts.date[7] == '-'))
+  const bool iso =
+      opts.date.size() == 10 &&
+      std::all_of(opts.date.begin(), opts.date.end(),
+                  [](char ch) { return ch == '-' || std::isdigit(static_cast<unsigned char>(ch)); }) &&
+      opts.date[4] == '-' && opts.date[7] == '-';
+  if (!opts.date.empty() && !iso)
     throw InputError("", "--date", fmt::format("expected YYYY-MM-DD, e.g. 2025-03-14, got '{}'", opts.date));
   const auto inputs = load_inputs(opts);
   const auto source = host_times(opts.basis, opts.repeats);
@@ -212,9 +237,10 @@ std::vector<std::string> check_profile_calibration(const DeviceCalibration& c, i
   for (const auto& p : prov.profiles) {
     const fs::path path = folder / p.file;
     if (!fs::exists(path)) {
-      std::cout << fmt::format("  profile '{}' not found next to the file: not refitted (the file loads; "
-                               "keep the profiles beside it to check the fit)\n",
-                               p.file);
+      std::cout << fmt::format(
+          "  profile '{}' not found next to the file: not refitted (the file loads; "
+          "keep the profiles beside it to check the fit)\n",
+          p.file);
       return failures;
     }
     const Profile profile = read_profile(path.string(), format_by_name(p.format));
@@ -237,8 +263,8 @@ std::vector<std::string> check_profile_calibration(const DeviceCalibration& c, i
     else
       std::cout << "  note (measured host times vary between runs): " << what << "\n";
   }
-  std::cout << fmt::format("  refitted from {} recorded profile(s) on host times '{}'\n", prov.profiles.size(),
-                           prov.host_times);
+  std::cout << fmt::format("  refitted from {} recorded profile(s) on host times '{}'\n",
+                           prov.profiles.size(), prov.host_times);
   return failures;
 }
 

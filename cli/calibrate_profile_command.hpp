@@ -13,7 +13,7 @@ struct FromProfileOptions {
   std::vector<std::string> profiles;  ///< --from-profile, in order
   std::vector<std::string> models;    ///< --model, the k-th for the k-th profile
   std::vector<std::string> formats;   ///< --format: none (by extension), one for all, or one each
-  std::string name;
+  std::string name;                   ///< empty or the stem of `output`
   std::string description;
   std::string kind = "cpu_server";
   std::string precision = "fp32";

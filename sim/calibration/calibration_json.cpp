@@ -29,10 +29,9 @@ constexpr std::array<std::pair<Precision, const char*>, 3> kPrecisions{{
 }};
 constexpr std::array<std::pair<const char*, double>, 3> kTimeUnits{{{"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}}};
 
-const std::vector<std::string> kTopKeys{"format",       "name",     "kind",       "precision",
-                                        "memory_bytes", "op_scale", "power",      "radio",
-                                        "sparse_model", "fit",      "provenance", "references",
-                                        "notes"};
+const std::vector<std::string> kTopKeys{"format",     "name",       "kind",  "precision",    "memory_bytes",
+                                        "op_scale",   "power",      "radio", "sparse_model", "fit",
+                                        "provenance", "references", "notes"};
 const std::vector<std::string> kQuantities{"latency", "train_step"};
 const std::vector<std::string> kRadioKeys{"uplink_alpha_mw_per_mbps", "uplink_beta_mw",
                                           "downlink_alpha_mw_per_mbps", "downlink_beta_mw"};
@@ -189,13 +188,15 @@ std::optional<ProfileProvenance> parse_provenance(const Json& json, const std::s
   v.description = json_string_or(*obj, "description", p, "");
   v.date = json_string(*obj, "date", p);
   if (!is_iso_date(v.date))
-    throw InputError("", join_path(p, "date"), fmt::format("expected YYYY-MM-DD, e.g. \"2025-03-14\", got \"{}\"", v.date));
+    throw InputError("", join_path(p, "date"),
+                     fmt::format("expected YYYY-MM-DD, e.g. \"2025-03-14\", got \"{}\"", v.date));
   v.host_times = json_enum(*obj, "host_times", p, {"estimate", "profile"});
   const auto& arr = json_at(*obj, "profiles", p);
   const auto pp = join_path(p, "profiles");
   if (!arr.is_array() || arr.empty())
     throw InputError("", pp, "expected a non-empty array of {\"file\", \"sha256\", \"format\", \"model\"}");
-  for (std::size_t i = 0; i < arr.size(); ++i) v.profiles.push_back(parse_profile_source(arr[i], index_path(pp, i)));
+  for (std::size_t i = 0; i < arr.size(); ++i)
+    v.profiles.push_back(parse_profile_source(arr[i], index_path(pp, i)));
   return v;
 }
 

@@ -117,8 +117,9 @@ ProfileFit fit_profiles(const std::vector<ProfiledModel>& models, const HostProf
 std::vector<HeldOutModel> leave_one_model_out(const std::vector<ProfiledModel>& models,
                                               const HostProfileSource& source, const FitRecord&) {
   if (models.size() < 2)
-    throw InputError("", "--held-out",
-                     fmt::format("expected profiles of at least 2 models to leave one out, got {}", models.size()));
+    throw InputError(
+        "", "--held-out",
+        fmt::format("expected profiles of at least 2 models to leave one out, got {}", models.size()));
   std::vector<Prepared> prepared;
   for (const auto& m : models) prepared.push_back(prepare(m, source));
   std::vector<HeldOutModel> out;

@@ -4,16 +4,18 @@
 ///
 /// 1. Match: each profile row to one layer of the model it was measured on, by name when every
 ///    row's name is a layer name, else by order over the model's layers with work (all but
-///    `input`). A row that covers several of our layers (a fused op: conv + batch_norm + relu in
-///    one TFLite node) is reported as fused with the layers it covers, never guessed silently;
-///    a profile whose rows match no layer is an `InputError` naming the file.
+///    `input`). In order, a row's op type (torch `aten::conv2d`, TFLite `CONV_2D`; none in a csv)
+///    must fit the next layer; a layer it does not fit that can run inside the op before it
+///    (batch_norm, an activation, dropout, flatten) is covered by the previous row, which is then
+///    reported as fused (conv + batch_norm + relu in one TFLite node), never guessed silently;
+///    any other misfit, or a row with no layer left, is an `InputError` naming the file and line.
 /// 2. Fit: every matched row is a figure (its measured time against its layers' host time per op
 ///    class, sim/calibration/fit.hpp) and the op_scale is fitted over all profiles together.
 /// 3. Report: residual per layer and per op class (sum of predicted over sum of measured).
 ///
 ///     std::vector<ProfiledModel> in{{graph, read_profile("resnet18.csv", ProfileFormat::Csv)}};
 ///     ProfileFit fit = fit_profiles(in, source);
-///     fit.op_scale.at("conv");   fit.layers[0].residual_pct;
+///     fit.op_scale.at("conv");   fit.models[0].rows[0].residual_pct;
 #include <map>
 #include <string>
 #include <vector>

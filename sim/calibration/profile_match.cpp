@@ -85,8 +85,10 @@ bool is_follower(OpKind op) {
     case OpKind::Sigmoid:
     case OpKind::Tanh:
     case OpKind::Dropout:
-    case OpKind::Flatten: return true;
-    default: return false;
+    case OpKind::Flatten:
+      return true;
+    default:
+      return false;
   }
 }
 

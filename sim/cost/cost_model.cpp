@@ -79,18 +79,20 @@ void CostModel::check_basis(const DeviceCalibration& device) const {
   const FitRecord& fit = *device.fit;
   const bool estimate_model = on_estimate_basis(profile_);
   if (fit.host_basis == "estimate" && !estimate_model)
-    throw InputError(device.file, "fit.host_basis",
-                     fmt::format("device '{}' is fitted on the estimate basis but the cost model keeps "
-                                 "measured times of '{}' as they are; scenarios and `coinfer costs` normalise "
-                                 "them to the estimate basis, which this file needs",
-                                 device.name, profile_.host_cpu));
+    throw InputError(
+        device.file, "fit.host_basis",
+        fmt::format("device '{}' is fitted on the estimate basis but the cost model keeps "
+                    "measured times of '{}' as they are; scenarios and `coinfer costs` normalise "
+                    "them to the estimate basis, which this file needs",
+                    device.name, profile_.host_cpu));
   if (fit.host_basis == "profile" && estimate_model)
-    throw InputError(device.file, "fit.host_basis",
-                     fmt::format("device '{}' is fitted on measured times of '{}', but scenarios and `coinfer "
-                                 "costs` use host times on the estimate basis; refit it with `coinfer calibrate "
-                                 "FILE --basis estimate --write`, which records \"fit\": {{\"host_cpu\": "
-                                 "\"nominal reference host\", \"host_basis\": \"estimate\"}}",
-                                 device.name, fit.host_cpu));
+    throw InputError(
+        device.file, "fit.host_basis",
+        fmt::format("device '{}' is fitted on measured times of '{}', but scenarios and `coinfer "
+                    "costs` use host times on the estimate basis; refit it with `coinfer calibrate "
+                    "FILE --basis estimate --write`, which records \"fit\": {{\"host_cpu\": "
+                    "\"nominal reference host\", \"host_basis\": \"estimate\"}}",
+                    device.name, fit.host_cpu));
   if (fit.host_basis == "profile" && fit.host_cpu != profile_.host_cpu)
     throw InputError(
         device.file, "fit.host_cpu",

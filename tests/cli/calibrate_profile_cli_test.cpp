@@ -1,23 +1,22 @@
 // `coinfer calibrate --from-profile`: fitting a device from per-layer profiles, and the
 // `calibrate --write` rule that a file is written valid (estimate basis) or not at all.
 //
-// The synthetic csv profiles time each layer with work as its host estimate (the basis the fit
-// uses by default) x a known scale of its op class, so the written op_scale must be those scales
-// and every row's residual ~0.
+// The synthetic csv profiles (tests/sim/calibration/synthetic_device.hpp) time each layer with
+// work as its host estimate x a known scale of its op class, so the written op_scale must be those
+// scales and every row's residual ~0.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "sim/calibration/calibration_json.hpp"
-#include "sim/calibration/op_class.hpp"
 #include "sim/core/json_access.hpp"
 #include "sim/models/zoo.hpp"
-#include "sim/profile/host_estimate.hpp"
 #include "tests/cli/cli_runner.hpp"
+#include "tests/sim/calibration/synthetic_device.hpp"
 
 using namespace coinfer;
 using namespace coinfer::testing;
@@ -25,29 +24,20 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// conv 20x the nominal host, pool 5x, elementwise 8x, fc 12x, the rest 3x.
-double true_scale(OpClass c) {
-  switch (c) {
-    case OpClass::Conv: return 20.0;
-    case OpClass::Pool: return 5.0;
-    case OpClass::Elementwise: return 8.0;
-    case OpClass::Fc: return 12.0;
-    default: return 3.0;
-  }
-}
-
 // A `layer,ms` profile of a zoo model on that device, in the scratch folder.
 std::string synthetic_csv(const std::string& model) {
-  const Graph g = build_zoo_model(model);
-  const HostProfile host = estimate_host_profile(g, HostSpeed::nominal());
   std::string text = "layer,ms\n";
-  const auto& order = g.topological_order();
-  for (std::size_t pos = 0; pos < order.size(); ++pos) {
-    const Layer& l = g.layer(order[pos]);
-    if (l.op != OpKind::Input)
-      text += fmt::format("{},{:.9g}\n", l.name, host.layers[pos].median_s * true_scale(op_class_of(l)) * 1e3);
-  }
+  for (const auto& t : test::synthetic_layer_times(build_zoo_model(model)))
+    text += fmt::format("{},{:.9g}\n", t.name, t.ms);
   return write_text(model + ".csv", text).string();
+}
+
+// nexus5.json renamed "mine" (the stem of the copy), without its fit record unless `keep_fit`.
+std::string nexus5_copy(bool keep_fit) {
+  Json j = read_json_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
+  if (!keep_fit) j.erase("fit");
+  j["name"] = "mine";
+  return write_text("mine.json", j.dump(2)).string();
 }
 
 const std::string kDevice = "--name dev --description 'a test phone' --idle-w 1 --busy-w 4 --date 2025-03-14";
@@ -64,14 +54,16 @@ std::vector<double> row_residuals_pct(const std::string& out) {
   return residuals;
 }
 
-std::string example(const std::string& name) { return "'" COINFER_SOURCE_DIR "/examples/profiles/" + name + "'"; }
+std::string example(const std::string& name) {
+  return "'" COINFER_SOURCE_DIR "/examples/profiles/" + name + "'";
+}
 
 }  // namespace
 
 TEST_CASE("calibrate --from-profile recovers the per-class scales of a synthetic csv profile") {
   const auto out = scratch_dir() / "dev.json";
-  const auto r = run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice +
-                         " -o " + out.string());
+  const auto r = run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " +
+                         kDevice + " -o " + out.string());
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Contains("12 rows matched by name"));  // lenet5: 12 layers with work
@@ -91,8 +83,8 @@ TEST_CASE("calibrate --from-profile recovers the per-class scales of a synthetic
 
 TEST_CASE("a profile-fitted device works in coinfer costs") {
   const auto out = scratch_dir() / "dev.json";
-  REQUIRE(run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice + " -o " +
-                  out.string())
+  REQUIRE(run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice +
+                  " -o " + out.string())
               .exit_code == 0);
   const auto r = run_cli("costs lenet5 --device " + out.string());
   INFO(r.err);
@@ -103,7 +95,8 @@ TEST_CASE("a profile-fitted device works in coinfer costs") {
 TEST_CASE("the same profiles and --date give a byte-identical file") {
   const auto csv = synthetic_csv("lenet5");
   const auto out = scratch_dir() / "dev.json";
-  const std::string args = "calibrate --from-profile " + csv + " --model lenet5 " + kDevice + " -o " + out.string();
+  const std::string args =
+      "calibrate --from-profile " + csv + " --model lenet5 " + kDevice + " -o " + out.string();
   REQUIRE(run_cli(args).exit_code == 0);
   const std::string first = read_text(out);
   std::filesystem::remove(out);
@@ -114,8 +107,9 @@ TEST_CASE("the same profiles and --date give a byte-identical file") {
 
 TEST_CASE("a torch trace with a record_function range per layer is matched by name") {
   // examples/profiles/tiny_cnn_torch.json: 8 annotated layers; the model's softmax has no range.
-  const auto r = run_cli("calibrate --from-profile " + example("tiny_cnn_torch.json") + " --model " +
-                         example("tiny_cnn.json") + " " + kDevice + " -o " + (scratch_dir() / "dev.json").string());
+  const auto r =
+      run_cli("calibrate --from-profile " + example("tiny_cnn_torch.json") + " --model " +
+              example("tiny_cnn.json") + " " + kDevice + " -o " + (scratch_dir() / "dev.json").string());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Contains("8 rows matched by name"));
@@ -123,9 +117,9 @@ TEST_CASE("a torch trace with a record_function range per layer is matched by na
 }
 
 TEST_CASE("a TFLite node with a fused relu is reported as one row covering both layers") {
-  const auto r = run_cli("calibrate --from-profile " + example("tiny_cnn_tflite.csv") +
-                         " --format tflite-csv --model " + example("tiny_cnn.json") + " " + kDevice + " -o " +
-                         (scratch_dir() / "dev.json").string());
+  const auto r =
+      run_cli("calibrate --from-profile " + example("tiny_cnn_tflite.csv") + " --format tflite-csv --model " +
+              example("tiny_cnn.json") + " " + kDevice + " -o " + (scratch_dir() / "dev.json").string());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Contains("7 rows matched by order"));
@@ -139,7 +133,8 @@ TEST_CASE("a profile whose rows match no layer is one error line naming the file
   for (int k = 0; k < 13; ++k) text += fmt::format("op{},1.0\n", k);
   const auto csv = write_text("other.csv", text).string();
   const auto out = scratch_dir() / "dev.json";
-  const auto r = run_cli("calibrate --from-profile " + csv + " --model lenet5 " + kDevice + " -o " + out.string());
+  const auto r =
+      run_cli("calibrate --from-profile " + csv + " --model lenet5 " + kDevice + " -o " + out.string());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Contains(csv) && Contains("line 14") && Contains("matches no layer"));
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
@@ -148,8 +143,8 @@ TEST_CASE("a profile whose rows match no layer is one error line naming the file
 
 TEST_CASE("one --model per --from-profile, else one error naming --model") {
   const auto csv = synthetic_csv("lenet5");
-  const auto r = run_cli("calibrate --from-profile " + csv + " --from-profile " + csv + " --model lenet5 " + kDevice +
-                         " -o " + (scratch_dir() / "dev.json").string());
+  const auto r = run_cli("calibrate --from-profile " + csv + " --from-profile " + csv + " --model lenet5 " +
+                         kDevice + " -o " + (scratch_dir() / "dev.json").string());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Contains("--model") && Contains("got 1 --model for 2 --from-profile"));
 }
@@ -175,8 +170,8 @@ TEST_CASE("--held-out on three models of one device predicts each from the other
 
 TEST_CASE("calibrate --check refits a profile-fitted file from its recorded profiles") {
   const auto out = scratch_dir() / "dev.json";
-  REQUIRE(run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice + " -o " +
-                  out.string())
+  REQUIRE(run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice +
+                  " -o " + out.string())
               .exit_code == 0);
   const auto ok = run_cli("calibrate --check " + out.string());
   INFO(ok.out << ok.err);
@@ -195,10 +190,7 @@ TEST_CASE("calibrate --check refits a profile-fitted file from its recorded prof
 TEST_CASE("calibrate --write on a file without a fit record writes one every scenario accepts") {
   // The trap: a hand-made file with no `fit` used to be refitted on this host's measured times and
   // written with a profile-basis record that scenarios and `coinfer costs` refuse.
-  Json j = read_json_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
-  j.erase("fit");
-  j["name"] = "mine";
-  const auto file = write_text("mine.json", j.dump(2)).string();
+  const auto file = nexus5_copy(false);
   const auto w = run_cli("calibrate --write " + file);
   INFO(w.out << w.err);
   REQUIRE(w.exit_code == 0);
@@ -207,13 +199,21 @@ TEST_CASE("calibrate --write on a file without a fit record writes one every sce
 }
 
 TEST_CASE("calibrate --write --basis profile is refused before fitting and names the fit key to write") {
-  Json j = read_json_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
-  j["name"] = "mine";
-  const auto file = write_text("mine.json", j.dump(2)).string();
+  const auto file = nexus5_copy(true);
   const auto before = read_text(file);
   const auto r = run_cli("calibrate --write --basis profile " + file);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Contains("mine.json: fit: not written") && Contains(R"("host_basis": "estimate")"));
   CHECK_THAT(r.err, !Contains("::"));  // no C++ name
   CHECK(read_text(file) == before);
+}
+
+TEST_CASE("--name must be the stem of the file written") {
+  // platforms/calibration/README.md: one file per device, <name>.json; --check refuses another name.
+  const auto out = scratch_dir() / "phone.json";
+  const auto r = run_cli("calibrate --from-profile " + synthetic_csv("lenet5") + " --model lenet5 " + kDevice +
+                         " -o " + out.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("--name: expected 'phone', the stem of -o") && Contains("got 'dev'"));
+  CHECK_FALSE(std::filesystem::exists(out));
 }

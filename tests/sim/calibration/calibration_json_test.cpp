@@ -210,3 +210,32 @@ TEST_CASE("time units convert to seconds") {
   f.unit = "ms";
   CHECK(reference_value_s(f) == Approx(15.809));
 }
+
+namespace {
+
+Json with_provenance() {
+  Json j = valid();
+  j["provenance"] =
+      Json::parse(R"({"description": "my phone", "date": "2025-03-14", "host_times": "estimate",
+    "profiles": [{"file": "resnet18.csv", "sha256": ")" +
+                  std::string(64, 'a') + R"(", "format": "csv", "model": "resnet18", "rows_matched": 21}]})");
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("a provenance block round-trips through the file text") {
+  const DeviceCalibration c = calibration_from_json(with_provenance());
+  REQUIRE(c.provenance);
+  CHECK(c.provenance->profiles.at(0).rows_matched == 21);
+  CHECK(calibration_from_json(Json::parse(calibration_file_text(c))) == c);
+}
+
+TEST_CASE("a provenance block with a bad date or digest names the key") {
+  Json j = with_provenance();
+  j["provenance"]["date"] = "14/03/2025";
+  CHECK_THAT(error_of(j), Contains("provenance.date: expected YYYY-MM-DD"));
+  j = with_provenance();
+  j["provenance"]["profiles"][0]["sha256"] = "abc";
+  CHECK_THAT(error_of(j), Contains("provenance.profiles[0].sha256: expected 64 lowercase hex digits"));
+}

@@ -1,7 +1,7 @@
-// Fitting a device from per-layer profiles. The synthetic profiles time every layer with work as
-// (host estimate of the layer) x (a known scale of its op class), so a correct match and fit
-// must give back exactly those scales, and predict every row and every held-out model to the
-// 5 digits the scales are rounded to.
+// Fitting a device from per-layer profiles. The synthetic profiles (synthetic_device.hpp) time
+// every layer with work as (host estimate of the layer) x (a known scale of its op class), so a
+// correct match and fit must give back exactly those scales, and predict every row and every
+// held-out model to the 5 digits the scales are rounded to.
 #include <cmath>
 
 #include <catch2/catch.hpp>
@@ -10,6 +10,7 @@
 #include "sim/core/error.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/profile/host_estimate.hpp"
+#include "tests/sim/calibration/synthetic_device.hpp"
 
 using namespace coinfer;
 using Catch::Matchers::Contains;
@@ -20,42 +21,12 @@ HostProfile nominal(const Graph& g) { return estimate_host_profile(g, HostSpeed:
 
 const FitRecord kRecord{"nominal reference host", "estimate"};
 
-// The device: conv 20x the nominal host, pool 5x, elementwise 8x, fc 12x, everything else 3x.
-double true_scale(OpClass c) {
-  switch (c) {
-    case OpClass::Conv: return 20.0;
-    case OpClass::Pool: return 5.0;
-    case OpClass::Elementwise: return 8.0;
-    case OpClass::Fc: return 12.0;
-    default: return 3.0;
-  }
-}
-
-// Per layer with work (topological order): its name, op and the time the device takes, ms.
-struct Timed {
-  std::string name;
-  OpKind op;
-  double ms;
-};
-
-std::vector<Timed> device_times(const Graph& g) {
-  const HostProfile host = nominal(g);
-  const auto& order = g.topological_order();
-  std::vector<Timed> out;
-  for (std::size_t pos = 0; pos < order.size(); ++pos) {
-    const Layer& l = g.layer(order[pos]);
-    if (l.op == OpKind::Input) continue;
-    out.push_back({l.name, l.op, host.layers[pos].median_s * true_scale(op_class_of(l)) * 1e3});
-  }
-  return out;
-}
-
 // A csv profile: one row per layer with work, named after it (or "node<k>" with by_name false).
 ProfiledModel csv_profile(const std::string& model, bool by_name = true) {
   ProfiledModel m{model, build_zoo_model(model), {}};
   m.profile.file = model + ".csv";
   int line = 2;
-  for (const auto& t : device_times(m.graph))
+  for (const auto& t : test::synthetic_layer_times(m.graph))
     m.profile.rows.push_back({by_name ? t.name : "node" + std::to_string(line - 2), "", t.ms, line++});
   return m;
 }
@@ -96,8 +67,8 @@ TEST_CASE("a torch op that ran a layer and its activation is reported as fused")
   ProfiledModel m{"lenet5", build_zoo_model("lenet5"), {}};
   m.profile.format = ProfileFormat::TorchTrace;
   m.profile.file = "lenet5.json";
-  const std::vector<std::string> ops{"aten::conv2d",     "aten::avg_pool2d", "aten::conv2d", "aten::avg_pool2d",
-                                     "aten::conv2d",     "aten::linear",     "aten::linear", "aten::softmax"};
+  const std::vector<std::string> ops{"aten::conv2d", "aten::avg_pool2d", "aten::conv2d", "aten::avg_pool2d",
+                                     "aten::conv2d", "aten::linear",     "aten::linear", "aten::softmax"};
   for (std::size_t k = 0; k < ops.size(); ++k)
     m.profile.rows.push_back({ops[k], ops[k], 1.0, static_cast<int>(k + 1)});
   const ModelMatch match = match_profile(m);
@@ -115,7 +86,8 @@ TEST_CASE("a tflite node with a fused relu covers the relu layer after it") {
   ProfiledModel m{"mxnet_mlp", build_zoo_model("mxnet_mlp"), {}};
   m.profile.format = ProfileFormat::TfliteCsv;
   m.profile.file = "mlp.csv";
-  for (int k = 0; k < 3; ++k) m.profile.rows.push_back({"n" + std::to_string(k), "FULLY_CONNECTED", 0.1, k + 1});
+  for (int k = 0; k < 3; ++k)
+    m.profile.rows.push_back({"n" + std::to_string(k), "FULLY_CONNECTED", 0.1, k + 1});
   m.profile.rows.push_back({"n3", "SOFTMAX", 0.01, 4});
   const ModelMatch match = match_profile(m);
   REQUIRE(match.rows.size() == 4);
