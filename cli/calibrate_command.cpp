@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/calibrate_held_out.hpp"
 #include "cli/calibrate_profile_command.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
@@ -155,6 +156,10 @@ void run(const Options& opts) {
   if (opts.files.empty())
     throw InputError("", "calibrate",
                      "expected at least one calibration file, or --from-profile FILE --model M");
+  if (opts.from_profile.held_out && (opts.check || opts.write))
+    throw InputError("", "--held-out",
+                     "expected no --check or --write with calibration FILEs (it only reports)");
+  if (opts.from_profile.held_out) return print_held_out_figures(opts.files, opts.basis, opts.repeats);
   std::map<std::string, HostProfileSource> sources;
   std::size_t failed_files = 0, verified = 0;
   for (const auto& file : opts.files) {
@@ -224,7 +229,10 @@ void add_from_profile_options(CLI::App& cmd, FromProfileOptions& o) {
       ->group(group);
   cmd.add_option("--date", o.date, "Date recorded in the file, YYYY-MM-DD (default: today, UTC)")
       ->group(group);
-  cmd.add_flag("--held-out", o.held_out, "Also predict each model from a fit on the others")->group(group);
+  cmd.add_flag("--held-out", o.held_out,
+               "Also predict each model from a fit on the others (with calibration FILEs: predict each "
+               "fitted figure from a fit on the others)")
+      ->group(group);
 }
 
 }  // namespace

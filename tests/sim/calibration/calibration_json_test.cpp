@@ -55,7 +55,8 @@ TEST_CASE("every shipped calibration file loads") {
     const DeviceCalibration c = load_calibration_file(f);
     CHECK(c.file == f);
     CHECK(c.op_scale.size() == 10);
-    CHECK_FALSE(c.references.empty());
+    // Fitted to published figures, or (torch_cpu) to per-layer profiles its provenance records.
+    CHECK((!c.references.empty() || c.provenance));
     CHECK(std::filesystem::path(f).stem() == c.name);
   }
 }

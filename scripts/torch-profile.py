@@ -1,0 +1,261 @@
+#!/usr/bin/python3
+"""Per-layer latency of torchvision models on PyTorch CPU, named with coinfer's layer names.
+
+    scripts/torch-profile.py --coinfer build/coinfer --out DIR [--steps 30] [--rounds 3] [--warmup 5]
+                             [--threads 1] [--trace resnet18] [--trace-steps 1]
+                             [MODEL...]
+
+For every MODEL (default: all of MODELS below) the torchvision model of the same architecture is
+built with random weights (nothing is downloaded), put in eval mode and run at batch 1 on
+`--threads` CPU threads. torch.fx gives its execution order (every module call, the re-used relu
+and the residual `add` included); each node is mapped, in order, to our layers with work
+(`coinfer model show --json MODEL`, all but the input) and run inside
+`torch.profiler.record_function(<our layer name>)`. The mapping is verified and the script fails
+loudly unless the counts agree and every pair has a matching op type, output shape and parameter
+count. Torch nodes that do no work of their own (`flatten`, an adaptive average pool whose output
+equals its input) are not layers of ours and run unnamed; a trailing `softmax` of ours that the
+torchvision model leaves out is run after it.
+
+The --steps profiled steps of a model are taken in --rounds rounds, each round going over every
+model in turn, so that a burst of load from other processes falls on all models alike.
+Writes DIR/MODEL.csv (`layer,ms`: the median over the profiled steps of each layer's annotated
+range, milliseconds), DIR/MODEL.trace.json for the models named by --trace (the Chrome trace of
+--trace-steps further steps, profiled apart) and DIR/provenance.txt
+(CPU, versions, threads, steps, date, load average).
+Exit status 2 on a mapping mismatch or a bad argument.
+"""
+import argparse
+import datetime
+import json
+import operator
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+import torch
+import torch.fx
+import torchvision
+from torch.fx.passes.shape_prop import ShapeProp
+
+# Zoo models whose torchvision counterpart has the same architecture (layers, shapes, params).
+# Left out: alexnet (ours is the two-group Caffe AlexNet with LRN; torchvision's is the one-tower
+# variant without LRN), and zoo models torchvision does not have (inception_bn is BN-Inception,
+# not GoogLeNet / Inception-v3; the rest are small or non-ImageNet models).
+MODELS = ["vgg16", "resnet18", "resnet50", "resnet101", "resnet152", "mobilenet_v2"]
+
+
+def fail(message):
+    print(f"torch-profile.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def our_layers(coinfer, model):
+    """Our layers with work (all but `input`), in the order `model show --json` lists them."""
+    out = subprocess.run([coinfer, "model", "show", "--json", model], capture_output=True, text=True)
+    if out.returncode != 0:
+        fail(f"{coinfer} model show --json {model}: {out.stderr.strip()}")
+    return [layer for layer in json.loads(out.stdout)["layers"] if layer["op"] != "input"]
+
+
+def squeeze_tail(shape):
+    """[1280, 1, 1] and [1280] compare equal: trailing unit dimensions dropped."""
+    shape = list(shape)
+    while len(shape) > 1 and shape[-1] == 1:
+        shape.pop()
+    return shape
+
+
+def node_op(gm, node):
+    """Our op name for a torch.fx node, or None for a node that is not a layer of ours."""
+    if node.op == "call_module":
+        module = gm.get_submodule(node.target)
+        if isinstance(module, torch.nn.Conv2d):
+            depthwise = module.groups > 1 and module.groups == module.in_channels == module.out_channels
+            return "depthwise_conv2d" if depthwise else "conv2d"
+        if isinstance(module, torch.nn.AdaptiveAvgPool2d):
+            return "global_avg_pool" if squeeze_tail(node.meta["tensor_meta"].shape[1:]) != squeeze_tail(
+                node.args[0].meta["tensor_meta"].shape[1:]) else None
+        kinds = [(torch.nn.BatchNorm2d, "batch_norm"), (torch.nn.ReLU6, "relu6"), (torch.nn.ReLU, "relu"),
+                 (torch.nn.MaxPool2d, "max_pool"), (torch.nn.Linear, "fc"), (torch.nn.Dropout, "dropout")]
+        for kind, name in kinds:
+            if isinstance(module, kind):
+                return name
+        fail(f"no op of ours for module {node.target} ({type(module).__name__})")
+    if node.op == "call_function":
+        if node.target in (operator.add, operator.iadd, torch.add):
+            return "add"
+        if node.target is torch.flatten:
+            return None
+        if node.target is torch.nn.functional.adaptive_avg_pool2d:
+            return "global_avg_pool"
+        fail(f"no op of ours for function {node.target}")
+    fail(f"no op of ours for node {node.name} ({node.op})")
+
+
+def node_params(gm, node):
+    if node.op != "call_module":
+        return 0
+    return sum(p.numel() for p in gm.get_submodule(node.target).parameters(recurse=False))
+
+
+def map_layers(model, gm, ours):
+    """{fx node name: our layer name}, verified; and our trailing layers run after the model."""
+    nodes = [n for n in gm.graph.nodes if n.op not in ("placeholder", "output")]
+    mapping, k = {}, 0
+    for node in nodes:
+        op = node_op(gm, node)
+        if op is None:
+            continue
+        if k >= len(ours):
+            fail(f"{model}: torch has more layers than ours (extra node {node.name}, {op})")
+        layer = ours[k]
+        shape = squeeze_tail(node.meta["tensor_meta"].shape[1:])
+        checks = [("op", op, layer["op"]), ("output shape", shape, squeeze_tail(layer["output_shape"])),
+                  ("params", node_params(gm, node), layer["params"])]
+        for what, theirs, mine in checks:
+            if theirs != mine:
+                fail(f"{model}: torch node {node.name} -> our layer {layer['name']}: {what} {theirs} != {mine}")
+        mapping[node.name] = layer["name"]
+        k += 1
+    tail = ours[k:]
+    if [layer["op"] for layer in tail] not in ([], ["softmax"]):
+        fail(f"{model}: our layers {[layer['name'] for layer in tail]} have no torch counterpart")
+    return mapping, [layer["name"] for layer in tail]
+
+
+class NamedInterpreter(torch.fx.Interpreter):
+    """Runs each mapped node inside record_function(<our layer name>) (arguments fetched outside)."""
+
+    def __init__(self, gm, names):
+        super().__init__(gm)
+        self.names = names
+
+    def run_node(self, node):
+        label = self.names.get(node.name)
+        if label is None:
+            return super().run_node(node)
+        args, kwargs = self.fetch_args_kwargs_from_env(node)
+        with torch.profiler.record_function(label):
+            return getattr(self, node.op)(node.target, args, kwargs)
+
+
+def build(model, coinfer):
+    net = getattr(torchvision.models, model)(weights=None).eval()
+    gm = torch.fx.symbolic_trace(net)
+    x = torch.randn(1, 3, 224, 224)
+    ShapeProp(gm).propagate(x)
+    mapping, tail = map_layers(model, gm, our_layers(coinfer, model))
+    interpreter = NamedInterpreter(gm, mapping)
+
+    def step():
+        out = interpreter.run(x)
+        for name in tail:  # our trailing softmax
+            with torch.profiler.record_function(name):
+                out = torch.softmax(out, dim=1)
+        return out
+
+    return step, list(mapping.values()) + tail
+
+
+def profile_steps(step, names, steps, samples):
+    """Runs `steps` profiled steps and appends each named range's milliseconds to samples[name]."""
+    with torch.no_grad(), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        for _ in range(steps):
+            step()
+    wanted = set(names)
+    for event in prof.events():
+        if event.name in wanted:
+            samples[event.name].append(event.time_range.elapsed_us() / 1000.0)
+
+
+def profile_models(args):
+    """Every model profiled in --rounds interleaved rounds (a burst of load on the machine then
+    touches every model alike, not the one that happened to run); medians over all rounds."""
+    built = {}
+    for model in args.models:
+        torch.manual_seed(0)
+        step, names = build(model, args.coinfer)
+        with torch.no_grad():
+            for _ in range(args.warmup):
+                step()
+        built[model] = (step, names, {name: [] for name in names})
+    per_round = -(-args.steps // args.rounds)
+    for _ in range(args.rounds):
+        for model, (step, names, samples) in built.items():
+            profile_steps(step, names, per_round, samples)
+    for model, (step, names, samples) in built.items():
+        write_model(model, step, names, samples, per_round * args.rounds, args)
+
+
+def write_model(model, step, names, samples, steps, args):
+    for name in names:
+        if len(samples[name]) != steps:
+            fail(f"{model}: layer {name} has {len(samples[name])} profiled ranges, expected {steps}")
+    medians = {name: statistics.median(samples[name]) for name in names}
+    with open(os.path.join(args.out, f"{model}.csv"), "w") as f:
+        f.write("layer,ms\n")
+        for name in names:
+            f.write(f"{name},{medians[name]:.6g}\n")
+    if model in args.trace:  # a separate short profile: the trace of every step would be megabytes
+        with torch.no_grad(), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as short:
+            for _ in range(args.trace_steps):
+                step()
+        short.export_chrome_trace(os.path.join(args.out, f"{model}.trace.json"))
+    print(f"{model}: {len(names)} layers, sum of medians {sum(medians.values()):.2f} ms")
+
+
+def cpu_model():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor()
+
+
+def load_average():
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("models", nargs="*", default=MODELS)
+    p.add_argument("--coinfer", default="build/coinfer")
+    p.add_argument("--out", required=True)
+    p.add_argument("--steps", type=int, default=30)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--trace", nargs="*", default=["resnet18"])
+    p.add_argument("--trace-steps", type=int, default=1)
+    args = p.parse_args()
+    if args.steps < 20:
+        fail(f"--steps {args.steps}: expected at least 20 profiled steps")
+    if not 1 <= args.rounds <= args.steps:
+        fail(f"--rounds {args.rounds}: expected 1 to --steps")
+    for model in args.models:
+        if model not in MODELS:
+            fail(f"unknown model '{model}'; known: {', '.join(MODELS)}")
+    os.makedirs(args.out, exist_ok=True)
+    torch.set_num_threads(args.threads)
+    before = load_average()
+    started = datetime.datetime.now(datetime.timezone.utc)
+    profile_models(args)
+    provenance = [
+        f"cpu: {cpu_model()} ({os.cpu_count()} logical CPUs)",
+        f"torch: {torch.__version__}, torchvision: {torchvision.__version__}, python: {platform.python_version()}",
+        f"threads: {torch.get_num_threads()}, batch: 1, warmup steps: {args.warmup}, "
+        f"profiled steps: {-(-args.steps // args.rounds) * args.rounds} in {args.rounds} rounds over the models",
+        "weights: random (torch.manual_seed(0)), eval mode, torch.no_grad()",
+        f"models: {' '.join(args.models)}",
+        f"chrome traces: {' '.join(args.trace) or 'none'} ({args.trace_steps} step(s) each, after the profiled ones)",
+        f"date: {started.strftime('%Y-%m-%dT%H:%M:%SZ')}",
+        f"load average (1, 5, 15 min) before: {before}, after: {load_average()}",
+    ]
+    with open(os.path.join(args.out, "provenance.txt"), "w") as f:
+        f.write("\n".join(provenance) + "\n")
+
+
+if __name__ == "__main__":
+    main()

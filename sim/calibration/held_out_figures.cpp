@@ -1,0 +1,68 @@
+#include "sim/calibration/held_out_figures.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "sim/calibration/calibration_json.hpp"
+#include "sim/core/error.hpp"
+
+namespace coinfer {
+namespace {
+
+// A fitted figure reduced to its host time per op class (what refit_calibration fits on).
+struct Evaluated {
+  const ReferenceFigure* figure = nullptr;
+  FitFigure input;
+};
+
+std::vector<Evaluated> evaluate_fitted(const DeviceCalibration& calibration, const HostProfileSource& source,
+                                       FitRecord& record) {
+  const std::string base_dir = calibration.file.empty()
+                                   ? std::string()
+                                   : std::filesystem::path(calibration.file).parent_path().string();
+  std::vector<Evaluated> out;
+  for (const auto& figure : calibration.references) {
+    if (!figure.fitted) continue;
+    try {
+      const Graph g = figure_graph(figure, base_dir);
+      const HostProfile profile = source(g);
+      record = FitRecord{profile.host_cpu, profile.basis};
+      out.push_back(
+          {&figure, FitFigure{reference_value_s(figure),
+                              host_seconds_by_class(g, profile, figure_work_factor(figure)), true}});
+    } catch (const Error&) {
+      // refit_calibration reports the skip reason; here the figure is simply not available
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+HeldOutFigures held_out_figures(const DeviceCalibration& calibration, const HostProfileSource& source) {
+  HeldOutFigures out{calibration.name, calibration.file, {}, {}, {}};
+  std::vector<Evaluated> evaluated = evaluate_fitted(calibration, source, out.record);
+  if (evaluated.size() < 2) {
+    out.skip_reason = fmt::format("{} fitted figure{} available; leaving one out needs at least 2",
+                                  evaluated.size(), evaluated.size() == 1 ? "" : "s");
+    return out;
+  }
+  std::vector<FitFigure> inputs;
+  for (const auto& e : evaluated) inputs.push_back(e.input);
+  for (std::size_t j = 0; j < inputs.size(); ++j) {
+    inputs[j].fitted = false;
+    const FitResult fit = fit_op_scale(inputs);
+    inputs[j].fitted = true;
+    HeldOutFigure h;
+    h.figure = *evaluated[j].figure;
+    h.reference_s = inputs[j].reference_s;
+    h.predicted_s = fit.predicted_s[j];
+    h.error_pct = residual_pct(h.predicted_s, h.reference_s);
+    h.free_parameters = fit.free_parameters;
+    out.figures.push_back(std::move(h));
+  }
+  return out;
+}
+
+}  // namespace coinfer
