@@ -33,7 +33,7 @@ fi
 # Longest input per target: a bit above its largest seed, so mutations stay small and fast.
 max_len_of() {
   case "$1" in
-    model_json) echo 8192 ;;
+    model_json|profile) echo 8192 ;;
     scenario_yaml|sweep_yaml|platform_yaml) echo 4096 ;;
     *) echo 3072 ;;
   esac

@@ -200,6 +200,17 @@ inline std::uint64_t swar_value(const char* p, std::size_t len) {
                    fmt::format("offsets must not decrease: {} ms after {} ms", v, last));
 }
 
+// A schedule holds at most this many bins (40 MB of counts; about 27.8 hours at 10 ms bins).
+constexpr std::uint64_t kMaxMahimahiBins = 10'000'000;
+
+[[noreturn]] __attribute__((noinline, cold)) void too_many_bins(const std::string& file, std::uint64_t number,
+                                                                std::uint64_t v, std::uint64_t bin_ms) {
+  throw InputError(file, line_path(number),
+                   fmt::format("offset {} ms needs more than {} bins of {} ms: give a larger bin_ms "
+                               "(at least {})",
+                               v, kMaxMahimahiBins, bin_ms, (v + kMaxMahimahiBins - 1) / kMaxMahimahiBins));
+}
+
 // Opportunity counts per bin of one stretch of the file: counts[k] holds those at offsets in
 // (k*bin, (k+1)*bin] ms (offset 0 in bin 0). `first_ms` / `last_ms`: its first and last offsets,
 // `lines`: its newlines. Newlines and stray bytes are found 64 bytes at a time (SSE2), so that
@@ -239,6 +250,8 @@ OpportunityCounts count_stretch(std::string_view text, const std::string& file, 
         bin = (v - 1) / bin_ms;
         bin_end = (bin + 1) * bin_ms;
       }
+      if (bin >= kMaxMahimahiBins) [[unlikely]]
+        too_many_bins(file, number, v, bin_ms);
     }
     ++in_bin;
     last = v;

@@ -314,3 +314,13 @@ TEST_CASE("mahimahi: a stray byte in the second half is reported at its line in 
   CHECK_THAT(error_of(TraceFormat::Mahimahi, text),
              Catch::Contains("t.txt: line " + std::to_string(line) + ": expected a millisecond offset"));
 }
+
+TEST_CASE("mahimahi: an offset needing more than 10 million bins names its line and the bin_ms it needs") {
+  // 9e11 ms at 10 ms bins: 9e10 bins; 9e11 / 1e7 = 90,000 ms per bin at least.
+  CHECK_THAT(
+      error_of(TraceFormat::Mahimahi, "1\n2\n900000000000\n"),
+      Catch::Contains("t.txt: line 3: offset 900000000000 ms needs more than 10000000 bins of 10 ms") &&
+          Catch::Contains("at least 90000"));
+  // 1e8 ms (27.8 h) at 10 ms: bin 9,999,999, the last allowed
+  CHECK_NOTHROW(parse_trace(TraceFormat::Mahimahi, "100000000\n", "t", {10}));
+}
