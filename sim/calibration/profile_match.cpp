@@ -145,6 +145,19 @@ bool type_matches(const ProfileRow& row, const Layer& layer) {
 void match_by_order(const ProfiledModel& in, const std::vector<const Layer*>& layers, ModelMatch& out) {
   out.match_by = "order";
   const auto& rows = in.profile.rows;
+  // Untyped rows (csv) carry nothing to check a position against: in order only one per layer.
+  if (rows.front().op_type.empty() && rows.size() != layers.size()) {
+    std::set<std::string> names;
+    for (const auto* l : layers) names.insert(l->name);
+    const auto stray =
+        std::find_if(rows.begin(), rows.end(), [&](const auto& r) { return !names.contains(r.name); });
+    throw InputError(
+        in.profile.file, fmt::format("line {}", stray->line),
+        fmt::format("{} names no layer of model '{}', and the rows cannot be matched in order: "
+                    "that needs one row per layer with work ({}, got {}); name the rows after the "
+                    "layers (`coinfer model show {}`)",
+                    row_label(*stray), in.model, layers.size(), rows.size(), in.model));
+  }
   std::size_t next = 0;
   auto absorb_or_skip = [&](const Layer& layer, const ProfileRow* row) {
     if (!out.rows.empty() && is_follower(layer.op) && !rows.front().op_type.empty())

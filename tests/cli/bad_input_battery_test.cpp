@@ -98,9 +98,10 @@ void run_file(const std::string& stem) {
   }
 }
 
-const std::vector<std::string> kFiles = {"adalearner", "cbo_run",   "check",      "cli",    "components",
-                                         "fuzz",       "jointdnn",  "make_trace", "mtx",    "numbers",
-                                         "pipeline",   "scenarios", "sweeps",     "traces", "train"};
+const std::vector<std::string> kFiles = {
+    "adalearner", "bandwidth_traces", "cbo_run",    "check",  "cli",     "components",
+    "fuzz",       "jointdnn",         "make_trace", "mtx",    "numbers", "pipeline",
+    "profiles",   "scenarios",        "sweeps",     "traces", "train"};
 
 }  // namespace
 
@@ -116,6 +117,7 @@ TEST_CASE("battery: every case file under tests/cli/bad_inputs has its test case
   }
 
 BATTERY_FILE(adalearner)
+BATTERY_FILE(bandwidth_traces)
 BATTERY_FILE(cbo_run)
 BATTERY_FILE(check)
 BATTERY_FILE(cli)
@@ -126,6 +128,7 @@ BATTERY_FILE(make_trace)
 BATTERY_FILE(mtx)
 BATTERY_FILE(numbers)
 BATTERY_FILE(pipeline)
+BATTERY_FILE(profiles)
 BATTERY_FILE(scenarios)
 BATTERY_FILE(sweeps)
 BATTERY_FILE(traces)

@@ -113,7 +113,25 @@ TEST_CASE("a profile whose rows fit no layer is an InputError naming the file an
 TEST_CASE("more csv rows than layers with work is an InputError") {
   ProfiledModel m = csv_profile("lenet5", false);
   m.profile.rows.push_back({"extra", "", 1.0, 99});
-  CHECK_THROWS_WITH(match_profile(m), Contains("line 99") && Contains("matches no layer"));
+  // the first row naming no layer is node0 (line 2); lenet5 has 12 layers with work, 13 rows
+  CHECK_THROWS_WITH(match_profile(m),
+                    Contains("line 2") && Contains("one row per layer with work (12, got 13)"));
+}
+
+TEST_CASE("csv rows naming no layer, fewer than the layers, are an InputError, not matched in order") {
+  // rows foo and bar: not layer names, and 2 rows cannot stand for lenet5's 12 layers in order
+  ProfiledModel m{"lenet5", build_zoo_model("lenet5"), {}};
+  m.profile.file = "nomatch.csv";
+  m.profile.rows = {{"foo", "", 1.0, 2}, {"bar", "", 2.0, 3}};
+  try {
+    match_profile(m);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "nomatch.csv");
+    CHECK(e.path() == "line 2");
+    CHECK_THAT(e.message(), Contains("row 'foo' (line 2) names no layer of model 'lenet5'") &&
+                                Contains("(12, got 2)") && Contains("coinfer model show lenet5"));
+  }
 }
 
 TEST_CASE("the fit recovers per-class scales from one profile and reproduces every row") {
