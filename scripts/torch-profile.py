@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Per-layer latency of torchvision models on PyTorch CPU, named with coinfer's layer names.
+"""Per-layer latency of torchvision models on PyTorch (CPU, or a CUDA GPU), named with coinfer's layer names.
 
     scripts/torch-profile.py --coinfer build/coinfer --out DIR [--steps 30] [--rounds 3] [--warmup 5]
-                             [--threads 1] [--trace resnet18] [--trace-steps 1]
+                             [--threads 1] [--device cpu|cuda] [--trace resnet18] [--trace-steps 1]
                              [MODEL...]
 
 For every MODEL (default: all of MODELS below) the torchvision model of the same architecture is
@@ -22,7 +22,11 @@ Writes DIR/MODEL.csv (`layer,ms`: the median over the profiled steps of each lay
 range, milliseconds), DIR/MODEL.trace.json for the models named by --trace (the Chrome trace of
 --trace-steps further steps, profiled apart) and DIR/provenance.txt
 (CPU, versions, threads, steps, date, load average).
-Exit status 2 on a mapping mismatch or a bad argument.
+With --device cuda the model and input live on the GPU and every named range ends with
+torch.cuda.synchronize() (and starts after one), so that it covers the layer's kernels, not only
+their launch; provenance.txt then names the GPU and the CUDA version. Fit a device from the CSVs
+with `coinfer calibrate --from-profile` (docs/guide/prediction-error.md).
+Exit status 2 on a mapping mismatch, a bad argument or --device cuda without a CUDA GPU.
 """
 import argparse
 import datetime
@@ -128,32 +132,44 @@ def map_layers(model, gm, ours):
 class NamedInterpreter(torch.fx.Interpreter):
     """Runs each mapped node inside record_function(<our layer name>) (arguments fetched outside)."""
 
-    def __init__(self, gm, names):
+    def __init__(self, gm, names, cuda):
         super().__init__(gm)
         self.names = names
+        self.cuda = cuda
 
     def run_node(self, node):
         label = self.names.get(node.name)
         if label is None:
             return super().run_node(node)
         args, kwargs = self.fetch_args_kwargs_from_env(node)
+        if self.cuda:
+            torch.cuda.synchronize()
         with torch.profiler.record_function(label):
-            return getattr(self, node.op)(node.target, args, kwargs)
+            out = getattr(self, node.op)(node.target, args, kwargs)
+            if self.cuda:
+                torch.cuda.synchronize()
+            return out
 
 
-def build(model, coinfer):
+def build(model, coinfer, device="cpu"):
     net = getattr(torchvision.models, model)(weights=None).eval()
     gm = torch.fx.symbolic_trace(net)
     x = torch.randn(1, 3, 224, 224)
     ShapeProp(gm).propagate(x)
     mapping, tail = map_layers(model, gm, our_layers(coinfer, model))
-    interpreter = NamedInterpreter(gm, mapping)
+    cuda = device == "cuda"
+    gm, x = gm.to(device), x.to(device)
+    interpreter = NamedInterpreter(gm, mapping, cuda)
 
     def step():
         out = interpreter.run(x)
         for name in tail:  # our trailing softmax
+            if cuda:
+                torch.cuda.synchronize()
             with torch.profiler.record_function(name):
                 out = torch.softmax(out, dim=1)
+                if cuda:
+                    torch.cuda.synchronize()
         return out
 
     return step, list(mapping.values()) + tail
@@ -176,7 +192,7 @@ def profile_models(args):
     built = {}
     for model in args.models:
         torch.manual_seed(0)
-        step, names = build(model, args.coinfer)
+        step, names = build(model, args.coinfer, args.device)
         with torch.no_grad():
             for _ in range(args.warmup):
                 step()
@@ -214,6 +230,10 @@ def cpu_model():
     return platform.processor()
 
 
+def gpu_model():
+    return f"cuda: {torch.cuda.get_device_name(0)} (CUDA {torch.version.cuda})"
+
+
 def load_average():
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -227,6 +247,7 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     p.add_argument("--trace", nargs="*", default=["resnet18"])
     p.add_argument("--trace-steps", type=int, default=1)
     args = p.parse_args()
@@ -237,6 +258,8 @@ def main():
     for model in args.models:
         if model not in MODELS:
             fail(f"unknown model '{model}'; known: {', '.join(MODELS)}")
+    if args.device == "cuda" and not torch.cuda.is_available():
+        fail("--device cuda: this PyTorch sees no CUDA GPU (torch.cuda.is_available() is False)")
     os.makedirs(args.out, exist_ok=True)
     torch.set_num_threads(args.threads)
     before = load_average()
@@ -245,6 +268,7 @@ def main():
     provenance = [
         f"cpu: {cpu_model()} ({os.cpu_count()} logical CPUs)",
         f"torch: {torch.__version__}, torchvision: {torchvision.__version__}, python: {platform.python_version()}",
+        f"device: {gpu_model() if args.device == 'cuda' else 'cpu'}",
         f"threads: {torch.get_num_threads()}, batch: 1, warmup steps: {args.warmup}, "
         f"profiled steps: {-(-args.steps // args.rounds) * args.rounds} in {args.rounds} rounds over the models",
         "weights: random (torch.manual_seed(0)), eval mode, torch.no_grad()",
