@@ -129,12 +129,13 @@ TEST_CASE("trace bandwidth: a bad line in the trace names the trace file and lin
 
 TEST_CASE("trace bandwidth: a constant Mahimahi uplink moves a transfer in 8 S / 12e6 + latency") {
   TempDir dir;
-  // One opportunity per ms for 5 ms, looping: 12 Mbit/s throughout. The replay's SimGrid link
-  // starts at the nominal rate (5 Mbit/s) and takes the trace's rates from its first change
-  // (the 5 ms loop), so the trace is shorter than the 10 ms latency the transfer pays first.
-  dir.write("t/flat.mahimahi", "1\n2\n3\n4\n5\n");
-  const Platform p =
-      load_platform_file(write_lte(dir, "{trace: t/flat.mahimahi, format: mahimahi}", "{model: constant}"));
+  // One opportunity per ms for 2 s, not looping: 12 Mbit/s throughout, on a link whose nominal
+  // rate is 5 Mbit/s (the replay starts the link at the trace's first rate).
+  std::string text;
+  for (int ms = 1; ms <= 2000; ++ms) text += std::to_string(ms) + "\n";
+  dir.write("t/flat.mahimahi", text);
+  const Platform p = load_platform_file(
+      write_lte(dir, "{trace: t/flat.mahimahi, format: mahimahi, loop: false}", "{model: constant}"));
   CHECK(uplink_of(p).trace == Points{{0.0, 12e6}});
   // 1.5e6 bytes at 12 Mbit/s: 8 * 1.5e6 / 12e6 = 1.0 s, plus 0.01 s latency = 1.01 s.
   const auto r = simulate_in_child(p, {{"p", "", {transfer_task("x", "phone", "server", 1.5e6, {})}}},
