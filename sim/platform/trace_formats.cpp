@@ -404,9 +404,17 @@ TraceSchedule parse_mahimahi_trace(std::string_view text, const std::string& fil
   counts.resize((last_ms + bin - 1) / bin, 0);  // bins up to the period, the last one maybe partial
   TraceSchedule s;
   s.period_s = static_cast<double>(last_ms) / 1000.0;
+  s.points.reserve(counts.size());
+  // A bin with the count and width of the one before has its rate: runs of equal bins (a steady
+  // link) cost one comparison each.
+  std::uint32_t previous_count = 0;
+  std::uint64_t previous_width = 0;
   for (std::size_t k = 0; k < counts.size(); ++k) {
     const std::uint64_t begin_ms = k * bin;
     const std::uint64_t width_ms = std::min(bin, last_ms - begin_ms);
+    if (k > 0 && counts[k] == previous_count && width_ms == previous_width) continue;
+    previous_count = counts[k];
+    previous_width = width_ms;
     const double bps = counts[k] * kMahimahiPacketBits / (static_cast<double>(width_ms) / 1000.0);
     if (!(bps <= kMaxRate_bps)) link_rate(bps, file, fmt::format("bin from {} ms", begin_ms));  // throws
     add_point(s.points, static_cast<double>(begin_ms) / 1000.0, std::max(bps, kMinRate_bps));
