@@ -15,14 +15,13 @@ constexpr double kLatencyLinkBytesPerS = 1e12;
 
 // SimGrid profiles hold (delay since the previous event, value) pairs; the callback appends
 // one segment of the link's series each time SimGrid has used up the previous ones.
-simgrid::kernel::profile::Profile* bandwidth_profile(const std::string& name, const LinkSpec& spec,
-                                                     std::uint64_t seed) {
+simgrid::kernel::profile::Profile* bandwidth_profile(const std::string& name, BandwidthSeries series) {
   struct State {
     BandwidthSeries series;
     std::size_t next = 0;
     double previous_start_s = 0.0;
   };
-  auto state = std::make_shared<State>(State{BandwidthSeries(spec, seed)});
+  auto state = std::make_shared<State>(State{std::move(series)});
   auto fill = [state](std::vector<DatedValue>& values) {
     const auto* segment = state->series.segment(state->next);
     if (segment == nullptr) return;
@@ -31,15 +30,6 @@ simgrid::kernel::profile::Profile* bandwidth_profile(const std::string& name, co
     ++state->next;
   };
   return simgrid::kernel::profile::ProfileBuilder::from_callback(name + "#profile", fill, -1.0);
-}
-
-// The rate a link starts at: its series' first segment. SimGrid does not apply a profile's
-// event at date 0, so a link created at its nominal rate would keep that rate until the
-// series' second segment (a trace starting elsewhere, or a random model's first draw, lost).
-double initial_rate_bps(const LinkSpec& spec, std::uint64_t seed) {
-  if (spec.bandwidth.kind == BandwidthModel::Kind::Constant) return spec.rate_bps;
-  BandwidthSeries series(spec, seed);
-  return series.segment(0)->rate_bps;
 }
 
 bool network_varies(const Topology& topology, std::size_t network) {
@@ -76,9 +66,16 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
     for (std::size_t l = 0; l < topology.links().size(); ++l) {
       const auto& link = topology.links()[l];
       if (link.network != net) continue;
-      auto* sl = zone->create_link(link.name, initial_rate_bps(*link.spec, link_seed(seed, link.name)) / 8.0);
-      if (link.spec->bandwidth.kind != BandwidthModel::Kind::Constant)
-        sl->set_bandwidth_profile(bandwidth_profile(link.name, *link.spec, link_seed(seed, link.name)));
+      if (link.spec->bandwidth.kind == BandwidthModel::Kind::Constant) {
+        sg.links[l] = zone->create_link(link.name, link.spec->rate_bps / 8.0)->seal();
+        continue;
+      }
+      // A varying link starts at its series' first rate: SimGrid does not apply a profile's
+      // event at date 0, so a link created at its nominal rate would keep it until the series'
+      // second segment (a trace starting elsewhere, or a random model's first draw, lost).
+      BandwidthSeries series(*link.spec, link_seed(seed, link.name));
+      auto* sl = zone->create_link(link.name, series.segment(0)->rate_bps / 8.0);
+      sl->set_bandwidth_profile(bandwidth_profile(link.name, std::move(series)));
       sg.links[l] = sl->seal();
     }
     for (std::size_t r = 0; r < topology.routes().size(); ++r) {
