@@ -4,9 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -41,9 +39,8 @@ const std::vector<std::string> kWakeUpPer{"radio", "channel"};
 // - A period (one random draw, or a trace repeat) in [1e-3, 1e9] s: segments are generated one
 //   per period over the simulated time, so a shorter period would flood the replay (1e-300 s
 //   would never advance the clock); no radio changes its rate faster than every millisecond.
-constexpr double kMinRate_bps = 1.0, kMaxRate_bps = 1e12;
+// kMinRate_bps, kMaxRate_bps and kMaxTime_s are those of trace_formats.hpp.
 constexpr double kMaxLatency_s = 3600.0;
-constexpr double kMaxTime_s = 1e9;
 constexpr double kMinPeriod_s = 1e-3;
 
 NetworkKind kind_from_name(const std::string& name) {
@@ -111,23 +108,19 @@ std::string resolve(const std::string& base_dir, const std::string& relative) {
   return (fs::path(base_dir) / p).lexically_normal().string();
 }
 
+// The points as a coinfer trace file's lines are checked (trace_formats.hpp).
 void check_trace(const std::vector<std::pair<double, double>>& points, const std::string& path) {
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const auto p = index_path(path, i);
-    if (!(points[i].first >= 0.0) || !(points[i].first <= kMaxTime_s))
-      throw InputError("", p, fmt::format("time must be in [0, 1e+09] s, got {}", points[i].first));
-    if (i > 0 && !(points[i].first > points[i - 1].first))
-      throw InputError("", p, "times must increase strictly");
-    if (!(points[i].second > 0.0) || !std::isfinite(points[i].second))
-      throw InputError("", p, fmt::format("rate must be > 0, got {}", points[i].second));
-    if (!(points[i].second >= kMinRate_bps && points[i].second <= kMaxRate_bps))
-      throw InputError("", p, fmt::format("rate must be in [1, 1e+12] bps, got {}", points[i].second));
-  }
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (auto problem =
+            coinfer_point_problem(points[i].first, points[i].second, i > 0 ? &points[i - 1].first : nullptr);
+        !problem.empty())
+      throw InputError("", index_path(path, i), std::move(problem));
 }
 
 // The trace a `bandwidth` mapping names: a file (`trace` or `file`) in `format`, or `points`.
+// Sets `format` to the format read.
 TraceSchedule trace_schedule(const Json& obj, const std::string& path, const std::string& base_dir,
-                             std::string& trace_file) {
+                             std::string& trace_file, TraceFormat& format) {
   const Json* trace = json_find(obj, "trace", path);
   const Json* file = json_find(obj, "file", path);
   const Json* points = json_find(obj, "points", path);
@@ -136,7 +129,7 @@ TraceSchedule trace_schedule(const Json& obj, const std::string& path, const std
   if ((trace == nullptr && file == nullptr) == (points == nullptr))
     throw InputError("", path, "a trace needs either 'file' or 'points' (not both)");
   const auto format_name = json_string_or(obj, "format", path, "coinfer");
-  const auto format = trace_format_from_name(format_name, join_path(path, "format"));
+  format = trace_format_from_name(format_name, join_path(path, "format"));
   TraceReadOptions options;
   if (json_find(obj, "bin_ms", path) != nullptr && format != TraceFormat::Mahimahi)
     throw InputError("", join_path(path, "bin_ms"), "bin_ms applies to format: mahimahi only");
@@ -160,7 +153,7 @@ TraceSchedule trace_schedule(const Json& obj, const std::string& path, const std
       s.points.emplace_back(rows[i][0], rows[i][1]);
     }
     check_trace(s.points, join_path(path, "points"));
-    if (s.points.size() >= 2) s.period_s = 2.0 * s.points.back().first - s.points[s.points.size() - 2].first;
+    s.period_s = coinfer_period_s(s.points);
   }
   if (s.points.empty()) throw InputError("", path, "the trace has no points");
   return s;
@@ -173,8 +166,9 @@ BandwidthModel parse_trace_bandwidth(const Json& obj, const std::string& path, d
   json_reject_unknown_keys(obj, path, bandwidth_keys("trace"));
   BandwidthModel m;
   m.kind = BandwidthModel::Kind::Trace;
-  TraceSchedule s = trace_schedule(obj, path, base_dir, m.trace_file);
-  const bool coinfer = json_string_or(obj, "format", path, "coinfer") == "coinfer";
+  TraceFormat format = TraceFormat::Coinfer;
+  TraceSchedule s = trace_schedule(obj, path, base_dir, m.trace_file, format);
+  const bool coinfer = format == TraceFormat::Coinfer;
   const double period_s = json_number_or(obj, "period_s", path, 0.0, 0.0, kMaxTime_s);
   if (period_s > 0.0 && period_s < kMinPeriod_s)
     throw InputError("", join_path(path, "period_s"),

@@ -12,9 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
-#include <functional>
 #include <memory>
 #include <thread>
 
@@ -26,9 +24,6 @@
 namespace coinfer {
 namespace {
 
-// The platform's ranges (platform_yaml.cpp): rates in [1, 1e12] bps, times in [0, 1e9] s.
-constexpr double kMinRate_bps = 1.0, kMaxRate_bps = 1e12;
-constexpr double kMaxTime_s = 1e9;
 constexpr double kMahimahiPacketBits = 1500.0 * 8.0;
 constexpr double kFccLine_s = 5.0;
 
@@ -92,7 +87,7 @@ std::vector<double> numbers(std::string_view line, std::size_t number, std::size
   return out;
 }
 
-bool blank(std::string_view line) { return split_fields(line, false).empty(); }
+bool blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
 
 // A measured rate as a link rate: 0 is held at 1 bit/s (module comment), above 1e12 rejected.
 double link_rate(double bps, const std::string& file, const std::string& where) {
@@ -105,11 +100,16 @@ void require_nonnegative(double v, const char* what, const std::string& file, st
   if (v < 0.0) throw InputError(file, line_path(number), fmt::format("{} must be >= 0, got {}", what, v));
 }
 
-// Times within a trace: in [0, 1e9] s, and after the previous one unless `first`.
+// Times within a trace: in [0, 1e9] s, and after the previous one unless `first`; "" when so.
+std::string time_problem(double t, double previous, bool first) {
+  if (!(t >= 0.0) || !(t <= kMaxTime_s)) return fmt::format("time must be in [0, 1e+09] s, got {}", t);
+  if (!first && !(t > previous)) return "times must increase strictly";
+  return {};
+}
+
 void require_time(double t, double previous, bool first, const std::string& file, std::size_t number) {
-  if (!(t >= 0.0) || !(t <= kMaxTime_s))
-    throw InputError(file, line_path(number), fmt::format("time must be in [0, 1e+09] s, got {}", t));
-  if (!first && !(t > previous)) throw InputError(file, line_path(number), "times must increase strictly");
+  if (auto problem = time_problem(t, previous, first); !problem.empty())
+    throw InputError(file, line_path(number), std::move(problem));
 }
 
 TraceSchedule finished(TraceSchedule s, const std::string& file) {
@@ -212,19 +212,17 @@ constexpr std::uint64_t kMaxMahimahiBins = 10'000'000;
 }
 
 // Opportunity counts per bin of one stretch of the file: counts[k] holds those at offsets in
-// (k*bin, (k+1)*bin] ms (offset 0 in bin 0). `first_ms` / `last_ms`: its first and last offsets,
-// `lines`: its newlines. Newlines and stray bytes are found 64 bytes at a time (SSE2), so that
-// parsing a line does not wait for the previous one; lines of 1 to 8 digits (offsets below
-// 1e8 ms, about 28 hours) take the SWAR path, any other line the byte-by-byte one. Offsets never
-// decrease, so a bin closes once an offset passes it: no division per line. `first_line` is the
-// line number of the stretch's first line (for messages).
+// (k*bin, (k+1)*bin] ms (offset 0 in bin 0). `first_ms` / `last_ms`: its first and last offsets.
+// Newlines and stray bytes are found 64 bytes at a time (SSE2), so that parsing a line does not
+// wait for the previous one; lines of 1 to 8 digits (offsets below 1e8 ms, about 28 hours) take
+// the SWAR path, any other line the byte-by-byte one. Offsets never decrease, so a bin closes
+// once an offset passes it: no division per line. Messages number the stretch's lines from 1.
 struct OpportunityCounts {
   std::vector<std::uint32_t> counts;
-  std::uint64_t total = 0, first_ms = 0, last_ms = 0, lines = 0;
+  std::uint64_t total = 0, first_ms = 0, last_ms = 0;
 };
 
-OpportunityCounts count_stretch(std::string_view text, const std::string& file, std::uint64_t bin_ms,
-                                std::uint64_t first_line) {
+OpportunityCounts count_stretch(std::string_view text, const std::string& file, std::uint64_t bin_ms) {
   OpportunityCounts out;
   std::vector<std::uint32_t>& counts = out.counts;
   std::uint64_t last = 0, bin = 0, bin_end = bin_ms, total = 0, in_bin = 0;
@@ -259,7 +257,7 @@ OpportunityCounts count_stretch(std::string_view text, const std::string& file, 
   const char* const begin = text.data();
   const char* const end = begin + text.size();
   const char* line = begin;
-  std::uint64_t number = first_line - 1, v = 0;
+  std::uint64_t number = 0, v = 0;
   // A block holding a byte other than a digit or '\n' sends its lines, and the one running on
   // into the next block, to the byte-by-byte path (which reads '\r', blanks, and reports errors).
   bool carried_odd = false;
@@ -290,7 +288,6 @@ OpportunityCounts count_stretch(std::string_view text, const std::string& file, 
   }
   out.total = total + in_bin;
   out.last_ms = last;
-  out.lines = number - (first_line - 1);
   return out;
 }
 
@@ -306,27 +303,27 @@ std::vector<std::uint32_t> count_opportunities(std::string_view text, const std:
   const std::size_t cut = text.size() / 2;
   const std::size_t split = text.size() >= kParallelBytes ? text.find('\n', cut) : std::string_view::npos;
   if (split == std::string_view::npos) {
-    all = count_stretch(text, file, bin_ms, 1);
+    all = count_stretch(text, file, bin_ms);
   } else {
     const std::string_view head = text.substr(0, split + 1), tail = text.substr(split + 1);
     OpportunityCounts second;
     std::exception_ptr second_error;
     std::thread worker([&] {
       try {
-        second = count_stretch(tail, file, bin_ms, 1);
+        second = count_stretch(tail, file, bin_ms);
       } catch (...) {
         second_error = std::current_exception();
       }
     });
     bool first_failed = false;
     try {
-      all = count_stretch(head, file, bin_ms, 1);
-    } catch (const InputError&) {
+      all = count_stretch(head, file, bin_ms);
+    } catch (...) {  // any error: the worker is joined first, then the serial read reports it
       first_failed = true;
     }
     worker.join();
     if (first_failed || second_error || (second.total > 0 && second.first_ms < all.last_ms)) {
-      all = count_stretch(text, file, bin_ms, 1);  // throws the serial read's error
+      all = count_stretch(text, file, bin_ms);  // throws the serial read's error
     } else {
       if (second.counts.size() > all.counts.size()) all.counts.resize(second.counts.size(), 0);
       for (std::size_t k = 0; k < second.counts.size(); ++k) all.counts[k] += second.counts[k];
@@ -343,8 +340,7 @@ std::vector<std::uint32_t> count_opportunities(std::string_view text, const std:
 
 // --- line formats -------------------------------------------------------------------------
 
-std::size_t column_index(std::string_view header, const std::string& name) {
-  const auto fields = split_fields(header, true);
+std::size_t column_index(const std::vector<std::string_view>& fields, const std::string& name) {
   for (std::size_t i = 0; i < fields.size(); ++i)
     if (fields[i] == name || fields[i] == "\"" + name + "\"") return i;
   return fields.size();
@@ -367,6 +363,21 @@ TraceFormat trace_format_from_name(const std::string& name, const std::string& p
   return static_cast<TraceFormat>(it - names.begin());
 }
 
+std::string coinfer_point_problem(double t_s, double rate_bps, const double* previous_s) {
+  auto problem = time_problem(t_s, previous_s != nullptr ? *previous_s : 0.0, previous_s == nullptr);
+  if (!problem.empty()) return problem;
+  if (!(rate_bps > 0.0) || !std::isfinite(rate_bps)) return fmt::format("rate must be > 0, got {}", rate_bps);
+  if (!(rate_bps >= kMinRate_bps && rate_bps <= kMaxRate_bps))
+    return fmt::format("rate must be in [1, 1e+12] bps, got {}", rate_bps);
+  return {};
+}
+
+// The last point lasts as long as the interval before it.
+double coinfer_period_s(const std::vector<std::pair<double, double>>& points) {
+  const auto n = points.size();
+  return n >= 2 ? 2.0 * points[n - 1].first - points[n - 2].first : 0.0;
+}
+
 TraceSchedule parse_coinfer_trace(std::string_view text, const std::string& file) {
   TraceSchedule s;
   auto& out = s.points;
@@ -384,14 +395,12 @@ TraceSchedule parse_coinfer_trace(std::string_view text, const std::string& file
       throw InputError(file, line_path(number),
                        fmt::format("expected two numbers 'time_s rate_bps', got '{}'", line));
     }
-    require_time(t, out.empty() ? 0.0 : out.back().first, out.empty(), file, number);
-    if (!(r > 0.0)) throw InputError(file, line_path(number), fmt::format("rate must be > 0, got {}", r));
-    if (!(r >= kMinRate_bps && r <= kMaxRate_bps))
-      throw InputError(file, line_path(number), fmt::format("rate must be in [1, 1e+12] bps, got {}", r));
+    if (auto problem = coinfer_point_problem(t, r, out.empty() ? nullptr : &out.back().first);
+        !problem.empty())
+      throw InputError(file, line_path(number), std::move(problem));
     out.emplace_back(t, r);
   });
-  // The last point lasts as long as the interval before it.
-  if (out.size() >= 2) s.period_s = 2.0 * out.back().first - out[out.size() - 2].first;
+  s.period_s = coinfer_period_s(out);
   return s;
 }
 
@@ -490,7 +499,7 @@ TraceSchedule parse_lumos5g_trace(std::string_view text, const std::string& file
     if (blank(line)) return;
     const auto fields = split_fields(line, true);
     if (header) {
-      column = column_index(line, "Throughput");
+      column = column_index(fields, "Throughput");
       if (column == fields.size())
         throw InputError(file, line_path(number), "the header has no 'Throughput' column (Mbit/s)");
       width = fields.size();
@@ -550,7 +559,11 @@ TraceSchedule read_trace_file(const std::string& path, TraceFormat format, const
   void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
   ::close(fd);
   if (map == MAP_FAILED) throw InputError(path, "", "cannot read the trace file");
-  const std::unique_ptr<void, std::function<void(void*)>> unmap(map, [size](void* m) { ::munmap(m, size); });
+  struct Unmap {
+    std::size_t size;
+    void operator()(void* m) const { ::munmap(m, size); }
+  };
+  const std::unique_ptr<void, Unmap> unmap(map, Unmap{size});
   return parse_trace(format, std::string_view(static_cast<const char*>(map), size), path, options);
 }
 

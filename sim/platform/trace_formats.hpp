@@ -36,6 +36,11 @@
 
 namespace coinfer {
 
+/// A link's ranges (platform_yaml.cpp gives the reasons): rates in [1, 1e12] bps, times of a
+/// trace in [0, 1e9] s.
+inline constexpr double kMinRate_bps = 1.0, kMaxRate_bps = 1e12;
+inline constexpr double kMaxTime_s = 1e9;
+
 enum class TraceFormat { Coinfer, Mahimahi, Pensieve, Fcc, Hsdpa, Belgium4g, Lumos5g };
 
 /// A trace read into piecewise-constant rates.
@@ -61,6 +66,14 @@ TraceSchedule parse_trace(TraceFormat format, std::string_view text, const std::
                           const TraceReadOptions& options);
 /// Reads `path` in one go and parses it. Throws `InputError` when it cannot be read.
 TraceSchedule read_trace_file(const std::string& path, TraceFormat format, const TraceReadOptions& options);
+
+/// What is wrong with (t_s, rate_bps) as a point of a coinfer trace after one at `*previous_s`
+/// (the first point when null): the time must be in [0, 1e9] s and increase strictly, the rate
+/// in [1, 1e12] bps. "" when nothing is; else the message an `InputError` carries.
+std::string coinfer_point_problem(double t_s, double rate_bps, const double* previous_s);
+/// A coinfer trace's natural period: its last time plus the last interval; 0 (none) for fewer
+/// than two points.
+double coinfer_period_s(const std::vector<std::pair<double, double>>& points);
 
 TraceSchedule parse_coinfer_trace(std::string_view text, const std::string& file);
 TraceSchedule parse_mahimahi_trace(std::string_view text, const std::string& file, int bin_ms);

@@ -8,8 +8,6 @@
 namespace coinfer {
 namespace {
 
-constexpr double kMinRate_bps = 1.0;
-
 // Index of the point in force at t (the last one with time <= t); points[0] is at 0.
 std::size_t in_force(const std::vector<std::pair<double, double>>& points, double t) {
   const auto it = std::upper_bound(points.begin(), points.end(), t,
