@@ -14,7 +14,9 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
@@ -79,9 +81,7 @@ void write_png(const std::string& path, const std::vector<unsigned char>& pixels
 
 void run_trace_info(const TraceInfoOptions& o) {
   const auto format = trace_format_from_name(o.format, "--format");
-  if (o.start_s < 0.0) throw InputError("", "--start-s", "expected a time >= 0");
   if (!(o.scale > 0.0)) throw InputError("", "--scale", "expected a factor > 0");
-  if (o.bin_ms < 1) throw InputError("", "--bin-ms", "expected a bin width >= 1 ms");
   if (o.bin_ms_given && format != TraceFormat::Mahimahi)
     throw InputError("", "--bin-ms", "applies to --format mahimahi only");
   const TraceSchedule read = read_trace_file(o.file, format, {o.bin_ms});
@@ -117,11 +117,15 @@ void add_trace_info_command(CLI::App& app) {
   auto* cmd =
       app.add_subcommand("trace-info", "Summarise a bandwidth trace (mahimahi, pensieve, fcc, hsdpa, ...)");
   cmd->add_option("file", o->file, "Trace file")->required();
-  cmd->add_option("--format", o->format, "coinfer | mahimahi | pensieve | fcc | hsdpa | belgium4g | lumos5g")
+  cmd->add_option("--format", o->format, fmt::format("{}", fmt::join(trace_format_names(), " | ")))
       ->required();
-  cmd->add_option("--start-s", o->start_s, "Trace time that becomes time 0")->capture_default_str();
+  cmd->add_option("--start-s", o->start_s, "Trace time that becomes time 0")
+      ->capture_default_str()
+      ->check(non_negative());
   cmd->add_option("--scale", o->scale, "Factor on every rate")->capture_default_str();
-  cmd->add_option("--bin-ms", o->bin_ms, "mahimahi: rate bin width in ms")->capture_default_str();
+  cmd->add_option("--bin-ms", o->bin_ms, "mahimahi: rate bin width in ms")
+      ->capture_default_str()
+      ->check(integer_in(1, 3600000));  // as a platform's bin_ms
   cmd->add_option("--csv", o->csv, "Write the schedule as CSV: time_s,rate_mbps");
   cmd->add_option("--png", o->png, "Write a step plot of rate over time (PNG)");
   auto* bin = cmd->get_option("--bin-ms");

@@ -2,6 +2,11 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "sim/platform/trace_formats.hpp"
+
 namespace coinfer {
 namespace {
 
@@ -12,6 +17,13 @@ const char* const kShared = "wired; wifi, wifi_direct without base";
 const char* const kAccess = "lte, 3g, 4g; wifi, wifi_direct with base";
 const char* const kWifi = "wifi, wifi_direct";
 const char* const kLink = "uplink, downlink";
+
+// `format`: the names of trace_formats.hpp, coinfer (the default) first.
+std::string trace_format_meaning() {
+  const auto& names = trace_format_names();
+  return fmt::format("{} (default: `time_s rate_bps`) | {}", names.front(),
+                     fmt::join(names.begin() + 1, names.end(), " | "));
+}
 
 }  // namespace
 
@@ -125,11 +137,7 @@ const std::vector<NetworkKeyDoc>& network_keys() {
        "bandwidth",
        "trace file; `{trace: F, ...}` spells `{model: trace, file: F, ...}`",
        {"trace"}},
-      {"format",
-       S::Bandwidth,
-       "bandwidth: trace",
-       "coinfer (default: `time_s rate_bps`) | mahimahi | pensieve | fcc | hsdpa | belgium4g | lumos5g",
-       {"trace"}},
+      {"format", S::Bandwidth, "bandwidth: trace", trace_format_meaning(), {"trace"}},
       {"loop",
        S::Bandwidth,
        "bandwidth: trace",
