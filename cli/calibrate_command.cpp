@@ -15,6 +15,7 @@
 
 #include "cli/calibrate_held_out.hpp"
 #include "cli/calibrate_profile_command.hpp"
+#include "cli/calibration_labels.hpp"
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/host_profile_source.hpp"
@@ -36,17 +37,6 @@ struct Options {
   double tolerance_pct = 5.0;
   FromProfileOptions from_profile;
 };
-
-std::string in_unit(double seconds, const std::string& unit) {
-  return fmt::format("{:.5g} {}", seconds / time_unit_seconds(unit, "unit"), unit);
-}
-
-std::string figure_label(const ReferenceFigure& f) {
-  std::string label = fmt::format("{} {}", f.model, f.quantity);
-  if (f.batch != 1) label += fmt::format(" x{}", f.batch);
-  if (!f.input_shape.empty()) label += " @" + shape_to_string(f.input_shape);
-  return label;
-}
 
 void print_fit(const DeviceCalibration& c, const CalibrationFit& fit) {
   std::cout << fmt::format("{} ({}): {}, host basis {} on '{}'\n", c.name, c.file, device_kind_name(c.kind),
@@ -75,13 +65,6 @@ void print_fit(const DeviceCalibration& c, const CalibrationFit& fit) {
     std::cout << fmt::format("  refit op_scale ({} free parameter{}):{}\n", fit.free_parameters,
                              fit.free_parameters == 1 ? "" : "s", scales);
   }
-}
-
-// The basis a file is refitted on: the one asked for, or with "recorded" the one of the file's
-// fit record (the estimate, which every scenario uses, when the file has none).
-std::string basis_for(const Options& opts, const DeviceCalibration& c) {
-  if (opts.basis != "recorded") return opts.basis;
-  return c.fit ? c.fit->host_basis : "estimate";
 }
 
 constexpr const char* kEstimateFitExample =
@@ -169,7 +152,7 @@ void run(const Options& opts) {
       failed_files += check_profile_file(opts, c) ? 0 : 1;
       continue;
     }
-    const std::string basis = basis_for(opts, c);
+    const std::string basis = host_basis_for(opts.basis, c);
     if (opts.write) check_writable(c, basis);
     if (!sources.contains(basis)) sources[basis] = make_host_profile_source(basis, opts.repeats);
     const CalibrationFit fit = refit_calibration(c, sources.at(basis));

@@ -7,31 +7,23 @@
 
 #include <fmt/format.h>
 
+#include "cli/calibration_labels.hpp"
 #include "cli/host_profile_source.hpp"
 #include "sim/calibration/calibration_json.hpp"
 #include "sim/calibration/held_out_figures.hpp"
-#include "sim/graph/shape.hpp"
 #include "sim/metrics/percentile.hpp"
 #include "sim/report/table.hpp"
 
 namespace coinfer::cli {
 namespace {
 
-std::string held_out_label(const ReferenceFigure& f) {
-  const std::string batch = f.batch == 1 ? "" : fmt::format(" x{}", f.batch);
-  const std::string shape = f.input_shape.empty() ? "" : " @" + shape_to_string(f.input_shape);
-  return fmt::format("{} {}{}{}", f.model, f.quantity, batch, shape);
-}
-
-void print_file(const HeldOutFigures& h) {
-  std::cout << fmt::format("{} ({}): leave-one-figure-out, host basis {} on '{}'\n", h.name, h.file,
+void print_file(const DeviceCalibration& c, const HeldOutFigures& h) {
+  std::cout << fmt::format("{} ({}): leave-one-figure-out, host basis {} on '{}'\n", c.name, c.file,
                            h.record.host_basis, h.record.host_cpu);
   TextTable t({"left out", "reference", "predicted", "error", "source"}, {false, true, true, true, false});
   for (const auto& r : h.figures) {
-    const double unit_s = time_unit_seconds(r.figure.unit, "unit");
-    t.add_row({held_out_label(r.figure), fmt::format("{} {}", r.figure.value, r.figure.unit),
-               fmt::format("{:.5g} {}", r.predicted_s / unit_s, r.figure.unit),
-               fmt::format("{:+.1f}%", r.error_pct), r.figure.source});
+    t.add_row({figure_label(r.figure), fmt::format("{} {}", r.figure.value, r.figure.unit),
+               in_unit(r.predicted_s, r.figure.unit), fmt::format("{:+.1f}%", r.error_pct), r.figure.source});
   }
   std::cout << t.str() << "\n";
 }
@@ -45,14 +37,14 @@ void print_held_out_figures(const std::vector<std::string>& files, const std::st
   std::size_t reported = 0;
   for (const auto& file : files) {
     const DeviceCalibration c = load_calibration_file(file);
-    const std::string b = basis != "recorded" ? basis : (c.fit ? c.fit->host_basis : "profile");
+    const std::string b = host_basis_for(basis, c);
     if (!sources.contains(b)) sources[b] = make_host_profile_source(b, repeats);
     const HeldOutFigures h = held_out_figures(c, sources.at(b));
     if (h.figures.empty()) {
       skipped.push_back(c.name);
       continue;
     }
-    print_file(h);
+    print_file(c, h);
     ++reported;
     for (const auto& r : h.figures) abs_errors.push_back(std::fabs(r.error_pct));
   }

@@ -19,4 +19,9 @@ HostProfileSource make_host_profile_source(const std::string& basis, int repeats
   throw InputError("", "basis", "expected 'profile' or 'estimate', got '" + basis + "'");
 }
 
+std::string host_basis_for(const std::string& basis, const DeviceCalibration& calibration) {
+  if (basis != "recorded") return basis;
+  return calibration.fit ? calibration.fit->host_basis : "estimate";
+}
+
 }  // namespace coinfer::cli

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package coinfer needs to build, test, benchmark, sanitize, fuzz and draw
 # its notebooks, and PyTorch/torchvision to measure reference profiles on this CPU
-# (scripts/torch-profile.py; the tests never need them).
+# (scripts/torch-profile.py; only its own test, tests/scripts/torch_profile_test.py, needs them,
+# and it is skipped where they are missing).
 # Idempotent: packages already present are left alone. Works as root or through sudo.
 set -euo pipefail
 

@@ -29,6 +29,7 @@ with `coinfer calibrate --from-profile` (docs/guide/prediction-error.md).
 Exit status 2 on a mapping mismatch, a bad argument or --device cuda without a CUDA GPU.
 """
 import argparse
+import contextlib
 import datetime
 import json
 import operator
@@ -129,6 +130,18 @@ def map_layers(model, gm, ours):
     return mapping, [layer["name"] for layer in tail]
 
 
+@contextlib.contextmanager
+def named_range(label, cuda):
+    """record_function(label); on CUDA synchronized before and at the end, so that the range
+    covers the kernels it launched, not only their launch."""
+    if cuda:
+        torch.cuda.synchronize()
+    with torch.profiler.record_function(label):
+        yield
+        if cuda:
+            torch.cuda.synchronize()
+
+
 class NamedInterpreter(torch.fx.Interpreter):
     """Runs each mapped node inside record_function(<our layer name>) (arguments fetched outside)."""
 
@@ -142,13 +155,8 @@ class NamedInterpreter(torch.fx.Interpreter):
         if label is None:
             return super().run_node(node)
         args, kwargs = self.fetch_args_kwargs_from_env(node)
-        if self.cuda:
-            torch.cuda.synchronize()
-        with torch.profiler.record_function(label):
-            out = getattr(self, node.op)(node.target, args, kwargs)
-            if self.cuda:
-                torch.cuda.synchronize()
-            return out
+        with named_range(label, self.cuda):
+            return getattr(self, node.op)(node.target, args, kwargs)
 
 
 def build(model, coinfer, device="cpu"):
@@ -164,12 +172,8 @@ def build(model, coinfer, device="cpu"):
     def step():
         out = interpreter.run(x)
         for name in tail:  # our trailing softmax
-            if cuda:
-                torch.cuda.synchronize()
-            with torch.profiler.record_function(name):
+            with named_range(name, cuda):
                 out = torch.softmax(out, dim=1)
-                if cuda:
-                    torch.cuda.synchronize()
         return out
 
     return step, list(mapping.values()) + tail
@@ -177,7 +181,7 @@ def build(model, coinfer, device="cpu"):
 
 def profile_steps(step, names, steps, samples):
     """Runs `steps` profiled steps and appends each named range's milliseconds to samples[name]."""
-    with torch.no_grad(), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
         for _ in range(steps):
             step()
     wanted = set(names)
@@ -186,23 +190,22 @@ def profile_steps(step, names, steps, samples):
             samples[event.name].append(event.time_range.elapsed_us() / 1000.0)
 
 
-def profile_models(args):
-    """Every model profiled in --rounds interleaved rounds (a burst of load on the machine then
-    touches every model alike, not the one that happened to run); medians over all rounds."""
+def profile_models(args, steps):
+    """Every model profiled in --rounds interleaved rounds of steps / --rounds steps (a burst of
+    load on the machine then touches every model alike, not the one that happened to run);
+    medians over all rounds."""
     built = {}
     for model in args.models:
         torch.manual_seed(0)
         step, names = build(model, args.coinfer, args.device)
-        with torch.no_grad():
-            for _ in range(args.warmup):
-                step()
+        for _ in range(args.warmup):
+            step()
         built[model] = (step, names, {name: [] for name in names})
-    per_round = -(-args.steps // args.rounds)
     for _ in range(args.rounds):
         for model, (step, names, samples) in built.items():
-            profile_steps(step, names, per_round, samples)
+            profile_steps(step, names, steps // args.rounds, samples)
     for model, (step, names, samples) in built.items():
-        write_model(model, step, names, samples, per_round * args.rounds, args)
+        write_model(model, step, names, samples, steps, args)
 
 
 def write_model(model, step, names, samples, steps, args):
@@ -215,7 +218,7 @@ def write_model(model, step, names, samples, steps, args):
         for name in names:
             f.write(f"{name},{medians[name]:.6g}\n")
     if model in args.trace:  # a separate short profile: the trace of every step would be megabytes
-        with torch.no_grad(), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as short:
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as short:
             for _ in range(args.trace_steps):
                 step()
         short.export_chrome_trace(os.path.join(args.out, f"{model}.trace.json"))
@@ -264,13 +267,15 @@ def main():
     torch.set_num_threads(args.threads)
     before = load_average()
     started = datetime.datetime.now(datetime.timezone.utc)
-    profile_models(args)
+    steps = -(-args.steps // args.rounds) * args.rounds  # --steps rounded up to whole rounds
+    with torch.no_grad():
+        profile_models(args, steps)
     provenance = [
         f"cpu: {cpu_model()} ({os.cpu_count()} logical CPUs)",
         f"torch: {torch.__version__}, torchvision: {torchvision.__version__}, python: {platform.python_version()}",
         f"device: {gpu_model() if args.device == 'cuda' else 'cpu'}",
         f"threads: {torch.get_num_threads()}, batch: 1, warmup steps: {args.warmup}, "
-        f"profiled steps: {-(-args.steps // args.rounds) * args.rounds} in {args.rounds} rounds over the models",
+        f"profiled steps: {steps} in {args.rounds} rounds over the models",
         "weights: random (torch.manual_seed(0)), eval mode, torch.no_grad()",
         f"models: {' '.join(args.models)}",
         f"chrome traces: {' '.join(args.trace) or 'none'} ({args.trace_steps} step(s) each, after the profiled ones)",

@@ -41,7 +41,7 @@ std::vector<Evaluated> evaluate_fitted(const DeviceCalibration& calibration, con
 }  // namespace
 
 HeldOutFigures held_out_figures(const DeviceCalibration& calibration, const HostProfileSource& source) {
-  HeldOutFigures out{calibration.name, calibration.file, {}, {}, {}};
+  HeldOutFigures out;
   std::vector<Evaluated> evaluated = evaluate_fitted(calibration, source, out.record);
   if (evaluated.size() < 2) {
     out.skip_reason = fmt::format("{} fitted figure{} available; leaving one out needs at least 2",
@@ -56,9 +56,8 @@ HeldOutFigures held_out_figures(const DeviceCalibration& calibration, const Host
     inputs[j].fitted = true;
     HeldOutFigure h;
     h.figure = *evaluated[j].figure;
-    h.reference_s = inputs[j].reference_s;
     h.predicted_s = fit.predicted_s[j];
-    h.error_pct = residual_pct(h.predicted_s, h.reference_s);
+    h.error_pct = residual_pct(h.predicted_s, inputs[j].reference_s);
     h.free_parameters = fit.free_parameters;
     out.figures.push_back(std::move(h));
   }

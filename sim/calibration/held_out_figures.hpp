@@ -20,15 +20,12 @@ namespace coinfer {
 
 struct HeldOutFigure {
   ReferenceFigure figure;
-  double reference_s = 0.0;
   double predicted_s = 0.0;  ///< with the op_scale fitted on the other fitted figures
   double error_pct = 0.0;    ///< 100 * (predicted - reference) / reference
   int free_parameters = 0;   ///< of the fit on the others
 };
 
 struct HeldOutFigures {
-  std::string name;                    ///< the device
-  std::string file;                    ///< the calibration file
   std::vector<HeldOutFigure> figures;  ///< one per fitted figure, in file order (empty: skipped)
   std::string skip_reason;             ///< why no figure was left out (fewer than two to fit on)
   FitRecord record;                    ///< host and basis of the host times
