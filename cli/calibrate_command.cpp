@@ -23,6 +23,7 @@
 #include "sim/calibration/calibration_json.hpp"
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
+#include "sim/profile/host_estimate.hpp"
 #include "sim/report/table.hpp"
 
 namespace coinfer::cli {
@@ -67,8 +68,6 @@ void print_fit(const DeviceCalibration& c, const CalibrationFit& fit) {
   }
 }
 
-constexpr const char* kEstimateFitExample =
-    R"("fit": {"host_cpu": "nominal reference host", "host_basis": "estimate"})";
 
 // --write writes a file only when every scenario will accept it: scenarios put host times on the
 // estimate basis, so op_scale fitted on measured times (--basis profile) would be refused there.

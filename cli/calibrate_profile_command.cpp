@@ -2,7 +2,6 @@
 #include "cli/calibrate_profile_command.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -12,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cli/host_profile_source.hpp"
+#include "sim/calibration/calibrate.hpp"
 #include "sim/calibration/calibration_json.hpp"
 #include "sim/calibration/profile_fit.hpp"
 #include "sim/core/atomic_file.hpp"
@@ -74,14 +74,17 @@ void check_counts(const FromProfileOptions& opts) {
     throw InputError("", "--held-out", "expected profiles of at least 2 models (one is left out at a time)");
 }
 
+// `model` (a zoo name, or a model file as given) with the profile measured on it.
+ProfiledModel profiled(const std::string& model, Profile profile) {
+  ReferenceFigure named;
+  named.model = model;
+  return {model, figure_graph(named, ""), std::move(profile)};
+}
+
 std::vector<ProfiledModel> load_inputs(const FromProfileOptions& opts) {
   std::vector<ProfiledModel> out;
-  for (std::size_t k = 0; k < opts.profiles.size(); ++k) {
-    ReferenceFigure named;
-    named.model = opts.models[k];
-    out.push_back(
-        {opts.models[k], figure_graph(named, ""), read_profile(opts.profiles[k], format_of(opts, k))});
-  }
+  for (std::size_t k = 0; k < opts.profiles.size(); ++k)
+    out.push_back(profiled(opts.models[k], read_profile(opts.profiles[k], format_of(opts, k))));
   return out;
 }
 
@@ -169,10 +172,6 @@ std::string relative_to_output(const std::string& profile, const std::string& ou
       .generic_string();
 }
 
-bool is_model_file(const std::string& model) {
-  return model.find('/') != std::string::npos || model.ends_with(".json");
-}
-
 ProfileProvenance provenance_of(const FromProfileOptions& opts, const std::vector<ProfiledModel>& inputs,
                                 const ProfileFit& fit) {
   ProfileProvenance p{opts.description, opts.date.empty() ? today_utc() : opts.date, opts.basis, {}};
@@ -214,18 +213,13 @@ FitRecord estimate_record() { return FitRecord{kNominalHostName, "estimate"}; }
 
 void run_calibrate_from_profile(const FromProfileOptions& opts) {
   check_counts(opts);
-  const bool iso =
-      opts.date.size() == 10 &&
-      std::all_of(opts.date.begin(), opts.date.end(),
-                  [](char ch) { return ch == '-' || std::isdigit(static_cast<unsigned char>(ch)); }) &&
-      opts.date[4] == '-' && opts.date[7] == '-';
-  if (!opts.date.empty() && !iso)
+  if (!opts.date.empty() && !is_iso_date(opts.date))
     throw InputError("", "--date", fmt::format("expected YYYY-MM-DD, e.g. 2025-03-14, got '{}'", opts.date));
   const auto inputs = load_inputs(opts);
   const auto source = host_times(opts.basis, opts.repeats);
-  const ProfileFit fit = fit_profiles(inputs, source, estimate_record());
+  const ProfileFit fit = fit_profiles(inputs, source, estimate_record(), opts.held_out);
   print_fit(fit, inputs);
-  if (opts.held_out) print_held_out(leave_one_model_out(inputs, source, estimate_record()), inputs);
+  if (opts.held_out) print_held_out(fit.held_out, inputs);
   const DeviceCalibration c = calibration_of(opts, fit, provenance_of(opts, inputs, fit));
   write_file_atomic(opts.output, calibration_file_text(c));
   std::cout << fmt::format("wrote {} ({}, host times: {})\n", opts.output, c.name, opts.basis);
@@ -234,9 +228,7 @@ void run_calibrate_from_profile(const FromProfileOptions& opts) {
 std::vector<std::string> check_profile_calibration(const DeviceCalibration& c, int repeats) {
   const auto& prov = *c.provenance;
   const fs::path folder = fs::path(c.file).parent_path();
-  FromProfileOptions refit;
-  refit.basis = prov.host_times;
-  refit.repeats = repeats;
+  std::vector<Profile> profiles;
   std::vector<std::string> failures;
   for (const auto& p : prov.profiles) {
     const fs::path path = folder / p.file;
@@ -251,22 +243,24 @@ std::vector<std::string> check_profile_calibration(const DeviceCalibration& c, i
     if (profile.sha256 != p.sha256)
       failures.push_back(fmt::format("profile '{}' changed since the fit (sha256 {}, recorded {})", p.file,
                                      profile.sha256, p.sha256));
-    refit.profiles.push_back(path.string());
-    refit.models.push_back(is_model_file(p.model) ? (folder / p.model).string() : p.model);
-    refit.formats.push_back(p.format);
+    profiles.push_back(std::move(profile));
   }
   if (!failures.empty()) return failures;
-  const auto inputs = load_inputs(refit);
-  const ProfileFit fit = fit_profiles(inputs, host_times(refit.basis, repeats), estimate_record());
-  for (const auto& [cls, s] : fit.op_scale) {
-    const double stored = c.op_scale.at(cls);
-    if (std::fabs(stored - s) <= 2e-4 * std::fabs(s)) continue;  // both rounded to 5 digits
-    const auto what = fmt::format("op_scale.{}: stored {:.5g}, refit {:.5g}", cls, stored, s);
+  std::vector<ProfiledModel> inputs;
+  for (std::size_t k = 0; k < profiles.size(); ++k) {
+    // A model file is recorded relative to the calibration file's folder.
+    const auto& model = prov.profiles[k].model;
+    inputs.push_back(
+        profiled(is_model_file(model) ? (folder / model).string() : model, std::move(profiles[k])));
+  }
+  const ProfileFit fit = fit_profiles(inputs, host_times(prov.host_times, repeats), estimate_record());
+  std::vector<std::string> differences;
+  append_scale_differences(c.op_scale, fit.op_scale, differences);
+  for (auto& what : differences)
     if (prov.host_times == "estimate")
-      failures.push_back(what);
+      failures.push_back(std::move(what));
     else
       std::cout << "  note (measured host times vary between runs): " << what << "\n";
-  }
   std::cout << fmt::format("  refitted from {} recorded profile(s) on host times '{}'\n",
                            prov.profiles.size(), prov.host_times);
   return failures;

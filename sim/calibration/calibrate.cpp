@@ -15,16 +15,6 @@ namespace {
 
 constexpr double kTrainingFactor = 3.0;  // forward + backward ~ 3 forward passes
 
-bool is_model_file(const std::string& model) {
-  return model.find('/') != std::string::npos || model.ends_with(".json");
-}
-
-double round_significant(double x, int digits) {
-  if (x == 0.0 || !std::isfinite(x)) return x;
-  const double p = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(x)))));
-  return std::round(x * p) / p;
-}
-
 std::map<OpClass, double> scale_by_class(const std::map<std::string, double>& op_scale) {
   std::map<OpClass, double> out;
   for (OpClass c : all_op_classes()) {
@@ -38,8 +28,12 @@ std::map<OpClass, double> scale_by_class(const std::map<std::string, double>& op
 // significant digits (<= 0.005% each), so a reproduced file differs by at most 0.01%.
 constexpr double kScaleTolerancePct = 0.02;
 
-// One failure per op class whose stored scale differs from the refit's (effective scales, with
-// "default" filled in).
+}  // namespace
+
+bool is_model_file(const std::string& model) {
+  return model.find('/') != std::string::npos || model.ends_with(".json");
+}
+
 void append_scale_differences(const std::map<std::string, double>& stored_scale,
                               const std::map<std::string, double>& refit_scale,
                               std::vector<std::string>& failures) {
@@ -51,8 +45,6 @@ void append_scale_differences(const std::map<std::string, double>& stored_scale,
                                      a, b, residual_pct(a, b)));
   }
 }
-
-}  // namespace
 
 double figure_work_factor(const ReferenceFigure& figure) {
   return static_cast<double>(figure.batch) * (figure.quantity == "train_step" ? kTrainingFactor : 1.0);
@@ -105,10 +97,22 @@ std::map<OpClass, double> host_seconds_by_class(const Graph& graph, const HostPr
   return out;
 }
 
+std::string calibration_base_dir(const DeviceCalibration& calibration) {
+  return calibration.file.empty() ? std::string()
+                                  : std::filesystem::path(calibration.file).parent_path().string();
+}
+
+FitFigure figure_fit_input(const ReferenceFigure& figure, const std::string& base_dir,
+                           const HostProfileSource& source, FitRecord& record) {
+  const Graph g = figure_graph(figure, base_dir);
+  const HostProfile profile = source(g);
+  record = FitRecord{profile.host_cpu, profile.basis};
+  return FitFigure{reference_value_s(figure), host_seconds_by_class(g, profile, figure_work_factor(figure)),
+                   figure.fitted};
+}
+
 CalibrationFit refit_calibration(const DeviceCalibration& calibration, const HostProfileSource& source) {
-  const std::string base_dir = calibration.file.empty()
-                                   ? std::string()
-                                   : std::filesystem::path(calibration.file).parent_path().string();
+  const std::string base_dir = calibration_base_dir(calibration);
   const auto stored = scale_by_class(calibration.op_scale);
   CalibrationFit fit;
   std::vector<FitFigure> inputs;
@@ -118,11 +122,7 @@ CalibrationFit refit_calibration(const DeviceCalibration& calibration, const Hos
     report.figure = figure;
     report.reference_s = reference_value_s(figure);
     try {
-      const Graph g = figure_graph(figure, base_dir);
-      const HostProfile profile = source(g);
-      fit.record = FitRecord{profile.host_cpu, profile.basis};
-      FitFigure input{report.reference_s, host_seconds_by_class(g, profile, figure_work_factor(figure)),
-                      figure.fitted};
+      FitFigure input = figure_fit_input(figure, base_dir, source, fit.record);
       report.available = true;
       for (const auto& [c, s] : input.host_s) report.host_s += s;
       report.stored_s = predict_s(stored, input);

@@ -44,6 +44,8 @@ struct CalibrationFit {
   FitRecord record;  ///< host and basis of the refit
 };
 
+/// Whether a figure's `model` names a model file (holds a '/' or ends in ".json"), not a zoo model.
+bool is_model_file(const std::string& model);
 /// Work factor of a figure: batch, times 3 for "train_step".
 double figure_work_factor(const ReferenceFigure& figure);
 /// The graph a figure was measured on; throws `InputError` when the model cannot be built.
@@ -53,6 +55,14 @@ Graph with_input_shape(const Graph& graph, const std::vector<std::int64_t>& shap
 /// Host seconds per op class of `profile` (of `graph`), times `factor`.
 std::map<OpClass, double> host_seconds_by_class(const Graph& graph, const HostProfile& profile,
                                                 double factor);
+
+/// The folder model files of `calibration`'s figures are relative to (its file's; "" without one).
+std::string calibration_base_dir(const DeviceCalibration& calibration);
+/// A figure as the fit sees it: its reference seconds and host seconds per op class (graph from
+/// `figure_graph(figure, base_dir)`, host times from `source`), `fitted` as the figure says; sets
+/// `record` to the host profile's host and basis. Throws `Error` when the model cannot be built.
+FitFigure figure_fit_input(const ReferenceFigure& figure, const std::string& base_dir,
+                           const HostProfileSource& source, FitRecord& record);
 
 /// Evaluates every figure with the stored scales and refits; never throws for a missing model.
 CalibrationFit refit_calibration(const DeviceCalibration& calibration, const HostProfileSource& source);
@@ -65,6 +75,12 @@ CalibrationFit refit_calibration(const DeviceCalibration& calibration, const Hos
 /// Returns the failures (one sentence each; empty = pass).
 std::vector<std::string> check_calibration(const DeviceCalibration& calibration, const CalibrationFit& fit,
                                            double tolerance_pct = 5.0);
+/// Appends one failure per op class whose stored scale differs from the refit's by more than the
+/// 5-digit rounding (0.02%; effective scales, "default" filled in):
+/// `op_scale.conv: stored 10.2, refit 10.5 (-2.857%)`.
+void append_scale_differences(const std::map<std::string, double>& stored_scale,
+                              const std::map<std::string, double>& refit_scale,
+                              std::vector<std::string>& failures);
 
 /// The calibration with the refit's op_scale (rounded to 5 significant digits) and fit record.
 DeviceCalibration apply_fit(const DeviceCalibration& calibration, const CalibrationFit& fit);

@@ -8,9 +8,18 @@
 #include <fmt/format.h>
 
 #include "sim/calibration/op_class.hpp"
+#include "sim/calibration/profile_import.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer {
+
+bool is_iso_date(const std::string& s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  return true;
+}
+
 namespace {
 
 constexpr std::array<std::pair<DeviceKind, const char*>, 7> kKinds{{
@@ -157,13 +166,6 @@ std::optional<FitRecord> parse_fit(const Json& json, const std::string& path) {
                    json_enum(*obj, "host_basis", p, {"profile", "estimate"})};
 }
 
-bool is_iso_date(const std::string& s) {
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
-  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
-    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
-  return true;
-}
-
 ProfileSource parse_profile_source(const Json& obj, const std::string& p) {
   json_reject_unknown_keys(obj, p, {"file", "sha256", "format", "model", "rows_matched"});
   ProfileSource s;
@@ -171,7 +173,7 @@ ProfileSource parse_profile_source(const Json& obj, const std::string& p) {
   s.sha256 = json_string(obj, "sha256", p);
   if (s.sha256.size() != 64 || s.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
     throw InputError("", join_path(p, "sha256"), "expected 64 lowercase hex digits (the profile's SHA-256)");
-  s.format = json_enum(obj, "format", p, {"csv", "torch-trace", "tflite-csv"});
+  s.format = json_enum(obj, "format", p, profile_format_names());
   s.model = json_string(obj, "model", p);
   s.rows_matched = static_cast<int>(json_int(obj, "rows_matched", p, 1, 1 << 24));
   return s;

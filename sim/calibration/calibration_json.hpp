@@ -46,6 +46,8 @@ std::string precision_name(Precision precision);
 double time_unit_seconds(const std::string& unit, const std::string& path);
 /// A reference figure's value in seconds.
 double reference_value_s(const ReferenceFigure& figure);
+/// `YYYY-MM-DD` digits and dashes (a provenance date); the calendar is not checked.
+bool is_iso_date(const std::string& s);
 
 }  // namespace coinfer
 

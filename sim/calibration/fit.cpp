@@ -90,6 +90,12 @@ double residual_pct(double predicted_s, double reference_s) {
   return 100.0 * (predicted_s - reference_s) / reference_s;
 }
 
+double round_significant(double x, int digits) {
+  if (x == 0.0 || !std::isfinite(x)) return x;
+  const double p = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(x)))));
+  return std::round(x * p) / p;
+}
+
 FitResult fit_op_scale(const std::vector<FitFigure>& figures, double ridge) {
   std::vector<const FitFigure*> fitted;
   for (const auto& f : figures) {

@@ -41,5 +41,8 @@ FitResult fit_op_scale(const std::vector<FitFigure>& figures, double ridge = 1e-
 double predict_s(const std::map<OpClass, double>& scale, const FitFigure& figure);
 /// 100 * (predicted - reference) / reference.
 double residual_pct(double predicted_s, double reference_s);
+/// `x` rounded to `digits` significant digits (0 and non-finite values as they are), as
+/// calibration files write op_scale: `round_significant(12.345678, 5) == 12.346`.
+double round_significant(double x, int digits);
 
 }  // namespace coinfer

@@ -1,10 +1,7 @@
 #include "sim/calibration/held_out_figures.hpp"
 
-#include <filesystem>
-
 #include <fmt/format.h>
 
-#include "sim/calibration/calibration_json.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer {
@@ -18,19 +15,12 @@ struct Evaluated {
 
 std::vector<Evaluated> evaluate_fitted(const DeviceCalibration& calibration, const HostProfileSource& source,
                                        FitRecord& record) {
-  const std::string base_dir = calibration.file.empty()
-                                   ? std::string()
-                                   : std::filesystem::path(calibration.file).parent_path().string();
+  const std::string base_dir = calibration_base_dir(calibration);
   std::vector<Evaluated> out;
   for (const auto& figure : calibration.references) {
     if (!figure.fitted) continue;
     try {
-      const Graph g = figure_graph(figure, base_dir);
-      const HostProfile profile = source(g);
-      record = FitRecord{profile.host_cpu, profile.basis};
-      out.push_back(
-          {&figure, FitFigure{reference_value_s(figure),
-                              host_seconds_by_class(g, profile, figure_work_factor(figure)), true}});
+      out.push_back({&figure, figure_fit_input(figure, base_dir, source, record)});
     } catch (const Error&) {
       // refit_calibration reports the skip reason; here the figure is simply not available
     }

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/calibration/profile_text.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer {
@@ -14,12 +15,6 @@ namespace {
 // common scale near 1e-6 in log space (ridge / rows of the class), so synthetic profiles are
 // recovered to the 5 digits written.
 constexpr double kProfileRidge = 1e-6;
-
-double round_significant(double x, int digits) {
-  if (x == 0.0 || !std::isfinite(x)) return x;
-  const double p = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(x)))));
-  return std::round(x * p) / p;
-}
 
 // A matched model with each row's host seconds per op class.
 struct Prepared {
@@ -44,7 +39,7 @@ Prepared prepare(const ProfiledModel& in, const HostProfileSource& source) {
       row.host_s += host.layers[pos].median_s;
     }
     if (!(row.host_s > 0.0))
-      throw InputError(in.profile.file, fmt::format("line {}", row.row.line),
+      throw InputError(in.profile.file, line_path(row.row.line),
                        fmt::format("row '{}' covers layers with no host time ({}); leave it out of the "
                                    "profile",
                                    row.row.name, fmt::join(row.layers, ", ")));
@@ -97,14 +92,43 @@ std::vector<ClassResidual> class_residuals(const std::map<OpClass, double>& scal
   return out;
 }
 
+// Leave-one-model-out: each model's rows are marked unfitted in turn, which fit_op_scale skips
+// (the others keep their order), so the scales are those of a fit on the other models alone;
+// the held model's rows are predicted with them.
+std::vector<HeldOutModel> held_out_models(std::vector<Prepared>& prepared) {
+  std::vector<HeldOutModel> out;
+  for (auto& held : prepared) {
+    for (auto& f : held.figures) f.fitted = false;
+    const auto scale = fitted_scales(prepared);
+    for (auto& f : held.figures) f.fitted = true;
+    HeldOutModel h;
+    h.model = held.match.model;
+    for (std::size_t k = 0; k < held.figures.size(); ++k) {
+      const double measured_s = held.match.rows[k].measured_s;
+      const double predicted_s = predict_s(scale, held.figures[k]);
+      h.measured_s += measured_s;
+      h.predicted_s += predicted_s;
+      h.layer_error_pct.push_back(std::fabs(residual_pct(predicted_s, measured_s)));
+    }
+    h.end_to_end_error_pct = residual_pct(h.predicted_s, h.measured_s);
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
 }  // namespace
 
 ProfileFit fit_profiles(const std::vector<ProfiledModel>& models, const HostProfileSource& source,
-                        const FitRecord& record) {
+                        const FitRecord& record, bool held_out) {
   if (models.empty()) throw Error("fit_profiles: no profile");
+  if (held_out && models.size() < 2)
+    throw InputError(
+        "", "--held-out",
+        fmt::format("expected profiles of at least 2 models to leave one out, got {}", models.size()));
   std::vector<Prepared> prepared;
   for (const auto& m : models) prepared.push_back(prepare(m, source));
   ProfileFit fit;
+  if (held_out) fit.held_out = held_out_models(prepared);
   const auto scale = fitted_scales(prepared, &fit.free_parameters);
   for (auto& p : prepared) predict_rows(scale, p);
   fit.classes = class_residuals(scale, prepared);
@@ -112,34 +136,6 @@ ProfileFit fit_profiles(const std::vector<ProfiledModel>& models, const HostProf
   for (const auto& [c, s] : scale) fit.op_scale[std::string(op_class_name(c))] = s;
   fit.record = record;
   return fit;
-}
-
-std::vector<HeldOutModel> leave_one_model_out(const std::vector<ProfiledModel>& models,
-                                              const HostProfileSource& source, const FitRecord&) {
-  if (models.size() < 2)
-    throw InputError(
-        "", "--held-out",
-        fmt::format("expected profiles of at least 2 models to leave one out, got {}", models.size()));
-  std::vector<Prepared> prepared;
-  for (const auto& m : models) prepared.push_back(prepare(m, source));
-  std::vector<HeldOutModel> out;
-  for (std::size_t k = 0; k < prepared.size(); ++k) {
-    std::vector<Prepared> others;
-    for (std::size_t j = 0; j < prepared.size(); ++j)
-      if (j != k) others.push_back(prepared[j]);
-    Prepared held = prepared[k];
-    predict_rows(fitted_scales(others), held);
-    HeldOutModel h;
-    h.model = models[k].model;
-    for (const auto& row : held.match.rows) {
-      h.measured_s += row.measured_s;
-      h.predicted_s += row.predicted_s;
-      h.layer_error_pct.push_back(std::fabs(row.residual_pct));
-    }
-    h.end_to_end_error_pct = residual_pct(h.predicted_s, h.measured_s);
-    out.push_back(std::move(h));
-  }
-  return out;
 }
 
 }  // namespace coinfer

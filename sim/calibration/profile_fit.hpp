@@ -14,7 +14,7 @@
 /// 3. Report: residual per layer and per op class (sum of predicted over sum of measured).
 ///
 ///     std::vector<ProfiledModel> in{{graph, read_profile("resnet18.csv", ProfileFormat::Csv)}};
-///     ProfileFit fit = fit_profiles(in, source);
+///     ProfileFit fit = fit_profiles(in, source, record);
 ///     fit.op_scale.at("conv");   fit.models[0].rows[0].residual_pct;
 #include <map>
 #include <string>
@@ -57,21 +57,7 @@ struct ClassResidual {
   double residual_pct = 0.0;
 };
 
-struct ProfileFit {
-  std::vector<ModelMatch> models;
-  std::map<std::string, double> op_scale;  ///< every op class (unfitted classes: the common scale)
-  std::vector<ClassResidual> classes;
-  int free_parameters = 0;
-  FitRecord record;
-};
-
-/// Matches one profile to its model's layers; throws `InputError` when no row matches.
-ModelMatch match_profile(const ProfiledModel& model);
-/// Matches and fits every profile together (host times from `source`).
-ProfileFit fit_profiles(const std::vector<ProfiledModel>& models, const HostProfileSource& source,
-                        const FitRecord& record);
-
-/// Leave-one-model-out: for each model, fit on the others and predict it.
+/// Leave-one-model-out: a model predicted with the scales fitted on the other models alone.
 struct HeldOutModel {
   std::string model;
   double measured_s = 0.0;              ///< sum of the matched rows' measured time
@@ -79,7 +65,22 @@ struct HeldOutModel {
   double end_to_end_error_pct = 0.0;    ///< 100 * (predicted - measured) / measured
   std::vector<double> layer_error_pct;  ///< per matched row, |pred - meas| / meas * 100
 };
-std::vector<HeldOutModel> leave_one_model_out(const std::vector<ProfiledModel>& models,
-                                              const HostProfileSource& source, const FitRecord& record);
+
+struct ProfileFit {
+  std::vector<ModelMatch> models;
+  std::map<std::string, double> op_scale;  ///< every op class (unfitted classes: the common scale)
+  std::vector<ClassResidual> classes;
+  int free_parameters = 0;
+  FitRecord record;
+  std::vector<HeldOutModel> held_out;  ///< one per model, in order, when asked for (else empty)
+};
+
+/// Matches one profile to its model's layers; throws `InputError` when no row matches.
+ModelMatch match_profile(const ProfiledModel& model);
+/// Matches and fits every profile together (host times from `source`). With `held_out`, also
+/// leaves each model out in turn (`ProfileFit::held_out`); that needs two models or more, else
+/// `InputError` ("--held-out").
+ProfileFit fit_profiles(const std::vector<ProfiledModel>& models, const HostProfileSource& source,
+                        const FitRecord& record, bool held_out = false);
 
 }  // namespace coinfer

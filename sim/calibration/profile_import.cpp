@@ -11,8 +11,6 @@
 #include "sim/calibration/profile_import.hpp"
 
 #include <array>
-#include <charconv>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>

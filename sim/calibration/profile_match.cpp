@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/calibration/profile_fit.hpp"
+#include "sim/calibration/profile_text.hpp"
 #include "sim/core/error.hpp"
 #include "sim/graph/op.hpp"
 
@@ -120,7 +121,7 @@ bool match_by_name(const ProfiledModel& in, const std::vector<const Layer*>& lay
     if (!names.contains(row.name)) return false;
   for (const auto& row : in.profile.rows) {
     if (!seen.insert(row.name).second)
-      throw InputError(in.profile.file, fmt::format("line {}", row.line),
+      throw InputError(in.profile.file, line_path(row.line),
                        fmt::format("layer '{}' has a second row; expected one row per layer", row.name));
     out.rows.push_back(matched(row, {row.name}));
   }
@@ -152,7 +153,7 @@ void match_by_order(const ProfiledModel& in, const std::vector<const Layer*>& la
     const auto stray =
         std::find_if(rows.begin(), rows.end(), [&](const auto& r) { return !names.contains(r.name); });
     throw InputError(
-        in.profile.file, fmt::format("line {}", stray->line),
+        in.profile.file, line_path(stray->line),
         fmt::format("{} names no layer of model '{}', and the rows cannot be matched in order: "
                     "that needs one row per layer with work ({}, got {}); name the rows after the "
                     "layers (`coinfer model show {}`)",
@@ -165,7 +166,7 @@ void match_by_order(const ProfiledModel& in, const std::vector<const Layer*>& la
     else if (is_follower(layer.op))
       out.unmatched.push_back(layer.name);
     else if (row)
-      throw InputError(in.profile.file, fmt::format("line {}", row->line),
+      throw InputError(in.profile.file, line_path(row->line),
                        fmt::format("{} does not fit layer '{}' ({}), the next layer of model '{}' with "
                                    "work; the profile's ops differ from the model's (name the rows after "
                                    "the layers to match by name)",
@@ -176,7 +177,7 @@ void match_by_order(const ProfiledModel& in, const std::vector<const Layer*>& la
   for (const auto& row : rows) {
     while (next < layers.size() && !type_matches(row, *layers[next])) absorb_or_skip(*layers[next++], &row);
     if (next == layers.size())
-      throw InputError(in.profile.file, fmt::format("line {}", row.line),
+      throw InputError(in.profile.file, line_path(row.line),
                        fmt::format("{} matches no layer: model '{}' has {} layers with work and none is "
                                    "left for it (expected rows in the model's layer order, or named "
                                    "after its layers)",

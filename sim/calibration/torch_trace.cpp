@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
-#include <regex>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -39,9 +39,12 @@ const Json& trace_events(const Json& root, const std::string& file) {
                    "(or an array of events), as torch.profiler's export_chrome_trace writes");
 }
 
+// "ProfilerStep#" followed by one or more digits.
 bool is_step_name(const std::string& name) {
-  static const std::regex step("ProfilerStep#[0-9]+");
-  return std::regex_match(name, step);
+  constexpr std::string_view kPrefix = "ProfilerStep#";
+  if (!name.starts_with(kPrefix) || name.size() == kPrefix.size()) return false;
+  return std::all_of(name.begin() + kPrefix.size(), name.end(),
+                     [](char ch) { return ch >= '0' && ch <= '9'; });
 }
 
 // The kind of an event, or nothing for events that are neither operators nor annotations

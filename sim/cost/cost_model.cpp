@@ -7,6 +7,7 @@
 #include "sim/calibration/op_class.hpp"
 #include "sim/core/error.hpp"
 #include "sim/profile/estimate_normalization.hpp"
+#include "sim/profile/host_estimate.hpp"
 
 namespace coinfer {
 namespace {
@@ -90,16 +91,14 @@ void CostModel::check_basis(const DeviceCalibration& device) const {
         device.file, "fit.host_basis",
         fmt::format("device '{}' is fitted on measured times of '{}', but scenarios and `coinfer "
                     "costs` use host times on the estimate basis; refit it with `coinfer calibrate "
-                    "FILE --basis estimate --write`, which records \"fit\": {{\"host_cpu\": "
-                    "\"nominal reference host\", \"host_basis\": \"estimate\"}}",
-                    device.name, fit.host_cpu));
+                    "FILE --basis estimate --write`, which records {}",
+                    device.name, fit.host_cpu, kEstimateFitExample));
   if (fit.host_basis == "profile" && fit.host_cpu != profile_.host_cpu)
     throw InputError(
         device.file, "fit.host_cpu",
         fmt::format("device '{}' is fitted on measured times of '{}', not of this profile's '{}'; "
-                    "refit it with `coinfer calibrate FILE --basis estimate --write`, which records "
-                    "\"fit\": {{\"host_cpu\": \"nominal reference host\", \"host_basis\": \"estimate\"}}",
-                    device.name, fit.host_cpu, profile_.host_cpu));
+                    "refit it with `coinfer calibrate FILE --basis estimate --write`, which records {}",
+                    device.name, fit.host_cpu, profile_.host_cpu, kEstimateFitExample));
 }
 
 const Layer& CostModel::layer_at(std::size_t position) const {

@@ -24,6 +24,7 @@
 ///
 ///     HostProfile p = estimate_host_profile(build_zoo_model("vgg16"), HostSpeed::nominal());
 #include <map>
+#include <string>
 
 #include "sim/calibration/op_class.hpp"
 #include "sim/graph/graph.hpp"
@@ -33,6 +34,10 @@ namespace coinfer {
 
 /// host_cpu of an estimate on `HostSpeed::nominal()` (and of the shipped calibrations' fit).
 inline constexpr const char* kNominalHostName = "nominal reference host";
+/// The `fit` record of a calibration fitted on the estimate basis, as error messages quote it:
+/// `"fit": {"host_cpu": "nominal reference host", "host_basis": "estimate"}`.
+inline const std::string kEstimateFitExample =
+    std::string(R"("fit": {"host_cpu": ")") + kNominalHostName + R"(", "host_basis": "estimate"})";
 
 struct HostSpeed {
   std::map<OpClass, double> work_per_s;  ///< MACs (or element operations) per second per class

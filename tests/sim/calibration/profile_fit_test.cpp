@@ -154,7 +154,7 @@ TEST_CASE("leave-one-model-out predicts each of three models from the other two"
   // timed by lenet5 or digits_cnn plus mxnet_mlp) predict the third to ~0.
   const std::vector<ProfiledModel> models{csv_profile("lenet5"), csv_profile("digits_cnn"),
                                           csv_profile("mxnet_mlp")};
-  const auto held = leave_one_model_out(models, nominal, kRecord);
+  const auto held = fit_profiles(models, nominal, kRecord, /*held_out=*/true).held_out;
   REQUIRE(held.size() == 3);
   for (const auto& h : held) {
     INFO(h.model);
@@ -165,6 +165,6 @@ TEST_CASE("leave-one-model-out predicts each of three models from the other two"
 }
 
 TEST_CASE("leave-one-model-out needs two models") {
-  CHECK_THROWS_WITH(leave_one_model_out({csv_profile("lenet5")}, nominal, kRecord),
+  CHECK_THROWS_WITH(fit_profiles({csv_profile("lenet5")}, nominal, kRecord, /*held_out=*/true),
                     Contains("at least 2 models"));
 }
