@@ -68,7 +68,6 @@ void print_fit(const DeviceCalibration& c, const CalibrationFit& fit) {
   }
 }
 
-
 // --write writes a file only when every scenario will accept it: scenarios put host times on the
 // estimate basis, so op_scale fitted on measured times (--basis profile) would be refused there.
 void check_writable(const DeviceCalibration& c, const std::string& basis) {
