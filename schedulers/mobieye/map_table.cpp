@@ -14,7 +14,7 @@ double MapTable::at(double age) const {
   for (std::size_t i = 1; i < by_age.size(); ++i) {
     const auto [a0, m0] = by_age[i - 1];
     const auto [a1, m1] = by_age[i];
-    if (age <= a1) return m0 + (m1 - m0) * (age - a0) / (a1 - a0);
+    if (age <= a1) return std::lerp(m0, m1, (age - a0) / (a1 - a0));
   }
   return by_age.back().second;
 }

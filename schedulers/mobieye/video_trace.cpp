@@ -216,7 +216,7 @@ double VideoTrace::mask_density_at_age(std::size_t frame, std::size_t age) const
     if (d > frame || std::isnan(by_age[k])) continue;
     if (age <= d) {
       const double t = (static_cast<double>(age) - prev_age) / (static_cast<double>(d) - prev_age);
-      return prev_density + t * (by_age[k] - prev_density);
+      return std::lerp(prev_density, by_age[k], t);  // exact at t = 1, between the two values otherwise
     }
     prev_age = static_cast<double>(d);
     prev_density = by_age[k];
