@@ -38,7 +38,8 @@ av::CodecPtr open_decoder(const AVStream* stream, const std::string& path) {
   av::CodecPtr c(avcodec_alloc_context3(codec));
   if (!c) throw std::bad_alloc();
   avcodec_parameters_to_context(c.get(), stream->codecpar);
-  c->thread_count = 1;  // one thread: the same frames in the same order on every run
+  c->thread_count = 1;                 // one thread: the same frames in the same order on every run
+  c->flags |= AV_CODEC_FLAG_BITEXACT;  // the reference IDCT: the same pixels on every CPU
   if (const int rc = avcodec_open2(c.get(), codec, nullptr); rc < 0) not_video(path, av::error_text(rc));
   return c;
 }
@@ -46,7 +47,8 @@ av::CodecPtr open_decoder(const AVStream* stream, const std::string& path) {
 // Scales `src` into `dst`'s planes (their sizes and format are dst's); `ctx` is reused while it fits.
 void scale_into(SwsContext*& ctx, const AVFrame& src, AVPixelFormat dst_format, Picture& dst) {
   ctx = sws_getCachedContext(ctx, src.width, src.height, static_cast<AVPixelFormat>(src.format), dst.y.width,
-                             dst.y.height, dst_format, SWS_BILINEAR, nullptr, nullptr, nullptr);
+                             dst.y.height, dst_format, SWS_BILINEAR | SWS_ACCURATE_RND | SWS_BITEXACT,
+                             nullptr, nullptr, nullptr);
   if (ctx == nullptr) throw Error("libswscale: cannot convert this frame's pixel format");
   std::uint8_t* planes[4] = {dst.y.data.data(), dst.u.data.data(), dst.v.data.data(), nullptr};
   const int strides[4] = {dst.y.width, dst.u.width, dst.v.width, 0};

@@ -1,12 +1,16 @@
 #include "sim/video/h264_encoder.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <string_view>
 
 extern "C" {
 #include <libavutil/opt.h>
 }
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sim/core/error.hpp"
 #include "sim/video/av_handles.hpp"
@@ -14,7 +18,15 @@ extern "C" {
 namespace coinfer::video {
 namespace {
 
+// x264's presets (x264_preset_names), checked here: x264 itself would print its complaint to stderr.
+constexpr std::array<std::string_view, 10> kPresets{"ultrafast", "superfast", "veryfast", "faster",
+                                                    "fast",      "medium",    "slow",     "slower",
+                                                    "veryslow",  "placebo"};
+
 void check(const EncoderSettings& s) {
+  if (std::find(kPresets.begin(), kPresets.end(), s.preset) == kPresets.end())
+    throw InputError("", "--preset",
+                     fmt::format("expected one of {}; got '{}'", fmt::join(kPresets, ", "), s.preset));
   if (s.gop < 1) throw InputError("", "--gop", fmt::format("expected an integer >= 1, got {}", s.gop));
   if (!(s.crf >= 0.0 && s.crf <= 51.0))
     throw InputError("", "--crf", fmt::format("expected a number in [0, 51], got {}", s.crf));
@@ -48,17 +60,11 @@ av::CodecPtr open_encoder(Size size, const EncoderSettings& s) {
   c->refs = 1;
   c->thread_count = 1;
   if (s.bitrate_kbps > 0) c->bit_rate = static_cast<std::int64_t>(s.bitrate_kbps) * 1000;
-  if (av_opt_set(c->priv_data, "preset", s.preset.c_str(), 0) < 0)
-    throw InputError("", "--preset",
-                     fmt::format("expected an x264 preset (ultrafast .. placebo), got '{}'", s.preset));
+  av_opt_set(c->priv_data, "preset", s.preset.c_str(), 0);
   if (s.bitrate_kbps == 0) av_opt_set_double(c->priv_data, "crf", s.crf, 0);
   av_opt_set(c->priv_data, "x264-params", x264_params(s).c_str(), 0);
-  if (const int rc = avcodec_open2(c.get(), codec, nullptr); rc < 0) {
-    if (rc == AVERROR(EINVAL))
-      throw InputError("", "--preset",
-                       fmt::format("expected an x264 preset (ultrafast .. placebo), got '{}'", s.preset));
+  if (const int rc = avcodec_open2(c.get(), codec, nullptr); rc < 0)
     throw Error("libx264 did not open: " + av::error_text(rc));
-  }
   return c;
 }
 

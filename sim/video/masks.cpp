@@ -1,6 +1,7 @@
 #include "sim/video/masks.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -34,7 +35,7 @@ void FeedbackMask::clear() { std::fill(marked_.begin(), marked_.end(), 0); }
 
 void FeedbackMask::add_moving(const std::vector<BlockMotion>& blocks) {
   for (const auto& b : blocks) {
-    if (b.dx_px == 0.0 && b.dy_px == 0.0) continue;
+    if (std::hypot(b.dx_px, b.dy_px) <= kMovingPx) continue;
     // The block spans [centre - size/2, centre + size/2) in pixels; mark every macroblock it overlaps.
     const int x0 = std::max(0, b.center_x - b.width / 2), y0 = std::max(0, b.center_y - b.height / 2);
     const int x1 = std::min(size_.width, b.center_x + (b.width + 1) / 2);
