@@ -34,21 +34,30 @@ Taps make_taps(int out, double start, double span, int source) {
   return t;
 }
 
-// Bilinear resampling of the source rectangle (x0, y0, w, h) of `src` into all of `dst`, in integers.
+// Bilinear resampling of the source rectangle (x0, y0, w, h) of `src` into all of `dst`, in integers and in
+// two passes: each source row the output needs is interpolated horizontally once (values in 1/256), then
+// every output row blends two of those rows. The compiler vectorises both inner loops.
 void resample(const Plane& src, double x0, double y0, double w, double h, Plane& dst) {
   const Taps tx = make_taps(dst.width, x0, w, src.width), ty = make_taps(dst.height, y0, h, src.height);
-  for (int y = 0; y < dst.height; ++y) {
-    const std::uint8_t* r0 = &src.data[static_cast<std::size_t>(ty.index[y]) * src.width];
-    const std::uint8_t* r1 = r0 + src.width;
-    const int wy = ty.weight[y];
-    std::uint8_t* out = &dst.data[static_cast<std::size_t>(y) * dst.width];
-    for (int x = 0; x < dst.width; ++x) {
+  const int first = ty.index.front(), last = ty.index.back() + 1;  // source rows used
+  const auto width = static_cast<std::size_t>(dst.width);
+  std::vector<std::uint16_t> rows(static_cast<std::size_t>(last - first + 1) * width);
+  for (int r = first; r <= last; ++r) {
+    const std::uint8_t* in = &src.data[static_cast<std::size_t>(r) * src.width];
+    std::uint16_t* out = &rows[static_cast<std::size_t>(r - first) * width];
+    for (std::size_t x = 0; x < width; ++x) {
       const int i = tx.index[x], wx = tx.weight[x];
-      const int top = r0[i] * (kWeightOne - wx) + r0[i + 1] * wx;
-      const int bottom = r1[i] * (kWeightOne - wx) + r1[i + 1] * wx;
-      out[x] = static_cast<std::uint8_t>(
-          (top * (kWeightOne - wy) + bottom * wy + kWeightOne * kWeightOne / 2) / (kWeightOne * kWeightOne));
+      out[x] = static_cast<std::uint16_t>(in[i] * (kWeightOne - wx) + in[i + 1] * wx);
     }
+  }
+  for (int y = 0; y < dst.height; ++y) {
+    const std::uint16_t* top = &rows[static_cast<std::size_t>(ty.index[y] - first) * width];
+    const std::uint16_t* bottom = top + width;
+    const std::uint32_t wy = static_cast<std::uint32_t>(ty.weight[y]), wt = kWeightOne - wy;
+    std::uint8_t* out = &dst.data[static_cast<std::size_t>(y) * width];
+    for (std::size_t x = 0; x < width; ++x)
+      out[x] = static_cast<std::uint8_t>((top[x] * wt + bottom[x] * wy + kWeightOne * kWeightOne / 2) /
+                                         (kWeightOne * kWeightOne));
   }
 }
 

@@ -25,6 +25,9 @@ TEST_CASE("eq. 4.2 marks pixels whose brightness changed by at least the thresho
   CHECK(brightness_error_density(key, cur, 15) == 0.5);
   // Threshold 16: only 30, 255 and 16 remain -> 3 / 8.
   CHECK(brightness_error_density(key, cur, 16) == 0.375);
+  // The ends: every |difference| is >= 0, none is >= 256.
+  CHECK(brightness_error_density(key, cur, 0) == 1.0);
+  CHECK(brightness_error_density(key, cur, 256) == 0.0);
 }
 
 TEST_CASE("eq. 4.2 of a frame against itself is empty") {
