@@ -67,6 +67,7 @@ void prepare(VideoCli& c) {
   c.o.sizes.clear();
   for (const auto& s : c.sizes) c.o.sizes.push_back(video::parse_size(s, "--size"));
   if (c.crf >= 0.0) c.o.encoder.crf = c.crf;
+  video::check_encoder_settings(c.o.encoder);  // before the input is read
 }
 
 void write_and_report(video::FrameSource& source, const VideoCli& c) {

@@ -23,7 +23,9 @@ constexpr std::array<std::string_view, 10> kPresets{"ultrafast", "superfast", "v
                                                     "fast",      "medium",    "slow",     "slower",
                                                     "veryslow",  "placebo"};
 
-void check(const EncoderSettings& s) {
+}  // namespace
+
+void check_encoder_settings(const EncoderSettings& s) {
   if (std::find(kPresets.begin(), kPresets.end(), s.preset) == kPresets.end())
     throw InputError("", "--preset",
                      fmt::format("expected one of {}; got '{}'", fmt::join(kPresets, ", "), s.preset));
@@ -35,6 +37,8 @@ void check(const EncoderSettings& s) {
   if (!(s.fps > 0.0 && s.fps <= 1000.0))
     throw InputError("", "--fps", fmt::format("expected a number in (0, 1000], got {}", s.fps));
 }
+
+namespace {
 
 // x264's own parameters, which libavcodec applies last: they pin what MobiEye's stream needs whatever the
 // preset says.
@@ -90,7 +94,7 @@ struct H264Encoder::Impl {
 };
 
 H264Encoder::H264Encoder(Size size, const EncoderSettings& settings) : impl_(std::make_unique<Impl>()) {
-  check(settings);
+  check_encoder_settings(settings);
   av::quiet_logs();
   impl_->codec = open_encoder(size, settings);
 }

@@ -19,6 +19,10 @@ struct EncoderSettings {
   std::string preset = "veryfast";  ///< x264 preset
 };
 
+/// Throws InputError("", "--gop" / "--crf" / "--bitrate-kbps" / "--fps" / "--preset", ...) for a setting
+/// out of range, before any file is read. Example: `check_encoder_settings(EncoderSettings{})`.
+void check_encoder_settings(const EncoderSettings& settings);
+
 /// One encoded frame: its 0-based index, whether it is an I frame, and its bytes.
 struct EncodedFrame {
   std::int64_t index = 0;
