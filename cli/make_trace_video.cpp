@@ -40,6 +40,7 @@ void add_trace_options(CLI::App& cmd, VideoCli& c) {
   cmd.add_option("--size", c.sizes,
                  "Encoded sizes WxH (repeat or comma-separate); the first gives motion and masks")
       ->delimiter(',')
+      ->allow_extra_args(false)  // one WxH list per --size: a positional after it stays positional
       ->capture_default_str();
   cmd.add_option("--gop", c.o.encoder.gop, "Frames per group of pictures (an I frame every N)")
       ->check(at_least_one())
@@ -146,6 +147,7 @@ void add_pan(CLI::App& parent) {
       cmd->add_option("--dy", c->dy_px, "Pan speed in image pixels per frame, y")->capture_default_str();
   cmd->add_option("--speeds", c->speeds, "Segments FRAMES:DX[:DY], comma-separated, instead of --dx/--dy")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->excludes(dx)
       ->excludes(dy);
   cmd->add_option("--window", c->window,

@@ -45,6 +45,19 @@ TEST_CASE("make-trace pan writes the same bytes twice") {
   CHECK(read_text(a) == read_text(b));
 }
 
+TEST_CASE("make-trace pan takes --size repeated or comma-separated, before or after the image") {
+  SKIP_WITHOUT_CHINA_JPG();
+  const auto a = scratch_dir() / "a.csv", b = scratch_dir() / "b.csv";
+  REQUIRE(run_cli("make-trace pan --size 160x120 --size 64x48 " + kChina + " --frames 2 -o " + a.string())
+              .exit_code == 0);
+  REQUIRE(
+      run_cli("make-trace pan " + kChina + " --size 160x120,64x48 --frames 2 -o " + b.string()).exit_code ==
+      0);
+  CHECK(read_text(a).starts_with("frame,type,"));
+  CHECK_THAT(read_text(a), Contains(",bytes_160x120,bytes_64x48\n"));
+  CHECK(read_text(a) == read_text(b));
+}
+
 TEST_CASE("make-trace video reads an image as a one-frame clip") {
   SKIP_WITHOUT_CHINA_JPG();
   const auto out = scratch_dir() / "v.csv";
@@ -68,7 +81,7 @@ TEST_CASE("the shipped MobiEye pan starts as its documented command writes it") 
   const auto shipped =
       read_text(std::filesystem::path(COINFER_SOURCE_DIR) / "examples/mobieye/pan-china.csv");
   CHECK(std::count(shipped.begin(), shipped.end(), '\n') == 301);  // header + 300 frames
-  CHECK(head(read_text(out), 31) == head(shipped, 31));  // header + frames 0..29
+  CHECK(head(read_text(out), 31) == head(shipped, 31));            // header + frames 0..29
 }
 
 TEST_CASE("make-trace video refuses a file that is not video, naming it") {
