@@ -5,6 +5,7 @@
 #include "cli/make_trace_video.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <iostream>
 #include <memory>
 
@@ -106,20 +107,21 @@ void add_video(CLI::App& parent) {
 
 // "FRAMES:DX[:DY]" -> a segment; throws InputError("", "--speeds", ...).
 video::PanSegment parse_segment(const std::string& text) {
+  const auto bad = [&text] {
+    return InputError("", "--speeds",
+                      fmt::format("expected FRAMES:DX[:DY] with FRAMES an integer >= 1, got '{}'", text));
+  };
   std::vector<double> v;
-  std::size_t start = 0;
-  while (start <= text.size()) {
+  for (std::size_t start = 0; start <= text.size();) {
     const auto end = std::min(text.find(':', start), text.size());
     double x = 0.0;
     const auto [p, ec] = std::from_chars(text.data() + start, text.data() + end, x);
-    if (ec != std::errc() || p != text.data() + end || start == end)
-      v.clear(), start = text.size() + 1;
-    else
-      v.push_back(x), start = end + 1;
+    if (ec != std::errc() || p != text.data() + end) throw bad();
+    v.push_back(x);
+    start = end + 1;
   }
-  if ((v.size() != 2 && v.size() != 3) || v[0] < 1 || v[0] != static_cast<int>(v[0]))
-    throw InputError("", "--speeds",
-                     fmt::format("expected FRAMES:DX[:DY] with FRAMES an integer >= 1, got '{}'", text));
+  if ((v.size() != 2 && v.size() != 3) || !(v[0] >= 1 && v[0] <= 1e7) || v[0] != std::floor(v[0]))
+    throw bad();
   return {static_cast<int>(v[0]), v[1], v.size() == 3 ? v[2] : 0.0};
 }
 

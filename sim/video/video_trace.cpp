@@ -1,6 +1,5 @@
 #include "sim/video/video_trace.hpp"
 
-#include <cassert>
 #include <chrono>
 #include <memory>
 
@@ -32,7 +31,8 @@ void check(const VideoTraceOptions& o) {
 // The analysis of the first size's decoded frames, in display order (no B frames: decode order).
 class FrameAnalysis {
  public:
-  FrameAnalysis(const VideoTraceOptions& o) : options_(o), feedback_(o.sizes.front()), history_(kHistory) {}
+  explicit FrameAnalysis(const VideoTraceOptions& o)
+      : options_(o), feedback_(o.sizes.front()), history_(kHistory) {}
 
   void add(DecodedFrame d, VideoFrameRow& row) {
     const std::int64_t i = d.index;
@@ -64,7 +64,7 @@ class FrameAnalysis {
 
 class TraceBuilder {
  public:
-  explicit TraceBuilder(const VideoTraceOptions& o) : options_(o), analysis_(o) {
+  explicit TraceBuilder(const VideoTraceOptions& o) : analysis_(o) {
     check(o);
     for (const Size& s : o.sizes) encoders_.push_back(std::make_unique<H264Encoder>(s, o.encoder));
     trace_.sizes = o.sizes;
@@ -109,7 +109,6 @@ class TraceBuilder {
     analysis_.add(std::move(d), row);
   }
 
-  const VideoTraceOptions& options_;
   std::vector<std::unique_ptr<H264Encoder>> encoders_;
   MotionDecoder decoder_;
   FrameAnalysis analysis_;
