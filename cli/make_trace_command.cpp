@@ -2,7 +2,7 @@
 // confidence-based offloading (format: schedulers/cbo/frame_trace.hpp). `digits` measures one on real
 // classifiers and real images (schedulers/cbo/digits_trace.hpp); `synthetic` draws one from a seeded
 // model (schedulers/cbo/synthetic_trace.hpp). A summary goes to stdout; the same options give a
-// byte-identical file.
+// byte-identical file. `video` and `pan` (cli/make_trace_video.cpp) write MobiEye's per-frame H.264 traces.
 #include <iostream>
 #include <memory>
 
@@ -10,6 +10,7 @@
 
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/make_trace_video.hpp"
 #include "schedulers/cbo/digits_trace.hpp"
 #include "schedulers/cbo/synthetic_trace.hpp"
 #include "sim/core/atomic_file.hpp"
@@ -137,11 +138,12 @@ void add_synthetic(CLI::App& parent) {
 }  // namespace
 
 void add_make_trace_command(CLI::App& app) {
-  auto* cmd =
-      app.add_subcommand("make-trace", "Write a per-frame trace for confidence-based offloading (CBO)");
+  auto* cmd = app.add_subcommand(
+      "make-trace", "Write a per-frame trace: CBO's (digits, synthetic) or a video's (video, pan)");
   cmd->require_subcommand(1);
   add_digits(*cmd);
   add_synthetic(*cmd);
+  add_make_trace_video(*cmd);
 }
 
 }  // namespace coinfer::cli

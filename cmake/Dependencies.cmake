@@ -10,6 +10,8 @@ find_package(ZLIB REQUIRED)
 find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(SimGrid REQUIRED IMPORTED_TARGET simgrid>=3.32)
+# FFmpeg (Debian 12: 5.1) for the video traces: demuxing, decoding, scaling, and x264 through libavcodec.
+pkg_check_modules(LIBAV REQUIRED IMPORTED_TARGET libavcodec libavformat libavutil libswscale)
 
 find_path(GLPK_INCLUDE_DIR glpk.h REQUIRED)
 find_library(GLPK_LIBRARY glpk REQUIRED)

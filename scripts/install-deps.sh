@@ -2,7 +2,8 @@
 # Installs every Debian package coinfer needs to build, test, benchmark, sanitize, fuzz and draw
 # its notebooks, and PyTorch/torchvision to measure reference profiles on this CPU
 # (scripts/torch-profile.py; only its own test, tests/scripts/torch_profile_test.py, needs them,
-# and it is skipped where they are missing).
+# and it is skipped where they are missing). FFmpeg's libraries and x264 build the video traces
+# (sim/video); opencv-doc (about 96 MB) ships vtest.avi, the clip docs/guide/video-traces.md measures.
 # Idempotent: packages already present are left alone. Works as root or through sudo.
 set -euo pipefail
 
@@ -11,8 +12,10 @@ packages=(
   libsimgrid-dev libeigen3-dev libspectra-dev nlohmann-json3-dev libfmt-dev
   catch2 libyaml-cpp-dev libcli11-dev libglpk-dev libpng-dev zlib1g-dev
   libbenchmark-dev libopenblas-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libx264-dev
   python3 python3-matplotlib python3-pandas python3-nbconvert python3-ipykernel python3-nbformat
   python3-sklearn dataset-fashion-mnist python3-torch python3-torchvision
+  opencv-doc
   parallel slurmctld slurmd slurm-client munge
   clang libclang-rt-14-dev lld llvm-14
 )
