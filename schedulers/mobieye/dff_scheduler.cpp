@@ -84,12 +84,13 @@ std::vector<Plan> DffScheduler::plan_variants(std::vector<Plan>, const Platform&
   featnet_s_ = params_.key_ms > 0.0 ? params_.key_ms / 1e3
                                     : model_time_s(params_.key_model, params_.key_input, key_gpu, "key_model");
   key_s_ = featnet_s_;  // dff: the key model on `gpu` itself
+  encode_s_ = encode_s(params_, phone);
   const std::string& net = params_.network;
   std::vector<Plan> out;
   out.push_back(
       Plan{"capture",
            "",
-           {compute_task("encode", params_.phone, encode_s(params_, phone), {}, "H.264 encode"),
+           {compute_task("encode", params_.phone, encode_s_, {}, "H.264 encode"),
             transfer_task("upload", params_.phone, params_.decoder, 1.0, {"encode"}, "encoded frame", net),
             compute_task("decode", params_.decoder, params_.decode_ms / 1e3, {"upload"}, "decode")}});
   out.push_back(Plan{"inter", "", {compute_task("inter", params_.gpu, inter_s_, {}, params_.inter_model)}});
@@ -141,12 +142,16 @@ std::optional<std::size_t> DffScheduler::newest_map(std::size_t frame) const {
 Continuation DffScheduler::on_plan_end(std::size_t frame, const SchedulerView& view) {
   const std::size_t variant = (*view.frames)[frame].variant;
   FrameInfo& f = info(frame);
-  if (variant == result_variant_) return Continuation::finish();
+  if (variant == result_variant_) {
+    f.result_s = view.now_s - f.decoded_s - f.inference_s;
+    return Continuation::finish();
+  }
   if (variant != kCapture) {  // the GPU pass ended: results go back
     f.inference_s = view.now_s - f.decoded_s;
     return Continuation::run(result_variant_);
   }
   f.decoded_s = view.now_s;
+  f.upload_s = view.now_s - (*view.frames)[frame].start_s - encode_s_ - params_.decode_ms / 1e3;
   if (!asynchronous_) return inter_pass(frame, *f.map);
   if (f.key) pending_jobs_.push_back(frame);
   if (const auto map = newest_map(frame)) return inter_pass(frame, *map);
@@ -181,24 +186,29 @@ void DffScheduler::on_background_end(std::size_t tag, const SchedulerView&) {
   if (!first_map_) first_map_ = tag;
 }
 
-std::vector<std::string> DffScheduler::frame_value_names() const { return {"feature_age", "key", "inference_ms"}; }
+std::vector<std::string> DffScheduler::frame_value_names() const {
+  return {"feature_age", "key", "upload_ms", "inference_ms", "result_ms"};
+}
 
 std::vector<double> DffScheduler::frame_values(std::size_t frame) const {
-  if (frame >= frames_.size()) return {kNaN, kNaN, kNaN};
+  if (frame >= frames_.size()) return {kNaN, kNaN, kNaN, kNaN, kNaN};
   const FrameInfo& f = frames_[frame];
-  return {f.map ? static_cast<double>(frame - *f.map) : kNaN, f.key ? 1.0 : 0.0, f.inference_s * 1e3};
+  return {f.map ? static_cast<double>(frame - *f.map) : kNaN, f.key ? 1.0 : 0.0, f.upload_s * 1e3,
+          f.inference_s * 1e3, f.result_s * 1e3};
 }
 
 std::map<std::string, double> DffScheduler::summary() const {
   std::map<std::string, double> m;
-  std::vector<double> ages, inference, densities, ratios, delays;
+  std::vector<double> ages, uploads, inference, results, densities, ratios, delays;
   std::vector<std::size_t> age_list;
   std::vector<bool> keys;
   std::map<std::size_t, std::size_t> first_use;  // key frame -> first frame that used its map
   for (std::size_t k = 0; k < frames_.size(); ++k) {
     const FrameInfo& f = frames_[k];
     keys.push_back(f.key);
+    if (!std::isnan(f.upload_s)) uploads.push_back(f.upload_s * 1e3);
     if (!std::isnan(f.inference_s)) inference.push_back(f.inference_s * 1e3);
+    if (!std::isnan(f.result_s)) results.push_back(f.result_s * 1e3);
     if (!std::isnan(f.density)) densities.push_back(f.density), ratios.push_back(f.ratio);
     if (!f.map) continue;
     ages.push_back(static_cast<double>(k - *f.map));
@@ -226,7 +236,11 @@ std::map<std::string, double> DffScheduler::summary() const {
   put("feature_delay_frames_max", max_of(delays));
   m["eq41_delay_frames"] = feature_delay_frames(featnet_s_, inter_s_, params_.other_ms / 1e3);
   if (params_.delay) m["delay"] = *params_.delay;
+  m["encode_ms"] = encode_s_ * 1e3;
+  put("mean_upload_ms", mean(uploads));
+  m["decode_ms"] = params_.decode_ms;
   put("mean_inference_ms", mean(inference));
+  put("mean_result_ms", mean(results));
   m["inter_ms"] = inter_s_ * 1e3;
   m["key_ms"] = featnet_s_ * 1e3;
   if (params_.map_table && !age_list.empty()) m["effective_map"] = effective_map(*params_.map_table, age_list);

@@ -28,12 +28,14 @@
 /// SSI (`ssi_file`): each inter pass's time is the dense time x the profile's time_ratio at the frame's
 /// eq. 4.2 mask density at its feature age (VideoTrace::mask_density_at_age).
 ///
-/// Per-frame values (frames.csv): feature_age, key (1 on key frames), inference_ms (decode end to the
-/// end of its GPU pass, queueing included). Summary (scheduler_metrics): feature_delay_frames (mean
-/// measured D_f) and feature_delay_frames_max, eq41_delay_frames, delay (when configured),
-/// mean_feature_age, max_feature_age, key_frames, average_key_interval, mean_inference_ms, inter_ms,
-/// key_ms (the model times on their devices), effective_map (with `map_table`), ssi_mean_density and
-/// ssi_mean_ratio (with `ssi_file`).
+/// Per-frame values (frames.csv): feature_age, key (1 on key frames), upload_ms (admission to decode
+/// end less encode and decode: the uplink, its wake-up and queueing), inference_ms (decode end to the
+/// end of its GPU pass, queueing included), result_ms (GPU pass end to the frame's end). Summary
+/// (scheduler_metrics): feature_delay_frames (mean measured D_f) and feature_delay_frames_max,
+/// eq41_delay_frames, delay (when configured), mean_feature_age, max_feature_age, key_frames,
+/// average_key_interval, encode_ms, mean_upload_ms, decode_ms, mean_inference_ms, mean_result_ms (the
+/// latency breakdown), inter_ms, key_ms (the model times on their devices), effective_map (with
+/// `map_table`), ssi_mean_density and ssi_mean_ratio (with `ssi_file`).
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -71,7 +73,9 @@ class DffScheduler final : public Scheduler {
     bool key = false;
     std::optional<std::size_t> map;  ///< the key frame whose features its GPU pass used
     double decoded_s = 0.0;
-    double inference_s = std::numeric_limits<double>::quiet_NaN();
+    double upload_s = std::numeric_limits<double>::quiet_NaN();     ///< admission to decode end - encode - decode
+    double inference_s = std::numeric_limits<double>::quiet_NaN();  ///< decode end to GPU pass end
+    double result_s = std::numeric_limits<double>::quiet_NaN();     ///< GPU pass end to frame end
     double density = std::numeric_limits<double>::quiet_NaN();  ///< SSI: mask density at its age
     double ratio = std::numeric_limits<double>::quiet_NaN();    ///< SSI: time ratio
   };
@@ -82,7 +86,7 @@ class DffScheduler final : public Scheduler {
   std::size_t size_ = 0;  ///< index of `resolution` in the trace's sizes
   std::optional<SsiProfile> ssi_;
   std::unique_ptr<KeyFramePolicy> policy_;
-  double inter_s_ = 0.0, key_s_ = 0.0, featnet_s_ = 0.0;
+  double inter_s_ = 0.0, key_s_ = 0.0, featnet_s_ = 0.0, encode_s_ = 0.0;
   std::size_t result_variant_ = 0;
   std::vector<FrameInfo> frames_;
   std::optional<std::size_t> last_key_;  ///< dff: the latest key frame released

@@ -2,6 +2,8 @@
 // (the feature delay D_f emerges from the replay), sequential DFF's mean frame time, feature ages
 // by hand, and bad parameters. Each simulation runs in a child process.
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include <catch2/catch.hpp>
 
@@ -75,7 +77,7 @@ SimulationResult replay(bool asynchronous, const DffParams& p, const Platform& p
 }
 
 std::vector<double> ages(const SimulationResult& r) {
-  REQUIRE(r.frame_columns.size() == 3);
+  REQUIRE(r.frame_columns.size() == 5);
   CHECK(r.frame_columns[0].name == "feature_age");
   return r.frame_columns[0].values;
 }
@@ -163,4 +165,23 @@ TEST_CASE("dff: without inter_ms the inter pass takes the inter model's time fro
   DffParams p = params(3, 0, 89);
   const auto r = replay(false, p, synthetic(timed_device("gpu", p.inter_model, p.inter_input, 0.019)), 3);
   CHECK(r.scheduler_metrics.at("inter_ms") == Approx(19.0).epsilon(1e-9));
+}
+
+TEST_CASE("dff: SSI scales each inter pass by the profile's ratio at the frame's mask density") {
+  // Profile: ratio 1 at density 0, 0.5 at 0.1. Interval 3: frame 1 (age 1) has mask_d1 = 0.01 ->
+  // ratio 0.95 -> 19 x 0.95 = 18.05 ms; frame 2 (age 2) mask_d2 = 0.02 -> 0.9 -> 17.1 ms; key
+  // frame 0 runs the dense key model, 89 ms. Means: density 0.015, ratio 0.925.
+  test::TempDir dir;
+  const std::filesystem::path profile = std::filesystem::path(dir.path()) / "ssi.csv";
+  std::ofstream(profile) << "# host SSI profile\ndensity,dense_ms,ssi_ms,time_ratio\n0,10,10,1\n0.1,10,5,0.5\n";
+  DffParams p = params(3, 19, 89);
+  p.ssi_file = profile.string();
+  const auto r = replay(false, p, synthetic(), 3);
+  const auto& inference = r.frame_columns.at(3);
+  REQUIRE(inference.name == "inference_ms");
+  CHECK(inference.values[0] == Approx(89.0).epsilon(1e-9));
+  CHECK(inference.values[1] == Approx(18.05).epsilon(1e-9));
+  CHECK(inference.values[2] == Approx(17.1).epsilon(1e-9));
+  CHECK(r.scheduler_metrics.at("ssi_mean_density") == Approx(0.015));
+  CHECK(r.scheduler_metrics.at("ssi_mean_ratio") == Approx(0.925));
 }
