@@ -22,12 +22,12 @@ struct DffParams {
   std::vector<std::int64_t> inter_input{6, 320, 512}, key_input{3, 600, 1000};
   int interval = 10;
   std::optional<VdsParams> vds;
-  std::optional<int> delay;     ///< the configured D_f (checked <= the key interval), or none
-  double inter_ms = 0.0;        ///< fixed inter-pass time; 0: the inter model's on `gpu`
-  double key_ms = 0.0;          ///< fixed FeatNet time; 0: the key model's on its GPU
-  double encode_ms = 0.0;       ///< 0: the phone calibration's codec.encode_ms
-  double decode_ms = 3.9;       ///< [Mao-PhD §4.6.2]
-  double other_ms = 0.0;        ///< eq. 4.1's other per-frame work
+  std::optional<int> delay;  ///< the configured D_f (checked <= the key interval), or none
+  double inter_ms = 0.0;     ///< fixed inter-pass time; 0: the inter model's on `gpu`
+  double key_ms = 0.0;       ///< fixed FeatNet time; 0: the key model's on its GPU
+  double encode_ms = 0.0;    ///< 0: the phone calibration's codec.encode_ms
+  double decode_ms = 3.9;    ///< [Mao-PhD §4.6.2]
+  double other_ms = 0.0;     ///< eq. 4.1's other per-frame work
   double result_bytes = 1000.0;
   std::optional<MapTable> map_table;
   std::string ssi_file;  ///< SSI profile (ssi_profile.hpp), "" for dense inter passes

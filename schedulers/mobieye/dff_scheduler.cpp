@@ -22,7 +22,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 const Device& device_or_throw(const Platform& platform, const std::string& name, const std::string& key) {
   if (const auto d = platform.device_index_or_null(name)) return platform.devices[*d];
-  throw InputError("", "scheduler." + key, fmt::format("unknown device '{}' in platform '{}'", name, platform.name));
+  throw InputError("", "scheduler." + key,
+                   fmt::format("unknown device '{}' in platform '{}'", name, platform.name));
 }
 
 // A zoo model's time on a device: the cost model over the nominal host estimate, at `shape`.
@@ -42,9 +43,10 @@ double encode_s(const DffParams& p, const Device& phone) {
   if (p.encode_ms > 0.0) return p.encode_ms / 1e3;
   const auto& codec = phone.calibration.codec;
   if (!codec || std::isnan(codec->encode_ms))
-    throw InputError("", "scheduler.encode_ms",
-                     fmt::format("the phone '{}' has no codec.encode_ms in its calibration ({}); give encode_ms",
-                                 phone.name, phone.calibration.file));
+    throw InputError(
+        "", "scheduler.encode_ms",
+        fmt::format("the phone '{}' has no codec.encode_ms in its calibration ({}); give encode_ms",
+                    phone.name, phone.calibration.file));
   return codec->encode_ms / 1e3;
 }
 
@@ -64,7 +66,8 @@ DffScheduler::DffScheduler(bool asynchronous, DffParams params)
     try {
       size_ = trace_.size_index(params_.resolution, "scheduler.resolution");
     } catch (const InputError& e) {
-      throw InputError("", "scheduler.resolution", fmt::format("{} (trace {})", e.message(), params_.trace_file));
+      throw InputError("", "scheduler.resolution",
+                       fmt::format("{} (trace {})", e.message(), params_.trace_file));
     }
   }
   if (!params_.ssi_file.empty()) ssi_ = read_ssi_profile(params_.ssi_file);
@@ -79,10 +82,12 @@ std::vector<Plan> DffScheduler::plan_variants(std::vector<Plan>, const Platform&
     throw InputError("", "scheduler.network",
                      fmt::format("unknown network '{}' in platform '{}'", params_.network, platform.name));
   const Device& key_gpu = asynchronous_ ? device_or_throw(platform, params_.key_gpu, "key_gpu") : gpu;
-  inter_s_ = params_.inter_ms > 0.0 ? params_.inter_ms / 1e3
-                                    : model_time_s(params_.inter_model, params_.inter_input, gpu, "inter_model");
-  featnet_s_ = params_.key_ms > 0.0 ? params_.key_ms / 1e3
-                                    : model_time_s(params_.key_model, params_.key_input, key_gpu, "key_model");
+  inter_s_ = params_.inter_ms > 0.0
+                 ? params_.inter_ms / 1e3
+                 : model_time_s(params_.inter_model, params_.inter_input, gpu, "inter_model");
+  featnet_s_ = params_.key_ms > 0.0
+                   ? params_.key_ms / 1e3
+                   : model_time_s(params_.key_model, params_.key_input, key_gpu, "key_model");
   key_s_ = featnet_s_;  // dff: the key model on `gpu` itself
   encode_s_ = encode_s(params_, phone);
   const std::string& net = params_.network;
@@ -98,7 +103,9 @@ std::vector<Plan> DffScheduler::plan_variants(std::vector<Plan>, const Platform&
     out.push_back(Plan{"key", "", {compute_task("key", params_.gpu, key_s_, {}, params_.key_model)}});
   result_variant_ = out.size();
   out.push_back(Plan{
-      "result", "", {transfer_task("result", params_.decoder, params_.phone, params_.result_bytes, {}, "boxes", net)}});
+      "result",
+      "",
+      {transfer_task("result", params_.decoder, params_.phone, params_.result_bytes, {}, "boxes", net)}});
   return out;
 }
 
@@ -110,9 +117,9 @@ DffScheduler::FrameInfo& DffScheduler::info(std::size_t frame) {
 FrameDecision DffScheduler::on_frame(const SchedulerView& view) {
   const std::size_t k = view.frame;
   if (k >= trace_.frames.size())
-    throw InputError(params_.trace_file, "",
-                     fmt::format("the workload releases frame {} but the trace has {} frames", k,
-                                 trace_.frames.size()));
+    throw InputError(
+        params_.trace_file, "",
+        fmt::format("the workload releases frame {} but the trace has {} frames", k, trace_.frames.size()));
   FrameInfo& f = info(k);
   f.key = policy_->is_key(k);
   if (f.key) last_key_ = k;
@@ -243,7 +250,8 @@ std::map<std::string, double> DffScheduler::summary() const {
   put("mean_result_ms", mean(results));
   m["inter_ms"] = inter_s_ * 1e3;
   m["key_ms"] = featnet_s_ * 1e3;
-  if (params_.map_table && !age_list.empty()) m["effective_map"] = effective_map(*params_.map_table, age_list);
+  if (params_.map_table && !age_list.empty())
+    m["effective_map"] = effective_map(*params_.map_table, age_list);
   if (ssi_) {
     put("ssi_mean_density", mean(densities));
     put("ssi_mean_ratio", mean(ratios));

@@ -73,11 +73,12 @@ class DffScheduler final : public Scheduler {
     bool key = false;
     std::optional<std::size_t> map;  ///< the key frame whose features its GPU pass used
     double decoded_s = 0.0;
-    double upload_s = std::numeric_limits<double>::quiet_NaN();     ///< admission to decode end - encode - decode
+    double upload_s =
+        std::numeric_limits<double>::quiet_NaN();  ///< admission to decode end - encode - decode
     double inference_s = std::numeric_limits<double>::quiet_NaN();  ///< decode end to GPU pass end
     double result_s = std::numeric_limits<double>::quiet_NaN();     ///< GPU pass end to frame end
-    double density = std::numeric_limits<double>::quiet_NaN();  ///< SSI: mask density at its age
-    double ratio = std::numeric_limits<double>::quiet_NaN();    ///< SSI: time ratio
+    double density = std::numeric_limits<double>::quiet_NaN();      ///< SSI: mask density at its age
+    double ratio = std::numeric_limits<double>::quiet_NaN();        ///< SSI: time ratio
   };
 
   bool asynchronous_;

@@ -69,7 +69,8 @@ SsiProfile parse_ssi_profile(const std::string& text, const std::string& file) {
     const double ratio = number(cells, ratio_col, "time_ratio", file, line);
     const auto where = fmt::format("line {}", line);
     if (density < 0.0 || density > 1.0)
-      throw InputError(file, where, fmt::format("column 'density': expected a value in [0, 1], got {}", density));
+      throw InputError(file, where,
+                       fmt::format("column 'density': expected a value in [0, 1], got {}", density));
     if (!profile.ratio_by_density.empty() && !(density > profile.ratio_by_density.back().first))
       throw InputError(file, where,
                        fmt::format("expected densities strictly increasing, got {} after {}", density,
@@ -79,7 +80,8 @@ SsiProfile parse_ssi_profile(const std::string& text, const std::string& file) {
     profile.ratio_by_density.emplace_back(density, ratio);
   }
   if (profile.ratio_by_density.empty())
-    throw InputError(file, "", "expected a header line and at least one row (density,dense_ms,ssi_ms,time_ratio)");
+    throw InputError(file, "",
+                     "expected a header line and at least one row (density,dense_ms,ssi_ms,time_ratio)");
   return profile;
 }
 

@@ -40,7 +40,7 @@ constexpr std::array<std::pair<const char*, double>, 3> kTimeUnits{{{"s", 1.0}, 
 
 const std::vector<std::string> kTopKeys{"format",     "name",       "kind",  "precision",    "memory_bytes",
                                         "op_scale",   "power",      "radio", "sparse_model", "fit",
-                                        "provenance", "references", "notes",        "codec"};
+                                        "provenance", "references", "notes", "codec"};
 const std::vector<std::string> kQuantities{"latency", "train_step"};
 const std::vector<std::string> kRadioKeys{"uplink_alpha_mw_per_mbps", "uplink_beta_mw",
                                           "downlink_alpha_mw_per_mbps", "downlink_beta_mw"};

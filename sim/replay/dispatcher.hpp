@@ -76,8 +76,8 @@ class Dispatcher {
     std::vector<std::uint32_t> pending;  ///< unfinished dependencies per task
     std::size_t tasks_left = 0;
     std::size_t first_stage_left = 0;
-    bool continuing = false;    ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
-    double plan_end_s = 0.0;    ///< when its last plan variant ended
+    bool continuing = false;      ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
+    double plan_end_s = 0.0;      ///< when its last plan variant ended
     std::vector<double> bytes;    ///< per task: this frame's transfer size (NaN: the plan's)
     std::vector<double> seconds;  ///< per task: this frame's compute duration (NaN: the plan's)
   };

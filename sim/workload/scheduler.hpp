@@ -160,7 +160,7 @@ struct ProbeRequest {
 
 /// A compute task belonging to no frame (Scheduler::take_background; see the file comment).
 struct BackgroundJob {
-  std::string device;   ///< the device that runs it (Platform::devices)
+  std::string device;    ///< the device that runs it (Platform::devices)
   double seconds = 0.0;  ///< > 0, finite
   std::size_t tag = 0;   ///< handed back to on_background_end
   std::string label;     ///< its name on the trace

@@ -48,22 +48,25 @@ TEST_CASE("mobieye cli: an adff run counts FeatNet background jobs on the TITAN"
 
 TEST_CASE("mobieye cli: bad parameters exit 2 naming the key path") {
   auto fails = [](const std::string& scheduler, const std::string& expected) {
-    const auto r = run_cli("run " + scenario(scheduler).string() + " -q --out " + (scratch_dir() / "o").string());
+    const auto r =
+        run_cli("run " + scenario(scheduler).string() + " -q --out " + (scratch_dir() / "o").string());
     INFO(r.err);
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains(expected));
   };
   fails("name: adff, interval: 6, delay: 7", "scheduler.delay: expected <= interval (6), got 7");
   fails("name: adff, key_gpu: tpu", "scheduler.key_gpu: unknown device 'tpu' in platform 'mobieye'");
-  fails("name: dff, resolution: 1920x1080", "scheduler.resolution: expected one of the trace's sizes: 320x240, 1280x960");
+  fails("name: dff, resolution: 1920x1080",
+        "scheduler.resolution: expected one of the trace's sizes: 320x240, 1280x960");
 }
 
 TEST_CASE("mobieye cli: the end-to-end scenario runs its three variants on a trace given with --set") {
   // scenarios/mobieye/mobieye-e2e.yaml over the fixture's 40 frames (interval 10): sequential DFF runs
   // its 4 key frames' FeatNet in line, so its mean inference time is above ADFF's.
   const auto out = scratch_dir() / "e2e";
-  const auto r = run_cli("run " + kRoot + "/scenarios/mobieye/mobieye-e2e.yaml --set scheduler.trace_file=" + kRoot +
-                         "/tests/fixtures/mobieye/short_trace.csv --set workload.frames=40 -q --out " + out.string());
+  const auto r =
+      run_cli("run " + kRoot + "/scenarios/mobieye/mobieye-e2e.yaml --set scheduler.trace_file=" + kRoot +
+              "/tests/fixtures/mobieye/short_trace.csv --set workload.frames=40 -q --out " + out.string());
   REQUIRE(r.exit_code == 0);
   for (const char* variant : {"adff-pixel2", "dff-pixel2", "adff-nexus5"}) {
     INFO(variant);

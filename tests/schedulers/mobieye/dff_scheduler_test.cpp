@@ -34,16 +34,17 @@ Device timed_device(const std::string& name, const std::string& model, const std
   Device d = test::test_device(name);
   const Graph g = with_input_shape(build_zoo_model(model), shape);
   set_scale(d, 1.0);
-  const double host_s = CostModel(g, estimate_host_profile(g, HostSpeed::nominal())).total_time_s(d.calibration);
+  const double host_s =
+      CostModel(g, estimate_host_profile(g, HostSpeed::nominal())).total_time_s(d.calibration);
   set_scale(d, seconds / host_s);
   return d;
 }
 
 // phone and dec on a 1 Gbps wire without latency (a 5000-byte frame: 40 us), and two GPUs.
 Platform synthetic(Device gpu = test::test_device("gpu")) {
-  return test::make_platform({test::test_device("phone"), test::test_device("dec"), std::move(gpu),
-                              test::test_device("kgpu")},
-                             {test::shared_network("n", NetworkKind::Wired, {"phone", "dec"}, 1e9, 0.0)});
+  return test::make_platform(
+      {test::test_device("phone"), test::test_device("dec"), std::move(gpu), test::test_device("kgpu")},
+      {test::shared_network("n", NetworkKind::Wired, {"phone", "dec"}, 1e9, 0.0)});
 }
 
 // Inter passes of inter_ms, FeatNet of key_ms (fixed times), static key interval.
@@ -147,12 +148,13 @@ TEST_CASE("dff: a frame's upload carries its encoded size from the trace at the 
 }
 
 TEST_CASE("dff: bad parameters name their key") {
-  const Json bad_delay = dff_param_schema().resolve(Json{{"trace_file", kTrace}, {"interval", 6}, {"delay", 7}},
-                                                    "scheduler");
+  const Json bad_delay =
+      dff_param_schema().resolve(Json{{"trace_file", kTrace}, {"interval", 6}, {"delay", 7}}, "scheduler");
   CHECK_THROWS_WITH(DffParams::from_json(bad_delay), "scheduler.delay: expected <= interval (6), got 7");
   DffParams p = params(6, 19, 89);
   p.resolution = "100x100";
-  CHECK_THROWS_WITH(DffScheduler(false, p), Catch::Contains("scheduler.resolution") && Catch::Contains("320x240"));
+  CHECK_THROWS_WITH(DffScheduler(false, p),
+                    Catch::Contains("scheduler.resolution") && Catch::Contains("320x240"));
   p = params(6, 19, 89);
   p.gpu = "tpu";
   DffScheduler s(false, p);
@@ -173,7 +175,8 @@ TEST_CASE("dff: SSI scales each inter pass by the profile's ratio at the frame's
   // frame 0 runs the dense key model, 89 ms. Means: density 0.015, ratio 0.925.
   test::TempDir dir;
   const std::filesystem::path profile = std::filesystem::path(dir.path()) / "ssi.csv";
-  std::ofstream(profile) << "# host SSI profile\ndensity,dense_ms,ssi_ms,time_ratio\n0,10,10,1\n0.1,10,5,0.5\n";
+  std::ofstream(profile)
+      << "# host SSI profile\ndensity,dense_ms,ssi_ms,time_ratio\n0,10,10,1\n0.1,10,5,0.5\n";
   DffParams p = params(3, 19, 89);
   p.ssi_file = profile.string();
   const auto r = replay(false, p, synthetic(), 3);

@@ -32,8 +32,10 @@ TEST_CASE("codec: the encode time is read with its source, the decode time left 
 
 TEST_CASE("codec: the shipped phones carry the dissertation's encode times") {
   // [Mao-PhD §4.6.2]: Pixel 2 14.9 ms, Nexus 5 22.8 ms per frame on average.
-  CHECK(load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/pixel2.json").codec->encode_ms == 14.9);
-  CHECK(load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json").codec->encode_ms == 22.8);
+  CHECK(load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/pixel2.json").codec->encode_ms ==
+        14.9);
+  CHECK(load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json").codec->encode_ms ==
+        22.8);
 }
 
 TEST_CASE("codec: no time, a time out of range or no source is an error naming the key") {

@@ -65,8 +65,8 @@ TEST_CASE("background: a job queues after the frames released before it and ahea
   // Frame 0 (t = 0) runs 0-1 on a; the job, asked at frame 0's release, ranks after frame 0 and
   // ahead of frame 1 (released at 0.5, admitted at 1 when frame 0's stage ends): job 1-3,
   // frame 1 3-4. The device was busy 1 + 2 + 1 = 4 s of 4: 2 W * 4 s = 8 J.
-  const auto r = run_asker(one_device(), stream_workload(2.0, 2, DropPolicy::Queue, kInf),
-                           {{"a", 2.0, 7, "featnet"}});
+  const auto r =
+      run_asker(one_device(), stream_workload(2.0, 2, DropPolicy::Queue, kInf), {{"a", 2.0, 7, "featnet"}});
   CHECK(r.result.frames[0].end_s == Approx(1.0).epsilon(1e-9));
   CHECK(r.result.frames[1].start_s == Approx(1.0).epsilon(1e-9));
   CHECK(r.result.frames[1].end_s == Approx(4.0).epsilon(1e-9));
@@ -87,8 +87,8 @@ TEST_CASE("background: the run ends when the last job ends, after the last frame
 TEST_CASE("background: a device with two slots runs a job and a frame's task at once") {
   // Frame 0 0-1 and the job 0-2 on the two units; frame 1 (admitted at 1) takes the freed unit:
   // 1-2. Everything ends at 2.
-  const auto r = run_asker(one_device(2), stream_workload(2.0, 2, DropPolicy::Queue, kInf),
-                           {{"a", 2.0, 1, "featnet"}});
+  const auto r =
+      run_asker(one_device(2), stream_workload(2.0, 2, DropPolicy::Queue, kInf), {{"a", 2.0, 1, "featnet"}});
   CHECK(r.result.frames[1].end_s == Approx(2.0).epsilon(1e-9));
   CHECK(r.ends == "1@2;");
   CHECK(r.result.end_s == Approx(2.0).epsilon(1e-9));
@@ -110,8 +110,8 @@ TEST_CASE("background: an unknown device or a time not > 0 is an error naming th
       return std::string();
     });
   };
-  CHECK_THROWS_WITH(fails({"gpu", 1.0, 0, ""}), Catch::Contains("scheduler 'asker'") &&
-                                                     Catch::Contains("no such device"));
+  CHECK_THROWS_WITH(fails({"gpu", 1.0, 0, ""}),
+                    Catch::Contains("scheduler 'asker'") && Catch::Contains("no such device"));
   CHECK_THROWS_WITH(fails({"a", 0.0, 0, ""}), Catch::Contains("must be > 0 and finite"));
   CHECK_THROWS_WITH(fails({"a", kInf, 0, ""}), Catch::Contains("must be > 0 and finite"));
 }

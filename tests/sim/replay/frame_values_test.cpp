@@ -10,17 +10,10 @@
 #include "tests/sim/engine_test_support.hpp"
 
 using namespace coinfer;
-using test::test_device;
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// a and b on one 8 Mbps (1 MB/s) WiFi cell with 10 ms latency.
-Platform wifi_pair() {
-  return test::make_platform({test_device("a"), test_device("b")},
-                             {test::shared_network("w", NetworkKind::Wifi, {"a", "b"}, 8e6, 0.01)});
-}
 
 // Variant 0: upload x (1 B) then 1 s on b; variant 1: 1 s on b.
 std::vector<Plan> upload_then_compute() {
@@ -61,7 +54,8 @@ SimulationResult run(double more_s, std::string bad_id = "") {
   return simulation_result_from_json(Json::parse(run_in_child_process([&] {
     PerFrame s(more_s, bad_id);
     const auto w = stream_workload(0.2, 2, DropPolicy::Queue, kInf);  // frames at 0 and 5 s
-    return simulation_result_to_json(simulate(wifi_pair(), upload_then_compute(), w, {}, &s)).dump();
+    return simulation_result_to_json(simulate(test::wifi_cell_pair(), upload_then_compute(), w, {}, &s))
+        .dump();
   })));
 }
 
