@@ -188,3 +188,27 @@ TEST_CASE("dff: SSI scales each inter pass by the profile's ratio at the frame's
   CHECK(r.scheduler_metrics.at("ssi_mean_density") == Approx(0.015));
   CHECK(r.scheduler_metrics.at("ssi_mean_ratio") == Approx(0.925));
 }
+
+TEST_CASE("dff: effective mAP is the map table's mean over the frames' feature ages") {
+  // Ages 0 1 2 0 1 2 0 (interval 3); table 0.8 at age 0, 0.6 at age 2, linear between:
+  // 0.8 0.7 0.6 0.8 0.7 0.6 0.8, mean 5.0 / 7.
+  DffParams p = params(3, 19, 89);
+  p.map_table = MapTable::from_json(Json::parse(R"({"source": "test", "by_age": [[0, 0.8], [2, 0.6]]})"), "",
+                                    "scheduler.map_table");
+  const auto r = replay(false, p, synthetic(), 7);
+  CHECK(r.scheduler_metrics.at("effective_map") == Approx(5.0 / 7.0));
+}
+
+TEST_CASE("dff: with vds the key frames are the VDS policy's over the trace's motion") {
+  // The same policy run alone over the fixture's motion gives the expected key flags.
+  DffParams p = params(3, 19, 89);
+  p.vds = VdsParams{0.0, 5.0, 2, 6};
+  const auto expected = key_frames(*vds(*p.vds, read_video_trace(kTrace).motion()), 20);
+  REQUIRE(expected != key_frames(*static_interval(3), 20));  // the static interval would not pass
+  const auto r = replay(false, p, synthetic(), 20);
+  for (std::size_t k = 0; k < 20; ++k) {
+    INFO(k);
+    CHECK(r.frame_columns[1].values[k] == (expected[k] ? 1.0 : 0.0));
+  }
+  CHECK(r.scheduler_metrics.at("average_key_interval") == Approx(average_key_interval(expected)));
+}
