@@ -13,23 +13,34 @@
 namespace coinfer::cli {
 namespace {
 
+// A cell of a per-frame value: empty for NaN (a frame without one).
+void append_value_cell(fmt::memory_buffer& buffer, double value) {
+  buffer.push_back(',');
+  if (!std::isnan(value)) fmt::format_to(fmt::appender(buffer), "{}", value);
+}
+
 // frames.csv row by row through a 1 MiB buffer: memory stays flat however many frames ran.
 void write_frames_csv(const std::string& path, const SimulationResult& result) {
   constexpr std::size_t kFlushBytes = 1 << 20;
   StagedFile file(path);
   fmt::memory_buffer buffer;
-  // A scheduler that scored frames (Scheduler::frame_score) adds a last column, `score`.
+  // A scheduler that scored frames (Scheduler::frame_score) adds a column, `score`; one that
+  // names per-frame values (Scheduler::frame_value_names) adds one column each after it.
   const bool scored = !result.frame_scores.empty();
+  const bool extended = scored || !result.frame_columns.empty();
   std::string_view header = kFramesCsvHeader;
-  if (scored) header.remove_suffix(1);
+  if (extended) header.remove_suffix(1);
   buffer.append(header.data(), header.data() + header.size());
-  if (scored) buffer.append(std::string_view(",score\n"));
+  if (scored) buffer.append(std::string_view(",score"));
+  for (const auto& column : result.frame_columns) fmt::format_to(fmt::appender(buffer), ",{}", column.name);
+  if (extended) buffer.push_back('\n');
   for (std::size_t k = 0; k < result.frames.size(); ++k) {
     append_frames_csv_row(buffer, k, result.frames[k]);
-    if (scored) {
+    if (extended) {
       buffer.resize(buffer.size() - 1);  // the row's newline
-      const double score = result.frame_scores[k];
-      buffer.append(std::isnan(score) ? std::string(",\n") : fmt::format(",{}\n", score));
+      if (scored) append_value_cell(buffer, result.frame_scores[k]);
+      for (const auto& column : result.frame_columns) append_value_cell(buffer, column.values[k]);
+      buffer.push_back('\n');
     }
     if (buffer.size() < kFlushBytes) continue;
     file.append({buffer.data(), buffer.size()});

@@ -1,6 +1,7 @@
 #include "schedulers/builtin.hpp"
 #include "schedulers/cbo/register.hpp"
 #include "schedulers/jointdnn_table/register.hpp"
+#include "schedulers/mobieye/register.hpp"
 #include "schedulers/pipeline/adaptive_compression.hpp"
 #include "schedulers/pipeline/register.hpp"
 
@@ -18,6 +19,7 @@ void register_builtin_schedulers(SchedulerRegistry& registry) {
   // One line per runtime scheduler family, e.g. register_cbo_schedulers(registry);
   register_cbo_schedulers(registry);
   register_jointdnn_table_schedulers(registry);
+  register_mobieye_schedulers(registry);
   register_pipeline_schedulers(registry);
 }
 

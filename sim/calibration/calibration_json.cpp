@@ -40,7 +40,7 @@ constexpr std::array<std::pair<const char*, double>, 3> kTimeUnits{{{"s", 1.0}, 
 
 const std::vector<std::string> kTopKeys{"format",     "name",       "kind",  "precision",    "memory_bytes",
                                         "op_scale",   "power",      "radio", "sparse_model", "fit",
-                                        "provenance", "references", "notes"};
+                                        "provenance", "references", "notes", "codec"};
 const std::vector<std::string> kQuantities{"latency", "train_step"};
 const std::vector<std::string> kRadioKeys{"uplink_alpha_mw_per_mbps", "uplink_beta_mw",
                                           "downlink_alpha_mw_per_mbps", "downlink_beta_mw"};
@@ -155,6 +155,21 @@ std::optional<SparseModel> parse_sparse_model(const Json& json, const std::strin
   m.spt_s_per_nonzero = json_number_or(*obj, "spt_s_per_nonzero", p, 0.0, 0.0);
   m.get_s_per_element = json_number_or(*obj, "get_s_per_element", p, 0.0, 0.0);
   return m;
+}
+
+// `codec: {encode_ms?, decode_ms?, source}`: at least one time, each > 0 and under a second.
+std::optional<CodecTimes> parse_codec(const Json& json, const std::string& path) {
+  const Json* obj = json_find(json, "codec", path);
+  if (!obj) return std::nullopt;
+  const auto p = join_path(path, "codec");
+  json_reject_unknown_keys(*obj, p, {"encode_ms", "decode_ms", "source"});
+  CodecTimes c;
+  for (auto [key, field] : {std::pair{"encode_ms", &c.encode_ms}, std::pair{"decode_ms", &c.decode_ms}})
+    if (obj->contains(key)) *field = json_number(*obj, key, p, 1e-6, 1000.0);
+  if (!obj->contains("encode_ms") && !obj->contains("decode_ms"))
+    throw InputError("", p, "expected encode_ms or decode_ms (ms per frame)");
+  c.source = json_string(*obj, "source", p);
+  return c;
 }
 
 std::optional<FitRecord> parse_fit(const Json& json, const std::string& path) {
@@ -327,6 +342,13 @@ J calibration_to_json_as(const DeviceCalibration& c) {
     if (c.sparse_model->get_s_per_element > 0) s["get_s_per_element"] = c.sparse_model->get_s_per_element;
     j["sparse_model"] = s;
   }
+  if (c.codec) {
+    J codec = J::object();
+    if (!std::isnan(c.codec->encode_ms)) codec["encode_ms"] = number<J>(c.codec->encode_ms);
+    if (!std::isnan(c.codec->decode_ms)) codec["decode_ms"] = number<J>(c.codec->decode_ms);
+    codec["source"] = c.codec->source;
+    j["codec"] = codec;
+  }
   if (c.fit) {
     J fit = J::object();
     fit["host_cpu"] = c.fit->host_cpu;
@@ -376,6 +398,7 @@ DeviceCalibration calibration_from_json(const Json& json) {
   c.power = parse_power(json, path);
   c.radio = parse_radio(json, path);
   c.sparse_model = parse_sparse_model(json, path);
+  c.codec = parse_codec(json, path);
   c.fit = parse_fit(json, path);
   c.provenance = parse_provenance(json, path);
   c.references = parse_references(json, path);

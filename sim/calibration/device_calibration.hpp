@@ -5,6 +5,7 @@
 /// The JSON schema is documented in README "Calibration files"; `load_calibration_file`
 /// validates it and reports `file: path: expectation` on any problem.
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -96,6 +97,19 @@ struct ProfileProvenance {
   bool operator==(const ProfileProvenance&) const = default;
 };
 
+/// The device's video codec times per frame (a device fact, like its power): MobiEye's phones
+/// encode H.264 and its server decodes it ([Mao-PhD §4.6.2]). NaN: not given.
+struct CodecTimes {
+  double encode_ms = std::numeric_limits<double>::quiet_NaN();  ///< one frame's H.264 encode
+  double decode_ms = std::numeric_limits<double>::quiet_NaN();  ///< one frame's decode
+  std::string source;                                           ///< e.g. "[Mao-PhD §4.6.2]"
+
+  bool operator==(const CodecTimes& o) const {
+    auto same = [](double a, double b) { return a == b || (a != a && b != b); };
+    return same(encode_ms, o.encode_ms) && same(decode_ms, o.decode_ms) && source == o.source;
+  }
+};
+
 struct DeviceCalibration {
   std::string name;  ///< e.g. "nexus5"
   DeviceKind kind = DeviceKind::PhoneCpu;
@@ -108,6 +122,7 @@ struct DeviceCalibration {
   std::map<std::string, RadioPowerModel> radio;
   std::vector<ReferenceFigure> references;
   std::optional<SparseModel> sparse_model;
+  std::optional<CodecTimes> codec;  ///< `codec: {encode_ms?, decode_ms?, source}`
   std::optional<FitRecord> fit;
   std::optional<ProfileProvenance> provenance;  ///< only for files fitted from profiles
   std::string notes;  ///< where the papers give too little: which public source the estimate follows

@@ -61,8 +61,13 @@ Json run_metrics(const std::string& scenario, const SimulationResult& result) {
     wake_ups[d.device] = d.wake_ups;
   }
   Json probes = Json::object(), probe_bytes = Json::object(), probe_energy = Json::object();
-  for (const auto& d : result.devices)
+  Json background_jobs = Json::object(), background_busy = Json::object();
+  for (const auto& d : result.devices) {
     if (d.probe_radio_energy_j > 0.0) probe_energy[d.device] = d.probe_radio_energy_j;
+    if (d.background_jobs == 0) continue;
+    background_jobs[d.device] = d.background_jobs;
+    background_busy[d.device] = d.background_busy_s;
+  }
   for (const auto& l : result.links) {
     bytes[l.link] = l.bytes;
     if (l.probes == 0) continue;
@@ -96,6 +101,12 @@ Json run_metrics(const std::string& scenario, const SimulationResult& result) {
     out["probes"] = std::move(probes);
     out["probe_bytes"] = std::move(probe_bytes);
     out["probe_radio_energy_j"] = std::move(probe_energy);
+  }
+  // Background jobs (Scheduler::take_background) per device, only when some ran. `busy_s` and
+  // `executions` include them.
+  if (!background_jobs.empty()) {
+    out["background_jobs"] = std::move(background_jobs);
+    out["background_busy_s"] = std::move(background_busy);
   }
   return out;
 }

@@ -79,7 +79,7 @@ void Dispatcher::run() {
   add_timer(in_.workload->release_s(0), TimerKind::Release, 0);
   if (port_.period_s() > 0.0)
     add_timer(in_.workload->start_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
-  while (resolved_ < frame_count_ || probes_in_flight_ > 0) {
+  while (resolved_ < frame_count_ || probes_in_flight_ > 0 || background_left_ > 0) {
     const double t = now();
     trace_.rates(t);
     if (!timers_.empty() && timers_.top().time_s <= t + kTimeEps) {
@@ -196,6 +196,12 @@ const Task& Dispatcher::task_spec(const TaskRef& ref) const {
   return (*in_.plans)[frame_state(ref.frame).variant].plan->tasks[ref.task];
 }
 
+double Dispatcher::duration_s(const TaskRef& ref) const {
+  if (ref.background()) return jobs_[ref.job].seconds;
+  const FrameState& f = frame_state(ref.frame);
+  return f.seconds.empty() || std::isnan(f.seconds[ref.task]) ? task(ref).duration_s : f.seconds[ref.task];
+}
+
 void Dispatcher::make_ready(const TaskRef& ref) {
   const CompiledTask& t = task(ref);
   if (t.kind == TaskKind::Transfer) {
@@ -220,7 +226,7 @@ void Dispatcher::try_start(std::size_t device) {
     ++d.busy;
     d.started_s[unit] = now();
     auto exec = sg4::Exec::init()
-                    ->set_flops_amount(task(d.running[unit]).duration_s * kHostSpeedFlops)
+                    ->set_flops_amount(duration_s(d.running[unit]) * kHostSpeedFlops)
                     ->set_host(sg_.compute[device]);
     exec->start();
     add_activity(exec, {true, device, unit});
@@ -247,6 +253,11 @@ void Dispatcher::on_exec_done(std::size_t device, std::size_t unit) {
   out_.devices[device].busy_s += t - d.started_s[unit];
   ++out_.devices[device].executions;
   ++out_.executions;
+  if (ref.background()) {
+    background_done(ref, device, d.started_s[unit]);
+    try_start(device);
+    return;
+  }
   if (trace_.tracing()) {
     const Task& spec = task_spec(ref);
     trace_.compute(device, spec.id, d.started_s[unit], t, ref.frame, spec.label);
@@ -279,11 +290,14 @@ void Dispatcher::release_frame(std::size_t k) {
   FrameRecord& rec = out_.frames[k];
   if (in_.workload->kind == WorkloadKind::Training) rec.release_s = now();
   rec.variant = static_cast<std::uint32_t>(current_variant_);
+  released_ = k + 1;
   if (port_.active()) {
     const SchedulerView v = view(k);
     const FrameDecision decision = port_.on_frame(v);
     send_probes(v);
     if (decision.variant) rec.variant = static_cast<std::uint32_t>(*decision.variant);
+    if (!decision.transfer_bytes.empty() || !decision.task_seconds.empty())
+      decided_values_[k] = port_.decision_values(rec.variant, decision);
     if (decision.drop) {
       drop(k, DropReason::Scheduler);
       return;
@@ -315,6 +329,12 @@ void Dispatcher::admit(std::size_t k) {
   f->first_stage_left = plan.first_stage_size;
   f->continuing = false;
   f->bytes.clear();
+  f->seconds.clear();
+  if (const auto it = decided_values_.find(k); it != decided_values_.end()) {
+    f->bytes = std::move(it->second.bytes);
+    f->seconds = std::move(it->second.seconds);
+    decided_values_.erase(it);
+  }
   f->pending.resize(plan.tasks.size());
   for (std::size_t i = 0; i < plan.tasks.size(); ++i)
     f->pending[i] = static_cast<std::uint32_t>(plan.tasks[i].deps.size());
@@ -330,6 +350,7 @@ void Dispatcher::admit(std::size_t k) {
 }
 
 void Dispatcher::drop(std::size_t k, DropReason reason) {
+  if (!decided_values_.empty()) decided_values_.erase(k);
   out_.frames[k].drop_reason = reason;
   frame_resolved(k);
 }

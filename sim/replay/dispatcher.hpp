@@ -19,10 +19,12 @@
 /// TraceRecorder (trace_recorder.hpp) every trace track and counter, the RadioModel
 /// (radio_model.hpp) radios, channels, wake-ups, serialized networks and radio energy, and the
 /// SchedulerPort (scheduler_port.hpp) everything said to and heard from the Scheduler.
+/// Background jobs (Scheduler::take_background) share the devices' queues with the frames' tasks.
 #include <cstdint>
 #include <deque>
 #include <exception>
 #include <limits>
+#include <map>
 #include <memory>
 #include <queue>
 #include <vector>
@@ -58,10 +60,15 @@ class Dispatcher {
   void finish(double end_s);
 
  private:
+  /// A frame's task, or a background job (Scheduler::take_background): `frame` is then the newest
+  /// frame released when it was asked, `task` kNoTask and `job` its index in jobs_, so a device's
+  /// queue serves it after that frame's tasks, jobs among themselves in the order asked.
   struct TaskRef {
     std::size_t frame = 0;
     std::size_t task = 0;
+    std::size_t job = kNoJob;
     auto operator<=>(const TaskRef&) const = default;
+    bool background() const { return job != kNoJob; }
   };
   /// A frame between admission and completion (pooled: reused by later frames).
   struct FrameState {
@@ -69,9 +76,10 @@ class Dispatcher {
     std::vector<std::uint32_t> pending;  ///< unfinished dependencies per task
     std::size_t tasks_left = 0;
     std::size_t first_stage_left = 0;
-    bool continuing = false;    ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
-    double plan_end_s = 0.0;    ///< when its last plan variant ended
-    std::vector<double> bytes;  ///< per task: this frame's transfer size (NaN: the plan's)
+    bool continuing = false;      ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
+    double plan_end_s = 0.0;      ///< when its last plan variant ended
+    std::vector<double> bytes;    ///< per task: this frame's transfer size (NaN: the plan's)
+    std::vector<double> seconds;  ///< per task: this frame's compute duration (NaN: the plan's)
   };
   /// A device runs up to Device::slots compute tasks at once, one per unit.
   struct DeviceState {
@@ -139,6 +147,8 @@ class Dispatcher {
   const Task& task_spec(const TaskRef& ref) const;
   void make_ready(const TaskRef& ref);
   void complete_task(const TaskRef& ref);
+  /// How long the task runs: this frame's duration (FrameState::seconds), the plan's, or the job's.
+  double duration_s(const TaskRef& ref) const;
   void try_start(std::size_t device);
   void on_exec_done(std::size_t device, std::size_t unit);
   void apply_stalls();
@@ -176,6 +186,9 @@ class Dispatcher {
   void send_probes(const SchedulerView& v);
   void begin_probe(const ProbeRoute& probe);
   void probe_arrived(std::size_t slot);
+  // background jobs (dispatcher_background.cpp)
+  void start_background();
+  void background_done(const TaskRef& ref, std::size_t device, double start_s);
   // what the scheduler sees and hears
   void frame_resolved(std::size_t k);
   SchedulerView view(std::size_t frame);
@@ -216,6 +229,11 @@ class Dispatcher {
   bool gate_busy_ = false;
   std::deque<std::size_t> waiting_;
   std::size_t probes_in_flight_ = 0;  ///< probes sent, not yet arrived (the run waits for them)
+  std::size_t released_ = 0;          ///< frames released so far
+  /// Sizes and durations a FrameDecision set for frames released but not yet admitted.
+  std::map<std::size_t, FrameTaskValues> decided_values_;
+  std::vector<BackgroundRequest> jobs_;  ///< every background job asked for, by TaskRef::job
+  std::size_t background_left_ = 0;      ///< jobs asked for, not yet finished (the run waits for them)
 };
 
 }  // namespace coinfer::replay

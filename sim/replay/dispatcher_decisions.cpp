@@ -39,6 +39,7 @@ void Dispatcher::apply_continuation(std::size_t k, const Continuation& c) {
 
 void Dispatcher::start_continuation(std::size_t k, const Continuation& c) {
   std::vector<double> bytes = port_.continuation_bytes(k, c);
+  std::vector<double> seconds = port_.continuation_seconds(k, c);
   const CompiledPlan& plan = (*in_.plans)[c.variant];
   FrameState& f = frame_state(k);
   f.variant = c.variant;
@@ -49,6 +50,7 @@ void Dispatcher::start_continuation(std::size_t k, const Continuation& c) {
   for (std::size_t i = 0; i < plan.tasks.size(); ++i)
     f.pending[i] = static_cast<std::uint32_t>(plan.tasks[i].deps.size());
   f.bytes = std::move(bytes);
+  f.seconds = std::move(seconds);
   out_.frames[k].variant = static_cast<std::uint32_t>(c.variant);
   for (auto e : plan.entries) make_ready({k, e});
 }
@@ -58,14 +60,16 @@ void Dispatcher::on_hold_expiry(std::size_t k) {
   if (port_.is_held(k)) apply_continuation(k, Continuation::finish());
 }
 
-// Decisions apply in order: one may end the hold another names.
+// Decisions apply in order: one may end the hold another names. Then the background jobs.
 void Dispatcher::poll_scheduler() {
-  if (!port_.holds_any()) return;
-  for (const auto& [k, c] : port_.take_decisions(view(resolved_))) {
-    port_.expect_held(k);
-    if (c.kind == Continuation::Kind::Hold) continue;
-    apply_continuation(k, c);
+  if (port_.holds_any()) {
+    for (const auto& [k, c] : port_.take_decisions(view(resolved_))) {
+      port_.expect_held(k);
+      if (c.kind == Continuation::Kind::Hold) continue;
+      apply_continuation(k, c);
+    }
   }
+  if (port_.runs_background()) start_background();
 }
 
 // What each sender knows of its transfers in flight (SchedulerPort::add_in_flight): a restarted

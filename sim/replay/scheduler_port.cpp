@@ -118,23 +118,57 @@ bool SchedulerPort::hold(std::size_t frame) {
   return true;
 }
 
-std::vector<double> SchedulerPort::continuation_bytes(std::size_t frame, const Continuation& c) const {
+std::size_t SchedulerPort::continued_variant(std::size_t frame, const Continuation& c) const {
   if (c.variant >= plans_.size())
     throw Error(fmt::format("scheduler '{}' continued frame {} with variant {} of {}", scheduler_->name(),
                             frame, c.variant, plans_.size()));
-  const CompiledPlan& plan = plans_[c.variant];
-  std::vector<double> bytes;
-  for (const auto& [id, size] : c.transfer_bytes) {
+  return c.variant;
+}
+
+std::vector<double> SchedulerPort::continuation_bytes(std::size_t frame, const Continuation& c) const {
+  return task_values(continued_variant(frame, c), c.transfer_bytes, TaskKind::Transfer);
+}
+
+std::vector<double> SchedulerPort::continuation_seconds(std::size_t frame, const Continuation& c) const {
+  return task_values(continued_variant(frame, c), c.task_seconds, TaskKind::Compute);
+}
+
+FrameTaskValues SchedulerPort::decision_values(std::size_t variant, const FrameDecision& d) const {
+  return {task_values(variant, d.transfer_bytes, TaskKind::Transfer),
+          task_values(variant, d.task_seconds, TaskKind::Compute)};
+}
+
+std::vector<double> SchedulerPort::task_values(std::size_t variant, const TaskValues& values,
+                                               TaskKind kind) const {
+  const CompiledPlan& plan = plans_[variant];
+  std::vector<double> out;
+  for (const auto& [id, value] : values) {
     std::size_t i = 0;
     while (i < plan.tasks.size() && plan.plan->tasks[i].id != id) ++i;
-    if (i == plan.tasks.size() || plan.tasks[i].kind != TaskKind::Transfer || !(size >= 0.0) ||
-        !std::isfinite(size))
-      throw Error(fmt::format("scheduler '{}' set {} bytes for '{}', which is no transfer of variant {}",
-                              scheduler_->name(), size, id, c.variant));
-    if (bytes.empty()) bytes.assign(plan.tasks.size(), kNaN);
-    bytes[i] = size;
+    if (i == plan.tasks.size() || plan.tasks[i].kind != kind || !(value >= 0.0) || !std::isfinite(value))
+      throw Error(
+          kind == TaskKind::Transfer
+              ? fmt::format("scheduler '{}' set {} bytes for '{}', which is no transfer of variant {}",
+                            scheduler_->name(), value, id, variant)
+              : fmt::format("scheduler '{}' set {} s for '{}', which is no compute task of variant {}",
+                            scheduler_->name(), value, id, variant));
+    if (out.empty()) out.assign(plan.tasks.size(), kNaN);
+    out[i] = value;
   }
-  return bytes;
+  return out;
+}
+
+std::vector<BackgroundRequest> SchedulerPort::take_background(const SchedulerView& v) {
+  std::vector<BackgroundRequest> jobs;
+  for (auto& job : scheduler_->take_background(v)) {
+    const auto d = topology_.platform().device_index_or_null(job.device);
+    if (!d || !(job.seconds > 0.0) || !std::isfinite(job.seconds))
+      throw Error(fmt::format("scheduler '{}' asked for a background job of {} s on device '{}': {}",
+                              scheduler_->name(), job.seconds, job.device,
+                              d ? "the time must be > 0 and finite" : "no such device"));
+    jobs.push_back({*d, job.seconds, job.tag, std::move(job.label)});
+  }
+  return jobs;
 }
 
 void SchedulerPort::measure_transfer(const Route& route, double bytes, double start_s, double end_s) {
@@ -156,10 +190,24 @@ void SchedulerPort::measure_transfer(const Route& route, double bytes, double st
 
 void SchedulerPort::record_score(std::size_t frame) {
   if (scheduler_ == nullptr) return;
+  record_values(frame);
   const double score = scheduler_->frame_score(frame, out_.frames[frame]);
   if (std::isnan(score)) return;
   if (out_.frame_scores.empty()) out_.frame_scores.assign(out_.frames.size(), kNaN);
   out_.frame_scores[frame] = score;
+}
+
+void SchedulerPort::record_values(std::size_t frame) {
+  if (out_.frame_columns.empty()) {
+    for (auto& name : scheduler_->frame_value_names())
+      out_.frame_columns.push_back({std::move(name), std::vector<double>(out_.frames.size(), kNaN)});
+    if (out_.frame_columns.empty()) return;
+  }
+  const auto values = scheduler_->frame_values(frame);
+  if (values.size() != out_.frame_columns.size())
+    throw Error(fmt::format("scheduler '{}' gave {} values for frame {}, expected {} (frame_value_names)",
+                            scheduler_->name(), values.size(), frame, out_.frame_columns.size()));
+  for (std::size_t c = 0; c < values.size(); ++c) out_.frame_columns[c].values[frame] = values[c];
 }
 
 void SchedulerPort::finish() {

@@ -42,6 +42,21 @@ struct InFlightTransfer {
   double elapsed_s = 0.0;        ///< since it started sending
 };
 
+/// A background job the scheduler asked for, checked (Scheduler::take_background).
+struct BackgroundRequest {
+  std::size_t device = 0;  ///< Platform::devices index
+  double seconds = 0.0;
+  std::size_t tag = 0;
+  std::string label;
+};
+
+/// This frame's per-task values (FrameDecision / Continuation::run), per task of its variant
+/// (NaN: the plan's); a vector stays empty when the scheduler set none.
+struct FrameTaskValues {
+  std::vector<double> bytes;
+  std::vector<double> seconds;
+};
+
 /// A probe the scheduler asked for, checked: its route and the channel a frame's transfer between
 /// the two devices uses (Task::channel "").
 struct ProbeRoute {
@@ -102,11 +117,24 @@ class SchedulerPort {
   /// or empty when it sets none; throws Error for a variant out of range or an id that is no
   /// transfer of the variant.
   std::vector<double> continuation_bytes(std::size_t frame, const Continuation& c) const;
+  /// The durations a Run continuation sets for this frame, like continuation_bytes (an id that is no
+  /// compute task of the variant, or seconds not >= 0 and finite: an Error).
+  std::vector<double> continuation_seconds(std::size_t frame, const Continuation& c) const;
+  /// The sizes and durations `d` sets for a frame released on `variant` (checked as above).
+  FrameTaskValues decision_values(std::size_t variant, const FrameDecision& d) const;
+
+  /// True when the scheduler asks for background jobs (Scheduler::runs_background).
+  bool runs_background() const { return scheduler_ != nullptr && scheduler_->runs_background(); }
+  /// Scheduler::take_background; throws Error for an unknown device or seconds not > 0 and finite.
+  std::vector<BackgroundRequest> take_background(const SchedulerView& v);
+  /// Scheduler::on_background_end.
+  void on_background_end(std::size_t tag, const SchedulerView& v) { scheduler_->on_background_end(tag, v); }
 
   /// The sender times a transfer of `bytes` over `route` from `start_s` to its arrival at `end_s`
   /// and takes out the route's latency; its links' MeasuredLink follow.
   void measure_transfer(const Route& route, double bytes, double start_s, double end_s);
-  /// Frame `frame` is resolved: its score (Scheduler::frame_score) into the results.
+  /// Frame `frame` is resolved: its score (Scheduler::frame_score) and values
+  /// (Scheduler::frame_values; a count other than frame_value_names' is an Error) into the results.
   void record_score(std::size_t frame);
   /// Scheduler::on_frame_end.
   void on_frame_end(std::size_t frame, const SchedulerView& next) {
@@ -117,6 +145,11 @@ class SchedulerPort {
 
  private:
   std::size_t checked_variant(std::size_t variant) const;
+  /// c.variant; throws Error naming `frame` when it is out of range.
+  std::size_t continued_variant(std::size_t frame, const Continuation& c) const;
+  void record_values(std::size_t frame);
+  /// `values` per task of `variant`, each id a task of `kind` (see continuation_bytes).
+  std::vector<double> task_values(std::size_t variant, const TaskValues& values, TaskKind kind) const;
 
   Scheduler* scheduler_;
   const Topology& topology_;

@@ -73,6 +73,11 @@ Json simulation_result_to_json(const SimulationResult& r) {
                        {"wake_ups", d.wake_ups}});
     // Present only for a device that paid for probes, so runs without probes keep their bytes.
     if (d.probe_radio_energy_j > 0.0) devices.back()["probe_radio_energy_j"] = d.probe_radio_energy_j;
+    // Present only for a device that ran background jobs, so runs without them keep their bytes.
+    if (d.background_jobs > 0) {
+      devices.back()["background_jobs"] = d.background_jobs;
+      devices.back()["background_busy_s"] = d.background_busy_s;
+    }
   }
   Json links = Json::array();
   for (const auto& l : r.links) {
@@ -113,6 +118,15 @@ Json simulation_result_to_json(const SimulationResult& r) {
     for (double x : r.frame_scores) scores.push_back(std::isnan(x) ? Json(nullptr) : Json(x));
     out["frame_scores"] = std::move(scores);
   }
+  if (!r.frame_columns.empty()) {
+    Json columns = Json::array();
+    for (const auto& c : r.frame_columns) {
+      Json values = Json::array();
+      for (double x : c.values) values.push_back(std::isnan(x) ? Json(nullptr) : Json(x));
+      columns.push_back({{"name", c.name}, {"values", std::move(values)}});
+    }
+    out["frame_columns"] = std::move(columns);
+  }
   if (!r.scheduler_metrics.empty()) out["scheduler_metrics"] = r.scheduler_metrics;
   return out;
 }
@@ -139,6 +153,8 @@ SimulationResult simulation_result_from_json(const Json& j) {
     s.bytes_received = d.at("bytes_received").get<double>();
     s.wake_ups = d.at("wake_ups").get<std::size_t>();
     s.probe_radio_energy_j = d.value("probe_radio_energy_j", 0.0);
+    s.background_jobs = d.value("background_jobs", std::size_t{0});
+    s.background_busy_s = d.value("background_busy_s", 0.0);
     r.devices.push_back(std::move(s));
   }
   for (const auto& l : j.at("links"))
@@ -150,6 +166,12 @@ SimulationResult simulation_result_from_json(const Json& j) {
   if (j.contains("frame_scores"))
     for (const auto& x : j.at("frame_scores"))
       r.frame_scores.push_back(x.is_null() ? std::numeric_limits<double>::quiet_NaN() : x.get<double>());
+  if (j.contains("frame_columns"))
+    for (const auto& c : j.at("frame_columns")) {
+      FrameColumn column{c.at("name").get<std::string>(), {}};
+      for (const auto& x : c.at("values")) column.values.push_back(time_from(x));
+      r.frame_columns.push_back(std::move(column));
+    }
   if (j.contains("scheduler_metrics"))
     r.scheduler_metrics = j.at("scheduler_metrics").get<std::map<std::string, double>>();
   for (const auto& e : j.at("trace"))

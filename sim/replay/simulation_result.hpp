@@ -29,6 +29,14 @@ struct DeviceStats {
   double bytes_received = 0.0;
   std::size_t wake_ups = 0;           ///< radio wake-ups paid (all networks)
   double probe_radio_energy_j = 0.0;  ///< of radio_energy_j, the probes' (Scheduler::take_probes)
+  std::size_t background_jobs = 0;    ///< of executions, background jobs (Scheduler::take_background)
+  double background_busy_s = 0.0;     ///< of busy_s, the background jobs'
+};
+
+/// A per-frame value a scheduler adds to each frame's record (Scheduler::frame_value_names).
+struct FrameColumn {
+  std::string name;
+  std::vector<double> values;  ///< per frame, by index (NaN: none)
 };
 
 struct LinkStats {
@@ -67,6 +75,9 @@ struct SimulationResult {
   /// Per frame, the scheduler's score (Scheduler::frame_score: 1 right, 0 wrong; NaN: none).
   /// Empty when the scheduler scored no frame.
   std::vector<double> frame_scores;
+  /// The scheduler's per-frame values (Scheduler::frame_values), in frame_value_names order.
+  /// Empty when the scheduler names none.
+  std::vector<FrameColumn> frame_columns;
   std::map<std::string, double> scheduler_metrics;  ///< Scheduler::summary() at the end of the run
   /// SimOptions::trace_writer, finished (null without one). Its file, when the writer was made
   /// without a path, waits for `trace_writer->publish(path)`. Not part of the JSON form.

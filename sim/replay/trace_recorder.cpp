@@ -105,6 +105,11 @@ void TraceRecorder::transfer(const std::vector<std::size_t>& links, std::string_
   for (auto l : links) slice(first_link_track_ + l, id, "transfer", start_s, end_s, frame, label);
 }
 
+// A background job belongs to no frame either.
+void TraceRecorder::background(std::size_t device, std::string_view label, double start_s, double end_s) {
+  if (tracing_) slice(device, label, "background", start_s, end_s, kNoFrame, label);
+}
+
 // A probe belongs to no frame, so it never lands among frame 0's slices.
 void TraceRecorder::probe(const std::vector<std::size_t>& links, double start_s, double end_s) {
   if (!tracing_) return;

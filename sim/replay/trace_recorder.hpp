@@ -48,6 +48,8 @@ class TraceRecorder {
   /// A compute task of `frame` ran on `device` over [start_s, end_s].
   void compute(std::size_t device, std::string_view id, double start_s, double end_s, std::size_t frame,
                std::string_view label);
+  /// A background job (Scheduler::take_background) named `label` ran on `device` over [start_s, end_s].
+  void background(std::size_t device, std::string_view label, double start_s, double end_s);
   /// A frame's transfer crossed `links` over [start_s, end_s].
   void transfer(const std::vector<std::size_t>& links, std::string_view id, double start_s, double end_s,
                 std::size_t frame, std::string_view label);

@@ -55,6 +55,29 @@
 /// (no probe is asked for after the last frame is resolved). Unknown devices or network, no route
 /// between them, or `bytes` not > 0 and finite is an Error naming the scheduler.
 ///
+/// Background compute. Some work belongs to no frame: MobiEye's key-frame FeatNet runs on a
+/// second GPU while the frames go on ([Mao-PhD §4.3.2]). A scheduler whose `runs_background()` is
+/// true is asked `take_background` after every event it hears of (where take_decisions is asked):
+/// each BackgroundJob becomes one compute task of `seconds` on `device`, belonging to no frame. It
+/// queues on the device like a frame's task (same slots; in the device's (frame, plan order) queue
+/// it ranks after the tasks of every frame released so far, jobs among themselves in the order
+/// asked), the device pays its busy power for it, the trace shows it as a `background` slice
+/// (named by `label`) on the device's track, and results count jobs and busy seconds per device
+/// (DeviceStats::background_jobs / background_busy_s, shown only when a run had any); frame records
+/// never see them. When one ends the replay calls `on_background_end(tag)`. The run ends once every
+/// frame is resolved and every job has finished (no job is asked for after the last frame is
+/// resolved). An unknown device or `seconds` not > 0 and finite is an Error naming the scheduler.
+///
+/// Per-frame sizes and durations. `FrameDecision` and `Continuation::run` may set, for this frame
+/// only, the sizes of the variant's transfer tasks (`transfer_bytes`) and the durations of its
+/// compute tasks (`task_seconds`), by task id: e.g. a frame's encoded size from a video trace, or
+/// an inter pass scaled by the frame's mask density. An id that is no such task of the variant, or
+/// a value not >= 0 and finite, is an Error naming the scheduler.
+///
+/// Per-frame values. `frame_value_names` names columns a scheduler adds to each frame's record
+/// (frames.csv, after `score`); `frame_values(frame)`, asked when the frame is resolved, gives one
+/// value per name (NaN: none), e.g. MobiEye's feature age. Kept in SimulationResult::frame_columns.
+///
 ///     class Fixed : public Scheduler {
 ///       FrameDecision on_frame(const SchedulerView&) override { return {1, false}; }
 ///     };
@@ -135,9 +158,22 @@ struct ProbeRequest {
   double bytes = 0.0;   ///< > 0
 };
 
+/// A compute task belonging to no frame (Scheduler::take_background; see the file comment).
+struct BackgroundJob {
+  std::string device;    ///< the device that runs it (Platform::devices)
+  double seconds = 0.0;  ///< > 0, finite
+  std::size_t tag = 0;   ///< handed back to on_background_end
+  std::string label;     ///< its name on the trace
+};
+
+/// Per-task values for one frame, by task id (see the file comment).
+using TaskValues = std::vector<std::pair<std::string, double>>;
+
 struct FrameDecision {
   std::optional<std::size_t> variant;  ///< empty: the current variant
   bool drop = false;
+  TaskValues transfer_bytes = {};  ///< this frame's transfer sizes, by task id (others: the plan's)
+  TaskValues task_seconds = {};    ///< this frame's compute durations, by task id (others: the plan's)
 };
 
 /// What happens to a frame whose plan variant has finished (see the file comment).
@@ -146,12 +182,14 @@ struct Continuation {
   Kind kind = Kind::Finish;
   std::size_t variant = 0;  ///< Run: the plan variant that continues the frame
   /// Run: this frame's sizes of the continuation's transfer tasks, by task id (others: the plan's).
-  std::vector<std::pair<std::string, double>> transfer_bytes;
+  TaskValues transfer_bytes;
+  /// Run: this frame's durations of the continuation's compute tasks, by task id (others: the plan's).
+  TaskValues task_seconds;
 
   static Continuation finish() { return {}; }
-  static Continuation hold() { return {Kind::Hold, 0, {}}; }
-  static Continuation run(std::size_t variant, std::vector<std::pair<std::string, double>> bytes = {}) {
-    return {Kind::Run, variant, std::move(bytes)};
+  static Continuation hold() { return {Kind::Hold, 0, {}, {}}; }
+  static Continuation run(std::size_t variant, TaskValues bytes = {}, TaskValues seconds = {}) {
+    return {Kind::Run, variant, std::move(bytes), std::move(seconds)};
   }
 };
 
@@ -200,6 +238,26 @@ class Scheduler {
   /// comment). Default: none.
   virtual std::vector<ProbeRequest> take_probes(const SchedulerView& view) {
     (void)view;
+    return {};
+  }
+  /// True when the scheduler asks for background jobs (see the file comment): only then is
+  /// take_background asked. Default: false.
+  virtual bool runs_background() const { return false; }
+  /// Background jobs to start now, asked after every event (see the file comment). Default: none.
+  virtual std::vector<BackgroundJob> take_background(const SchedulerView& view) {
+    (void)view;
+    return {};
+  }
+  /// The background job tagged `tag` has finished.
+  virtual void on_background_end(std::size_t tag, const SchedulerView& view) {
+    (void)tag;
+    (void)view;
+  }
+  /// Names of the values the scheduler adds to each frame's record (see the file comment).
+  virtual std::vector<std::string> frame_value_names() const { return {}; }
+  /// One value per frame_value_names() entry for a resolved frame (NaN: none).
+  virtual std::vector<double> frame_values(std::size_t frame) const {
+    (void)frame;
     return {};
   }
   /// Score of a resolved frame (1: right answer, 0: wrong; NaN: the scheduler has none).

@@ -43,6 +43,12 @@ inline Platform make_platform(std::vector<Device> devices, std::vector<Network> 
   return p;
 }
 
+/// Devices a and b on one 8 Mbps (1 MB/s) WiFi cell `w` with 10 ms latency.
+inline Platform wifi_cell_pair() {
+  return make_platform({test_device("a"), test_device("b")},
+                       {shared_network("w", NetworkKind::Wifi, {"a", "b"}, 8e6, 0.01)});
+}
+
 /// A fresh directory of the test's own (mkdtemp), removed at the end of its scope.
 using TempDir = ScratchDir;
 

@@ -19,10 +19,7 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Two devices on one 8 Mbps (1 MB/s) WiFi cell with 10 ms latency.
-Platform wifi_pair() {
-  return test::make_platform({test_device("a"), test_device("b")},
-                             {test::shared_network("w", NetworkKind::Wifi, {"a", "b"}, 8e6, 0.01)});
-}
+Platform wifi_pair() { return test::wifi_cell_pair(); }
 
 // Variant 0: 0.1 s on a; variant 1: an upload a -> b whose size the scheduler sets.
 std::vector<Plan> local_then_upload() {

@@ -174,3 +174,13 @@ TEST_CASE("trace recorder: a link's rate counter samples each change of its trac
   // Samples of counter 0: 8 Mbps at 0, then the change at 2 s only.
   CHECK(r.writer.starting_with("sample 0 ") == std::vector<std::string>{"sample 0 0=8", "sample 0 2=4"});
 }
+
+TEST_CASE("trace recorder: a background job is a `background` slice on its device's track, of no frame") {
+  const Platform p = wifi_pair();
+  Recorded r(p, true);
+  r.recorder.background(1, "featnet", 0.5, 1.5);
+  // Streamed on b's track (1) under its label; never kept among frame 0's slices.
+  CHECK(r.writer.starting_with("slice") ==
+        std::vector<std::string>{fmt::format("slice 1 background featnet 0.5-1.5 frame {}", kNoFrame)});
+  CHECK(r.out.trace.empty());
+}

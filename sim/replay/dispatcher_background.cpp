@@ -1,0 +1,34 @@
+// Background jobs (Scheduler::take_background, scheduler.hpp): compute tasks that belong to no
+// frame, e.g. a key frame's feature network on a second GPU. A job queues on its device with the
+// frames' tasks (TaskRef ranks it after the newest released frame's tasks), pays the device's busy
+// power, is counted per device in the results and shows on the device's trace track.
+#include "sim/replay/dispatcher.hpp"
+
+namespace coinfer::replay {
+
+// Asked after every event; none once every frame is resolved (the run only waits then).
+void Dispatcher::start_background() {
+  if (resolved_ == frame_count_) return;
+  for (auto& job : port_.take_background(view(resolved_))) {
+    const TaskRef ref{released_ == 0 ? 0 : released_ - 1, kNoTask, jobs_.size()};
+    const std::size_t device = job.device;
+    jobs_.push_back(std::move(job));
+    ++background_left_;
+    devices_[device].ready.push(ref);
+    try_start(device);
+  }
+}
+
+// Called by on_exec_done once the device's busy time and executions are counted.
+void Dispatcher::background_done(const TaskRef& ref, std::size_t device, double start_s) {
+  const BackgroundRequest& job = jobs_[ref.job];
+  const double t = now();
+  DeviceStats& stats = out_.devices[device];
+  ++stats.background_jobs;
+  stats.background_busy_s += t - start_s;
+  trace_.background(device, job.label, start_s, t);
+  --background_left_;
+  port_.on_background_end(job.tag, view(resolved_));
+}
+
+}  // namespace coinfer::replay
