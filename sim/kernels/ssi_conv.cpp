@@ -1,0 +1,145 @@
+#include "sim/kernels/ssi_conv.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/kernels/gemm.hpp"
+
+namespace coinfer::kernels {
+namespace {
+
+struct SsiGeometry {
+  std::int64_t oc, oh, ow, icg, kk;  // kk: rows of a group's column matrix, IC/g * KH * KW
+  std::array<std::int64_t, 2> k;
+};
+
+SsiGeometry ssi_geometry(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p) {
+  if (input.rank() != 3 || weight.rank() != 4)
+    throw Error(fmt::format("ssi_conv2d: expected input (C,H,W) and weight (OC,IC/g,KH,KW), got {} and {}",
+                            shape_to_string(input.shape), shape_to_string(weight.shape)));
+  for (int i = 0; i < 2; ++i)
+    if (p.stride[i] < 1 || p.dilation[i] < 1 || p.padding[i] < 0)
+      throw Error("ssi_conv2d: stride and dilation must be positive and padding non-negative");
+  const std::int64_t c = input.shape[0], oc = weight.shape[0], g = p.groups;
+  if (g < 1 || c % g || oc % g || weight.shape[1] != c / g)
+    throw Error(fmt::format("ssi_conv2d: weight {} does not match input {} with {} groups",
+                            shape_to_string(weight.shape), shape_to_string(input.shape), g));
+  if (!bias.empty() && bias.size() != oc)
+    throw Error("ssi_conv2d: bias must have one value per output channel");
+  const std::array<std::int64_t, 2> k{weight.shape[2], weight.shape[3]};
+  const std::int64_t oh = conv_output_size(input.shape[1], k[0], p.stride[0], p.padding[0], p.dilation[0]);
+  const std::int64_t ow = conv_output_size(input.shape[2], k[1], p.stride[1], p.padding[1], p.dilation[1]);
+  if (oh < 1 || ow < 1) throw Error("ssi_conv2d: kernel does not fit the padded input");
+  return {oc, oh, ow, c / g, c / g * k[0] * k[1], k};
+}
+
+// Patch-to-column over the active positions only: row (c, kh, kw), column j holds
+// input[c0 + c, oy*s - p + kh*d, ox*s - p + kw*d] for the j-th active output (oy, ox), 0 in the padding.
+void masked_im2col(const Tensor& input, std::int64_t c0, const SsiGeometry& geo, const ConvParams& p,
+                   const std::vector<std::int64_t>& active, float* columns) {
+  const std::int64_t h = input.shape[1], w = input.shape[2], n = static_cast<std::int64_t>(active.size());
+  // Top-left corner of each active position's receptive field (may lie in the padding).
+  std::vector<std::int64_t> top(active.size()), left(active.size());
+  for (std::size_t j = 0; j < active.size(); ++j) {
+    top[j] = active[j] / geo.ow * p.stride[0] - p.padding[0];
+    left[j] = active[j] % geo.ow * p.stride[1] - p.padding[1];
+  }
+  for (std::int64_t c = 0; c < geo.icg; ++c) {
+    const float* src = input.ptr() + (c0 + c) * h * w;
+    for (std::int64_t kh = 0; kh < geo.k[0]; ++kh)
+      for (std::int64_t kw = 0; kw < geo.k[1]; ++kw) {
+        float* row = columns + ((c * geo.k[0] + kh) * geo.k[1] + kw) * n;
+        const std::int64_t dy = kh * p.dilation[0], dx = kw * p.dilation[1];
+        for (std::int64_t j = 0; j < n; ++j) {
+          const std::int64_t iy = top[static_cast<std::size_t>(j)] + dy;
+          const std::int64_t ix = left[static_cast<std::size_t>(j)] + dx;
+          const bool inside = static_cast<std::uint64_t>(iy) < static_cast<std::uint64_t>(h) &&
+                              static_cast<std::uint64_t>(ix) < static_cast<std::uint64_t>(w);
+          row[j] = inside ? src[iy * w + ix] : 0.0f;
+        }
+      }
+  }
+}
+
+}  // namespace
+
+SpatialMask SpatialMask::filled(std::int64_t height, std::int64_t width, bool value) {
+  if (height < 0 || width < 0) throw Error(fmt::format("mask: negative size {}x{}", height, width));
+  return {height, width, std::vector<std::uint8_t>(static_cast<std::size_t>(height * width), value ? 1 : 0)};
+}
+
+double SpatialMask::density() const {
+  if (active.empty()) return 0.0;
+  const auto on = std::count_if(active.begin(), active.end(), [](std::uint8_t v) { return v != 0; });
+  return static_cast<double>(on) / static_cast<double>(active.size());
+}
+
+std::vector<std::int64_t> ssi_index(const SpatialMask& mask) {
+  // Sequential here; the GPU version of [Mao-PhD Fig. 4.9] claims slots with an atomic counter and
+  // so yields the same set in another order.
+  std::vector<std::int64_t> index;
+  for (std::size_t i = 0; i < mask.active.size(); ++i)
+    if (mask.active[i]) index.push_back(static_cast<std::int64_t>(i));
+  return index;
+}
+
+SpatialMask downsample_mask(const SpatialMask& mask, std::int64_t out_h, std::int64_t out_w,
+                            double min_share) {
+  if (out_h < 1 || out_w < 1 || out_h > mask.height || out_w > mask.width)
+    throw Error(fmt::format("downsample_mask: cannot pool a {}x{} mask to {}x{}", mask.height, mask.width,
+                            out_h, out_w));
+  if (!(min_share >= 0.0 && min_share < 1.0))
+    throw Error(fmt::format("downsample_mask: min_share must be in [0, 1), got {}", min_share));
+  SpatialMask out = SpatialMask::filled(out_h, out_w, false);
+  for (std::int64_t y = 0; y < out_h; ++y) {
+    const std::int64_t y0 = y * mask.height / out_h, y1 = ((y + 1) * mask.height + out_h - 1) / out_h;
+    for (std::int64_t x = 0; x < out_w; ++x) {
+      const std::int64_t x0 = x * mask.width / out_w, x1 = ((x + 1) * mask.width + out_w - 1) / out_w;
+      std::int64_t on = 0;
+      for (std::int64_t yy = y0; yy < y1; ++yy)
+        for (std::int64_t xx = x0; xx < x1; ++xx)
+          on += mask.active[static_cast<std::size_t>(yy * mask.width + xx)] != 0;
+      const auto window = static_cast<double>((y1 - y0) * (x1 - x0));
+      out.active[static_cast<std::size_t>(y * out_w + x)] =
+          static_cast<double>(on) > min_share * window ? 1 : 0;
+    }
+  }
+  return out;
+}
+
+Tensor ssi_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p,
+                  const SpatialMask& output_mask, const Tensor& base) {
+  const SsiGeometry geo = ssi_geometry(input, weight, bias, p);
+  if (output_mask.height != geo.oh || output_mask.width != geo.ow ||
+      static_cast<std::int64_t>(output_mask.active.size()) != geo.oh * geo.ow)
+    throw Error(fmt::format("ssi_conv2d: mask {}x{} is not the output's {}x{}", output_mask.height,
+                            output_mask.width, geo.oh, geo.ow));
+  const Shape out_shape{geo.oc, geo.oh, geo.ow};
+  if (!base.empty() && base.shape != out_shape)
+    throw Error(fmt::format("ssi_conv2d: base {} is not the output shape {}", shape_to_string(base.shape),
+                            shape_to_string(out_shape)));
+  Tensor out = base.empty() ? Tensor(out_shape) : base;
+  const std::vector<std::int64_t> active = ssi_index(output_mask);
+  const auto n = static_cast<std::int64_t>(active.size());
+  if (n == 0) return out;
+  const std::int64_t ocg = geo.oc / p.groups, plane = geo.oh * geo.ow;
+  // product (OC/g x N) starts as the bias and the GEMM accumulates onto it, as conv2d does.
+  RowMatrix product(ocg, n);
+  for (std::int64_t grp = 0; grp < p.groups; ++grp) {
+    float* columns = scratch_buffer(geo.kk * n);
+    masked_im2col(input, grp * geo.icg, geo, p, active, columns);
+    if (!bias.empty()) product.colwise() = bias.vector().segment(grp * ocg, ocg);
+    gemm(weight.ptr() + grp * ocg * geo.kk, columns, product.data(), ocg, n, geo.kk, !bias.empty());
+    for (std::int64_t o = 0; o < ocg; ++o) {
+      float* dst = out.ptr() + (grp * ocg + o) * plane;
+      const float* src = product.data() + o * n;
+      for (std::int64_t j = 0; j < n; ++j) dst[active[static_cast<std::size_t>(j)]] = src[j];
+    }
+  }
+  return out;
+}
+
+}  // namespace coinfer::kernels
