@@ -38,29 +38,72 @@ SsiGeometry ssi_geometry(const Tensor& input, const Tensor& weight, const Tensor
 
 // Patch-to-column over the active positions only: row (c, kh, kw), column j holds
 // input[c0 + c, oy*s - p + kh*d, ox*s - p + kw*d] for the j-th active output (oy, ox), 0 in the padding.
+// A position whose whole receptive field lies inside the input (most of them) reads
+// input[offset_j + kh*d*W + kw*d] with no bounds test.
 void masked_im2col(const Tensor& input, std::int64_t c0, const SsiGeometry& geo, const ConvParams& p,
                    const std::vector<std::int64_t>& active, float* columns) {
   const std::int64_t h = input.shape[1], w = input.shape[2], n = static_cast<std::int64_t>(active.size());
+  const std::int64_t span_y = (geo.k[0] - 1) * p.dilation[0], span_x = (geo.k[1] - 1) * p.dilation[1];
   // Top-left corner of each active position's receptive field (may lie in the padding).
-  std::vector<std::int64_t> top(active.size()), left(active.size());
+  std::vector<std::int64_t> top(active.size()), left(active.size()), offset(active.size());
+  std::vector<std::uint8_t> inside(active.size());
   for (std::size_t j = 0; j < active.size(); ++j) {
     top[j] = active[j] / geo.ow * p.stride[0] - p.padding[0];
     left[j] = active[j] % geo.ow * p.stride[1] - p.padding[1];
+    offset[j] = top[j] * w + left[j];
+    inside[j] = top[j] >= 0 && left[j] >= 0 && top[j] + span_y < h && left[j] + span_x < w;
   }
   for (std::int64_t c = 0; c < geo.icg; ++c) {
     const float* src = input.ptr() + (c0 + c) * h * w;
     for (std::int64_t kh = 0; kh < geo.k[0]; ++kh)
       for (std::int64_t kw = 0; kw < geo.k[1]; ++kw) {
         float* row = columns + ((c * geo.k[0] + kh) * geo.k[1] + kw) * n;
-        const std::int64_t dy = kh * p.dilation[0], dx = kw * p.dilation[1];
-        for (std::int64_t j = 0; j < n; ++j) {
-          const std::int64_t iy = top[static_cast<std::size_t>(j)] + dy;
-          const std::int64_t ix = left[static_cast<std::size_t>(j)] + dx;
-          const bool inside = static_cast<std::uint64_t>(iy) < static_cast<std::uint64_t>(h) &&
-                              static_cast<std::uint64_t>(ix) < static_cast<std::uint64_t>(w);
-          row[j] = inside ? src[iy * w + ix] : 0.0f;
+        const std::int64_t dy = kh * p.dilation[0], dx = kw * p.dilation[1], shift = dy * w + dx;
+        for (std::size_t j = 0; j < active.size(); ++j) {
+          if (inside[j]) {
+            row[j] = src[offset[j] + shift];
+            continue;
+          }
+          const std::int64_t iy = top[j] + dy, ix = left[j] + dx;
+          row[j] = iy >= 0 && iy < h && ix >= 0 && ix < w ? src[iy * w + ix] : 0.0f;
         }
       }
+  }
+}
+
+Shape checked_output_shape(const SsiGeometry& geo, const SpatialMask& mask) {
+  if (mask.height != geo.oh || mask.width != geo.ow ||
+      static_cast<std::int64_t>(mask.active.size()) != geo.oh * geo.ow)
+    throw Error(fmt::format("ssi_conv2d: mask {}x{} is not the output's {}x{}", mask.height, mask.width,
+                            geo.oh, geo.ow));
+  return {geo.oc, geo.oh, geo.ow};
+}
+
+void check_output(const char* what, const Tensor& t, const Shape& shape) {
+  if (t.shape != shape)
+    throw Error(fmt::format("ssi_conv2d: {} {} is not the output shape {}", what, shape_to_string(t.shape),
+                            shape_to_string(shape)));
+}
+
+// The SSI convolution proper, onto an output of the right shape.
+void ssi_conv2d_checked(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p,
+                        const SsiGeometry& geo, const SpatialMask& mask, Tensor& out) {
+  const std::vector<std::int64_t> active = ssi_index(mask);
+  const auto n = static_cast<std::int64_t>(active.size());
+  if (n == 0) return;
+  const std::int64_t ocg = geo.oc / p.groups, plane = geo.oh * geo.ow;
+  // product (OC/g x N) starts as the bias and the GEMM accumulates onto it, as conv2d does.
+  RowMatrix product(ocg, n);
+  for (std::int64_t grp = 0; grp < p.groups; ++grp) {
+    float* columns = scratch_buffer(geo.kk * n);
+    masked_im2col(input, grp * geo.icg, geo, p, active, columns);
+    if (!bias.empty()) product.colwise() = bias.vector().segment(grp * ocg, ocg);
+    gemm(weight.ptr() + grp * ocg * geo.kk, columns, product.data(), ocg, n, geo.kk, !bias.empty());
+    for (std::int64_t o = 0; o < ocg; ++o) {
+      float* dst = out.ptr() + (grp * ocg + o) * plane;
+      const float* src = product.data() + o * n;
+      for (std::int64_t j = 0; j < n; ++j) dst[active[static_cast<std::size_t>(j)]] = src[j];
+    }
   }
 }
 
@@ -113,33 +156,18 @@ SpatialMask downsample_mask(const SpatialMask& mask, std::int64_t out_h, std::in
 Tensor ssi_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p,
                   const SpatialMask& output_mask, const Tensor& base) {
   const SsiGeometry geo = ssi_geometry(input, weight, bias, p);
-  if (output_mask.height != geo.oh || output_mask.width != geo.ow ||
-      static_cast<std::int64_t>(output_mask.active.size()) != geo.oh * geo.ow)
-    throw Error(fmt::format("ssi_conv2d: mask {}x{} is not the output's {}x{}", output_mask.height,
-                            output_mask.width, geo.oh, geo.ow));
-  const Shape out_shape{geo.oc, geo.oh, geo.ow};
-  if (!base.empty() && base.shape != out_shape)
-    throw Error(fmt::format("ssi_conv2d: base {} is not the output shape {}", shape_to_string(base.shape),
-                            shape_to_string(out_shape)));
-  Tensor out = base.empty() ? Tensor(out_shape) : base;
-  const std::vector<std::int64_t> active = ssi_index(output_mask);
-  const auto n = static_cast<std::int64_t>(active.size());
-  if (n == 0) return out;
-  const std::int64_t ocg = geo.oc / p.groups, plane = geo.oh * geo.ow;
-  // product (OC/g x N) starts as the bias and the GEMM accumulates onto it, as conv2d does.
-  RowMatrix product(ocg, n);
-  for (std::int64_t grp = 0; grp < p.groups; ++grp) {
-    float* columns = scratch_buffer(geo.kk * n);
-    masked_im2col(input, grp * geo.icg, geo, p, active, columns);
-    if (!bias.empty()) product.colwise() = bias.vector().segment(grp * ocg, ocg);
-    gemm(weight.ptr() + grp * ocg * geo.kk, columns, product.data(), ocg, n, geo.kk, !bias.empty());
-    for (std::int64_t o = 0; o < ocg; ++o) {
-      float* dst = out.ptr() + (grp * ocg + o) * plane;
-      const float* src = product.data() + o * n;
-      for (std::int64_t j = 0; j < n; ++j) dst[active[static_cast<std::size_t>(j)]] = src[j];
-    }
-  }
+  const Shape shape = checked_output_shape(geo, output_mask);
+  if (!base.empty()) check_output("base", base, shape);
+  Tensor out = base.empty() ? Tensor(shape) : base;
+  ssi_conv2d_checked(input, weight, bias, p, geo, output_mask, out);
   return out;
+}
+
+void ssi_conv2d_into(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& p,
+                     const SpatialMask& output_mask, Tensor& output) {
+  const SsiGeometry geo = ssi_geometry(input, weight, bias, p);
+  check_output("output", output, checked_output_shape(geo, output_mask));
+  ssi_conv2d_checked(input, weight, bias, p, geo, output_mask, output);
 }
 
 }  // namespace coinfer::kernels

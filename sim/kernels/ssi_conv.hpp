@@ -59,4 +59,13 @@ SpatialMask downsample_mask(const SpatialMask& mask, std::int64_t out_h, std::in
 Tensor ssi_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& params,
                   const SpatialMask& output_mask, const Tensor& base = Tensor());
 
+/// The same in place: `output` holds the layer's previous output (the output's shape) and only its
+/// active positions are rewritten, as a frame-to-frame pipeline reuses its activation buffers (no
+/// allocation and no copy of the inactive values). Throws as `ssi_conv2d` does when `output` does
+/// not have the output's shape.
+///
+///     ssi_conv2d_into(x, w, b, p, mask, y);   // y: last frame's output, updated where mask is set
+void ssi_conv2d_into(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& params,
+                     const SpatialMask& output_mask, Tensor& output);
+
 }  // namespace coinfer::kernels

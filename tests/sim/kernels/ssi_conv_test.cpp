@@ -149,6 +149,15 @@ TEST_CASE("ssi_conv2d keeps the base's values at inactive outputs", "[kernels][s
   CHECK(y.data == std::vector<float>{3, 20, 30, 9});
 }
 
+TEST_CASE("ssi_conv2d_into rewrites only the active positions of the given output", "[kernels][ssi]") {
+  // As above, in place on {10, 20, 30, 40}: the same {3, 20, 30, 9}.
+  const Tensor in({1, 2, 2}, {1, 2, 3, 4});
+  Tensor y({1, 2, 2}, {10, 20, 30, 40});
+  ssi_conv2d_into(in, Tensor({1, 1, 1, 1}, {2}), Tensor({1}, {1}), ConvParams(), mask_of(2, 2, {1, 0, 0, 1}),
+                  y);
+  CHECK(y.data == std::vector<float>{3, 20, 30, 9});
+}
+
 TEST_CASE("ssi_conv2d with an empty mask returns the base unchanged", "[kernels][ssi]") {
   std::mt19937_64 rng(33);
   const Tensor in = random_normal({3, 6, 6}, rng()), wt = random_normal({4, 3, 3, 3}, rng());
