@@ -115,6 +115,20 @@ TEST_CASE("ssi_conv2d equals conv2d at every active position on random shapes", 
   CHECK(checked > 80);
 }
 
+TEST_CASE("ssi_conv2d with a few active positions (one GEMV per output channel) equals conv2d there",
+          "[kernels][ssi]") {
+  // conv6_1's case scaled down: 3x3 over 64 channels on a 5x8 map, 4 of 40 outputs active (at most 8
+  // take the GEMV path); sums of 576 products, tolerance 1e-4 relative.
+  std::mt19937_64 rng(34);
+  const Tensor in = random_normal({64, 5, 8}, rng()), wt = random_normal({32, 64, 3, 3}, rng());
+  const Tensor b = random_normal({32}, rng());
+  ConvParams p;
+  p.padding = {1, 1};
+  SpatialMask mask = SpatialMask::filled(5, 8, false);
+  for (std::size_t i : {0, 9, 22, 39}) mask.active[i] = 1;  // two corners, two inside
+  CHECK(max_rel_error_at(ssi_conv2d(in, wt, b, p, mask), conv2d(in, wt, b, p), mask) < 1e-4);
+}
+
 TEST_CASE("ssi_conv2d at density 1 is conv2d bit for bit", "[kernels][ssi]") {
   // Same column matrix, same GEMM sizes, same bias-then-accumulate order: identical floats. The
   // 5x5 stride-2 and 3x3 stride-1 cases are FlowNet's conv3 and conv3_1 shapes, scaled down; the 1x1
