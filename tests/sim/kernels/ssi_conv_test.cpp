@@ -82,7 +82,8 @@ TEST_CASE("downsample_mask pools sizes that do not divide with overlapping windo
   CHECK(downsample_mask(mask_of(1, 5, {0, 0, 0, 1, 0}), 1, 2).active == std::vector<std::uint8_t>{0, 1});
 }
 
-TEST_CASE("downsample_mask rejects growing the mask or a share outside [0, 1)", "[kernels][ssi]") {
+TEST_CASE("downsample_mask rejects growing the mask, and a share below 0 or of 1 and above",
+          "[kernels][ssi]") {
   const SpatialMask m = SpatialMask::filled(4, 4, true);
   CHECK_THROWS_WITH(downsample_mask(m, 8, 4), Contains("cannot pool a 4x4 mask to 8x4"));
   CHECK_THROWS_WITH(downsample_mask(m, 2, 2, 1.0), Contains("min_share must be in [0, 1)"));

@@ -67,7 +67,7 @@ TEST_CASE("profile_ssi gives one row per density with the SSI layers' times", "[
   }
 }
 
-TEST_CASE("profile_ssi rejects a density outside (0, 1] by its index", "[ssi]") {
+TEST_CASE("profile_ssi rejects a density of 0 or above 1 by its index", "[ssi]") {
   SsiProfileOptions o;
   o.densities = {0.5, 0.0};
   try {
