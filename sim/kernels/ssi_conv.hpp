@@ -50,12 +50,13 @@ SpatialMask downsample_mask(const SpatialMask& mask, std::int64_t out_h, std::in
 
 /// `conv2d` at the active positions of `output_mask` (the output's H x W): per group, the (IC/g * KH *
 /// KW) x N column matrix of the N active positions, the GEMM with the (OC/g) x (IC/g * KH * KW)
-/// weights, and the scatter of the N columns back into the output plane. Inactive positions hold
-/// `base` (a tensor of the output's shape, the layer's previous output) or 0 when `base` is empty.
-/// At density 1 the result equals conv2d's bit for bit; elsewhere active positions may differ from
-/// conv2d's in the last bits (the GEMM blocks a narrower product differently). Throws `Error` on the
-/// shape errors conv2d throws for, when the mask is not the output's H x W, or `base` is neither
-/// empty nor the output's shape.
+/// weights (with at most 8 active columns, one GEMV per output channel instead: the GEMM would pack
+/// every weight for a handful of columns), and the scatter of the N columns back into the output
+/// plane. Inactive positions hold `base` (a tensor of the output's shape, the layer's previous
+/// output) or 0 when `base` is empty. At density 1 the result equals conv2d's bit for bit; elsewhere
+/// active positions may differ from conv2d's in the last bits (a narrower product is blocked, or
+/// summed, differently). Throws `Error` on the shape errors conv2d throws for, when the mask is not
+/// the output's H x W, or `base` is neither empty nor the output's shape.
 Tensor ssi_conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvParams& params,
                   const SpatialMask& output_mask, const Tensor& base = Tensor());
 
