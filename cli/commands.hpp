@@ -22,5 +22,6 @@ void add_make_trace_command(CLI::App& app);
 void add_png_wire_command(CLI::App& app);
 void add_step_times_command(CLI::App& app);
 void add_trace_info_command(CLI::App& app);
+void add_ssi_profile_command(CLI::App& app);
 
 }  // namespace coinfer::cli

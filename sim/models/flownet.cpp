@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/graph/graph_builder.hpp"
+#include "sim/models/flownet.hpp"
 #include "sim/models/zoo.hpp"
 
 namespace coinfer {
@@ -27,10 +27,8 @@ std::string conv_lrelu(GraphBuilder& b, const std::string& in, const std::string
 
 }  // namespace
 
-Graph make_flownets() {
-  GraphBuilder b("flownets");
-  auto x = b.input("data", {6, 384, 512});
-  x = conv_lrelu(b, x, "conv1", 64, 7, 2);
+std::string flownet_simple_trunk(GraphBuilder& b, const std::string& frames, bool refinement_bias) {
+  auto x = conv_lrelu(b, frames, "conv1", 64, 7, 2);
   const auto conv2 = conv_lrelu(b, x, "conv2", 128, 5, 2);
   x = conv_lrelu(b, conv2, "conv3", 256, 5, 2);
   const auto conv3 = conv_lrelu(b, x, "conv3_1", 256, 3, 1);
@@ -46,15 +44,22 @@ Graph make_flownets() {
   const std::array<std::int64_t, 4> deconv_channels = {512, 256, 128, 64};
   for (int i = 0; i < 4; ++i) {
     const int level = 6 - i;
-    const auto flow = b.conv(x, fmt::format("predict_flow{}", level), 2, 3, 1, 1, 1, false);
-    const auto flow_up =
-        b.deconv(flow, fmt::format("upsampled_flow{}_to_{}", level, level - 1), 2, 4, 2, 1, 0, false);
-    auto features = b.deconv(x, fmt::format("deconv{}", level - 1), deconv_channels[i], 4, 2, 1, 0, false);
+    const auto flow = b.conv(x, fmt::format("predict_flow{}", level), 2, 3, 1, 1, 1, refinement_bias);
+    const auto flow_up = b.deconv(flow, fmt::format("upsampled_flow{}_to_{}", level, level - 1), 2, 4, 2, 1,
+                                  0, refinement_bias);
+    auto features =
+        b.deconv(x, fmt::format("deconv{}", level - 1), deconv_channels[i], 4, 2, 1, 0, refinement_bias);
     features = b.leaky_relu(features, fmt::format("deconv{}_lrelu", level - 1), 0.1);
     x = b.concat({skips[i], features, flow_up}, fmt::format("concat{}", level - 1));
   }
-  x = b.conv(x, "predict_flow2", 2, 3, 1, 1, 1, false);
-  b.upsample(x, "upsample_flow", 4, "bilinear");
+  return x;
+}
+
+Graph make_flownets() {
+  GraphBuilder b("flownets");
+  const auto concat2 = flownet_simple_trunk(b, b.input("data", {6, 384, 512}), false);
+  const auto flow = b.conv(concat2, "predict_flow2", 2, 3, 1, 1, 1, false);
+  b.upsample(flow, "upsample_flow", 4, "bilinear");
   return b.build();
 }
 

@@ -31,6 +31,8 @@ const std::vector<ZooEntry>& zoo() {
       {"chair", "Chair generator (Dosovitskiy et al. 2015), style+view -> 3x128x128", make_chair},
       {"pix2pix", "Pix2Pix U-Net 256 generator (Isola et al. 2017), 3x256x256", make_pix2pix},
       {"flownets", "FlowNetSimple (Dosovitskiy et al. 2015), 6x384x512 frame pair", make_flownets},
+      {"flownet_dff", "DFF's FlowNet (Zhu et al. 2017), MobiEye's inter frame, 6x320x512 frame pair",
+       make_flownet_dff},
       {"yolo_small", "YOLO v1 small (Redmon et al. 2016; Darknet YOLO-small), 3x448x448", make_yolo_small},
       {"digits_mlp", "MLP 64-64-10 for the 8x8 digits scikit-learn ships (`coinfer train`), 1x8x8",
        make_digits_mlp},

@@ -46,6 +46,7 @@ Graph make_deepspeech();          // deepspeech.cpp: Deep Speech (Hannun et al. 
 Graph make_chair();               // chair.cpp: chair generator (Dosovitskiy et al. 2015)
 Graph make_pix2pix();             // pix2pix.cpp: U-Net 256 generator
 Graph make_flownets();            // flownet.cpp: FlowNetSimple
+Graph make_flownet_dff();         // flownet_dff.cpp: DFF's FlowNet (MobiEye's inter frame)
 Graph make_yolo_small();          // yolo.cpp: YOLO v1 small
 Graph make_digits_mlp();          // digits.cpp: 64-64-10 MLP for the 8x8 digits
 Graph make_digits_cnn();          // digits.cpp: LeNet-style CNN for the 8x8 digits

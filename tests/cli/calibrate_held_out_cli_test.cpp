@@ -9,7 +9,7 @@ using namespace coinfer::testing;
 using Catch::Matchers::Contains;
 
 TEST_CASE("calibrate --held-out reports the shipped files with two or more fitted figures") {
-  // gtx1080 and gtx_titan (ResNet-101, FlowNetS) and nexus5x (ConvNet, MLP) fit two figures each;
+  // gtx1080 and gtx_titan (ResNet-101, DFF's FlowNet) and nexus5x (ConvNet, MLP) fit two figures each;
   // every other shipped file fits one and is listed as not reported.
   const std::string dir = COINFER_SOURCE_DIR "/platforms/calibration/";
   const auto r =

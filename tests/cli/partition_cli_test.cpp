@@ -30,7 +30,7 @@ TEST_CASE("partition prints the tasks of a compare variant and its analytic late
   CHECK_THAT(r.out, Contains("upload    transfer  phone -> server  602,112 B"));
   CHECK_THAT(r.out, Contains("critical path: upload -> infer -> download"));
   // Same figure as `coinfer run` reports as analytic_latency_ms for this variant.
-  CHECK_THAT(r.out, Contains("analytic latency 909.092 ms"));
+  CHECK_THAT(r.out, Contains("analytic latency 909.105 ms"));
 }
 
 TEST_CASE("partition --json prints the plan JSON") {

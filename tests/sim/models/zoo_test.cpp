@@ -140,6 +140,28 @@ TEST_CASE("flownets has the 38,675,536 parameters of the FlowNetS port") {
   CHECK(build_zoo_model("flownets").total_params() == 38675536);
 }
 
+TEST_CASE("flownet_dff has the 38,876,194 parameters of DFF's released FlowNet") {
+  // Encoder as flownets: 24,050,752. Refinement with biases: flow predictions 3x3 -> 2,
+  // 18*(1024+1026+770+386) + 4*2 = 57,716; deconvs 4x4, 16*(1024*512 + 1026*256 + 770*128 + 386*64)
+  // + (512+256+128+64) = 14,564,288; flow upsampling 4*(2*2*16 + 2) = 264. Heads on the pooled concat2
+  // (194 channels): predict_flow 194*2*9 + 2 = 3,494, scale_map 194*1024 + 1024 = 199,680.
+  // 24,050,752 + 57,716 + 14,564,288 + 264 + 3,494 + 199,680 = 38,876,194.
+  CHECK(build_zoo_model("flownet_dff").total_params() == 38876194);
+}
+
+TEST_CASE("flownet_dff gives the flow at 1/8 of its input (1/16 of the frame), with no upsampling") {
+  // 6x320x512 (a 600x1000 frame halved and padded to multiples of 64): conv6_1 at 1/64 = 5x8,
+  // concat2 at 1/4 = 80x128, pooled to 1/8: flow 2x40x64 and the scale map 1024x40x64.
+  const Graph g = build_zoo_model("flownet_dff");
+  CHECK(shape_of(g, "conv6_1") == Shape{1024, 5, 8});
+  CHECK(shape_of(g, "concat2") == Shape{194, 80, 128});
+  CHECK(shape_of(g, "predict_flow") == Shape{2, 40, 64});
+  CHECK(shape_of(g, "scale_map") == Shape{1024, 40, 64});
+  const auto outputs = g.output_layers();
+  REQUIRE(outputs.size() == 2);
+  CHECK(g.layer(outputs.front()).name == "predict_flow");
+}
+
 TEST_CASE("deepspeech runs its recurrent layer as one bidirectional lstm over the sequence") {
   const Graph g = build_zoo_model("deepspeech");
   const Layer& brnn = g.layer_by_name("brnn4");
@@ -193,7 +215,7 @@ TEST_CASE("zoo names are unique and every model is named after its zoo entry") {
     CHECK_FALSE(e.summary.empty());
     CHECK(e.build().name() == e.name);
   }
-  CHECK(seen.size() == 23);
+  CHECK(seen.size() == 24);
 }
 
 TEST_CASE("every zoo model builds with one input, unique names and a complete topological order") {
