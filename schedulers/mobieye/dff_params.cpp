@@ -37,7 +37,7 @@ ParamSchema dff_param_schema() {
       ParamSpec::string("key_gpu", "adff: the GPU running the key frames' FeatNet").with_default("gtx_titan"),
       ParamSpec::string("network", "the network joining phone and decoder").with_default("lte"),
       ParamSpec::string("inter_model", "zoo model of the inter pass (FlowNet + propagation)")
-          .with_default("flownets"),
+          .with_default("flownet_dff"),
       ParamSpec::value("inter_input", "input shape of the inter model (default [6, 320, 512])"),
       ParamSpec::string("key_model", "zoo model of the key-frame FeatNet").with_default("resnet101"),
       ParamSpec::value("key_input", "input shape of the key model (default [3, 600, 1000])"),

@@ -18,7 +18,7 @@ struct DffParams {
   std::string resolution;  ///< "WxH" of the trace's sizes ("": its first)
   // Devices and network (defaults: platforms/mobieye.yaml's names).
   std::string phone = "pixel2", decoder = "server", gpu = "gtx1080", key_gpu = "gtx_titan", network = "lte";
-  std::string inter_model = "flownets", key_model = "resnet101";
+  std::string inter_model = "flownet_dff", key_model = "resnet101";
   std::vector<std::int64_t> inter_input{6, 320, 512}, key_input{3, 600, 1000};
   int interval = 10;
   std::optional<VdsParams> vds;

@@ -242,6 +242,17 @@ std::map<std::string, double> DffScheduler::summary() const {
   put("feature_delay_frames", mean(delays));
   put("feature_delay_frames_max", max_of(delays));
   m["eq41_delay_frames"] = feature_delay_frames(featnet_s_, inter_s_, params_.other_ms / 1e3);
+  // eq. 4.1's general form at the spacing the frames actually reached the GPU with: T_FlowNet +
+  // T_other is the mean time between consecutive decode ends (a frame stream slower than the GPU
+  // leaves FeatNet more time per frame than the inter pass alone).
+  std::vector<double> decoded;
+  for (const FrameInfo& f : frames_)
+    if (f.decoded_s > 0.0) decoded.push_back(f.decoded_s);
+  if (decoded.size() >= 2 && decoded.back() > decoded.front()) {
+    const double spacing_s = (decoded.back() - decoded.front()) / static_cast<double>(decoded.size() - 1);
+    m["eq41_delay_frames_at_spacing"] = feature_delay_frames(featnet_s_, spacing_s);
+    m["mean_frame_spacing_ms"] = spacing_s * 1e3;
+  }
   if (params_.delay) m["delay"] = *params_.delay;
   m["encode_ms"] = encode_s_ * 1e3;
   put("mean_upload_ms", mean(uploads));

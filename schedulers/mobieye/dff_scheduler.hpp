@@ -17,8 +17,8 @@
 /// [Mao-PhD §4.4], decided at each frame's release in order.
 /// - dff: key frames run `key` in line; a frame's feature age is its distance to its key frame.
 /// - adff: every frame runs `inter` against the newest feature map finished when its decode ends
-///   (our reading: the inter thread picks the map under the mutex as the frame arrives, l. 2674-2692
-///   of sec. 4.3.2). Each key frame, once decoded, also starts a background FeatNet job on `key_gpu`
+///   (our reading: the inter thread picks the map under the mutex as the frame arrives,
+///   [Mao-PhD §4.3.2]). Each key frame, once decoded, also starts a background FeatNet job on `key_gpu`
 ///   (Scheduler::take_background); its map is available when the job ends. Frames decoded before the
 ///   first map exists wait for it (held: the workload needs a finite deadline). Feature age = frame
 ///   index - the index of the key frame whose map its inter pass used.
@@ -32,7 +32,8 @@
 /// end less encode and decode: the uplink, its wake-up and queueing), inference_ms (decode end to the
 /// end of its GPU pass, queueing included), result_ms (GPU pass end to the frame's end). Summary
 /// (scheduler_metrics): feature_delay_frames (mean measured D_f) and feature_delay_frames_max,
-/// eq41_delay_frames, delay (when configured), mean_feature_age, max_feature_age, key_frames,
+/// eq41_delay_frames (eq. 4.1 on the model times and other_ms), eq41_delay_frames_at_spacing (eq. 4.1
+/// on the mean spacing of the frames' decode ends, mean_frame_spacing_ms), delay (when configured), mean_feature_age, max_feature_age, key_frames,
 /// average_key_interval, encode_ms, mean_upload_ms, decode_ms, mean_inference_ms, mean_result_ms (the
 /// latency breakdown), inter_ms, key_ms (the model times on their devices), effective_map (with
 /// `map_table`), ssi_mean_density and ssi_mean_ratio (with `ssi_file`).

@@ -119,6 +119,18 @@ TEST_CASE("adff: with 0.2 s of other work per frame the measured D_f is 2 (sec. 
   CHECK(r.scheduler_metrics.at("eq41_delay_frames") == 2.0);
 }
 
+TEST_CASE("adff: eq. 4.1 at the measured frame spacing agrees with the measured D_f without other_ms") {
+  // As above, but the scheduler is not told of the 0.2 s decode: eq41_delay_frames sees only the
+  // inter pass, ceil(0.6 / 0.2) = 3, while the frames reach the GPU about 0.4 s apart (0.2 s decode
+  // + 0.2 s inter, one at a time; frame 0 also waited 0.6 s for the first map, which stretches the
+  // mean over 24 frames by 0.6 / 23 s). At that spacing, ceil(0.6 / 0.426) = 2 = the measured D_f.
+  const auto r = replay(true, params(6, 200, 600, 200), synthetic(), 24);
+  CHECK(r.scheduler_metrics.at("eq41_delay_frames") == 3.0);
+  CHECK(r.scheduler_metrics.at("mean_frame_spacing_ms") == Approx(400.0 + 600.0 / 23.0).epsilon(1e-3));
+  CHECK(r.scheduler_metrics.at("eq41_delay_frames_at_spacing") == 2.0);
+  CHECK(r.scheduler_metrics.at("feature_delay_frames") == 2.0);
+}
+
 TEST_CASE("dff: the mean inference time at interval k is (key + (k - 1) inter) / k on the 1080's numbers") {
   // 89 ms key frames, 19 ms inter frames, interval 7, 35 frames (5 whole intervals), one frame at a
   // time so nothing queues: (89 + 6 x 19) / 7 = 29 ms.
