@@ -126,8 +126,14 @@ FrameDecision DffScheduler::on_frame(const SchedulerView& view) {
   if (!asynchronous_) f.map = last_key_;
   FrameDecision d;
   d.variant = kCapture;
-  d.transfer_bytes = {{"upload", trace_.frames[k].bytes[size_]}};
+  d.transfer_bytes = {{"upload", upload_bytes(k)}};
   return d;
+}
+
+double DffScheduler::upload_bytes(std::size_t frame) const {
+  if (!params_.frame_bits_per_pixel) return trace_.frames[frame].bytes[size_];
+  const FrameSize& s = trace_.sizes[size_];
+  return *params_.frame_bits_per_pixel * s.width * s.height / 8.0;
 }
 
 Continuation DffScheduler::inter_pass(std::size_t frame, std::size_t map) {
