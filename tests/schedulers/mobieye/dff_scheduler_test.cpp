@@ -158,8 +158,8 @@ TEST_CASE("dff: frame_bits_per_pixel replaces the trace's bytes by the stated si
 }
 
 TEST_CASE("dff: frame_bits_per_pixel is read from the scenario and must be positive") {
-  const Json ok = dff_param_schema().resolve(Json{{"trace_file", kTrace}, {"frame_bits_per_pixel", 1.611}},
-                                             "scheduler");
+  const Json ok =
+      dff_param_schema().resolve(Json{{"trace_file", kTrace}, {"frame_bits_per_pixel", 1.611}}, "scheduler");
   CHECK(DffParams::from_json(ok).frame_bits_per_pixel == 1.611);
   CHECK_THROWS_WITH(
       dff_param_schema().resolve(Json{{"trace_file", kTrace}, {"frame_bits_per_pixel", 0}}, "scheduler"),
