@@ -16,7 +16,7 @@ between two markers and is replaced whole:
 (0-based, inclusive ranges) picks some of them. `grid CHECK`: a sweep's runs pivoted, `row=` and `col=`
 name results.csv columns whose values label the rows and columns, `value=` the column shown,
 `col=A,B` labels columns by several values, `heads=x|y|z` renames the columns in order,
-`where=COLUMN=TEXT` (`;`-separated) keeps matching runs, `fmt=` is a Python format spec and
+`where=COLUMN=TEXT` (`;`-separated) keeps matching runs (`COLUMN!=TEXT` the others; an empty cell is `-`), `fmt=` is a Python format spec and
 `corner=` the top-left cell's text (`_` stands for a space in `heads` and `corner`).
 
     scripts/render-docs.py            # rewrite the tables in place
@@ -123,7 +123,8 @@ def render_grid(metrics, options, where):
     runs = list(runs_of(metrics).values())
     for cond in filter(None, options.get("where", "").split(";")):
         column, _, text = cond.partition("=")
-        runs = [r for r in runs if cell_text(r.get(column), "") == text]
+        keep = not column.endswith("!")  # COLUMN!=TEXT keeps the runs that do not match
+        runs = [r for r in runs if (cell_text(r.get(column.rstrip("!")), "") == text) == keep]
     col_keys = options["col"].split(",")
     rows, cols, cells = [], [], {}
     for run in runs:

@@ -63,6 +63,10 @@ ParamSchema dff_param_schema() {
       ParamSpec::number("result_bytes", "detection results returned per frame (not in the source: an input)")
           .with_default(1000)
           .range(1, 1e12),
+      ParamSpec::number("frame_bits_per_pixel",
+                        "upload bpp x W x H / 8 bytes per frame instead of the trace's bytes "
+                        "([Mao-PhD §4.6.2]: 1.611; unset: the trace's)")
+          .range(1e-6, 1e3),
       ParamSpec::value("map_table",
                        "mAP by feature age {source, by_age: [[age, mAP], ...]} for effective_map"),
       ParamSpec::path("ssi_file", "SSI profile CSV density,dense_ms,ssi_ms,time_ratio (unset: dense)"),
@@ -98,6 +102,8 @@ DffParams DffParams::from_json(const Json& p) {
   r.decode_ms = p.at("decode_ms").get<double>();
   r.other_ms = p.at("other_ms").get<double>();
   r.result_bytes = p.at("result_bytes").get<double>();
+  if (!p.at("frame_bits_per_pixel").is_null())
+    r.frame_bits_per_pixel = p.at("frame_bits_per_pixel").get<double>();
   if (!p.at("map_table").is_null())
     r.map_table = MapTable::from_json(p.at("map_table"), "", "scheduler.map_table");
   r.ssi_file = string_or(p, "ssi_file", "");

@@ -29,6 +29,10 @@ struct DffParams {
   double decode_ms = 3.9;    ///< [Mao-PhD §4.6.2]
   double other_ms = 0.0;     ///< eq. 4.1's other per-frame work
   double result_bytes = 1000.0;
+  /// The paper's frame size as an input: when set, every upload is bpp x W x H / 8 bytes at
+  /// `resolution` instead of the trace's encoded bytes ([Mao-PhD §4.6.2]: 1.98 Mb per 1280x960
+  /// frame, 1.611 bits/px, a stated measurement of the paper's encoder).
+  std::optional<double> frame_bits_per_pixel;
   std::optional<MapTable> map_table;
   std::string ssi_file;  ///< SSI profile (ssi_profile.hpp), "" for dense inter passes
 

@@ -50,6 +50,17 @@ double encode_s(const DffParams& p, const Device& phone) {
   return codec->encode_ms / 1e3;
 }
 
+// The scheduler's trace: its own errors (file, line, column) under the key that named it.
+VideoTrace read_trace_param(const std::string& path) {
+  try {
+    return read_video_trace(path);
+  } catch (const InputError& e) {
+    throw InputError(
+        "", "scheduler.trace_file",
+        fmt::format("{} (expected a video trace, as `coinfer make-trace video` writes)", e.what()));
+  }
+}
+
 double mean(const std::vector<double>& xs) {
   if (xs.empty()) return kNaN;
   double s = 0.0;
@@ -61,7 +72,7 @@ double mean(const std::vector<double>& xs) {
 
 DffScheduler::DffScheduler(bool asynchronous, DffParams params)
     : asynchronous_(asynchronous), params_(std::move(params)) {
-  trace_ = read_video_trace(params_.trace_file);
+  trace_ = read_trace_param(params_.trace_file);
   if (!params_.resolution.empty()) {
     try {
       size_ = trace_.size_index(params_.resolution, "scheduler.resolution");
@@ -126,8 +137,14 @@ FrameDecision DffScheduler::on_frame(const SchedulerView& view) {
   if (!asynchronous_) f.map = last_key_;
   FrameDecision d;
   d.variant = kCapture;
-  d.transfer_bytes = {{"upload", trace_.frames[k].bytes[size_]}};
+  d.transfer_bytes = {{"upload", upload_bytes(k)}};
   return d;
+}
+
+double DffScheduler::upload_bytes(std::size_t frame) const {
+  if (!params_.frame_bits_per_pixel) return trace_.frames[frame].bytes[size_];
+  const FrameSize& s = trace_.sizes[size_];
+  return *params_.frame_bits_per_pixel * s.width * s.height / 8.0;
 }
 
 Continuation DffScheduler::inter_pass(std::size_t frame, std::size_t map) {

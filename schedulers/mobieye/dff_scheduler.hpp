@@ -5,7 +5,9 @@
 /// Plan variants (built by plan_variants from the platform and the parameters, dff_params.hpp):
 ///   capture  `encode` on `phone` (the phone calibration's codec.encode_ms: Pixel 2 14.9 ms, Nexus 5
 ///            22.8 ms [Mao-PhD §4.6.2]) -> `upload` to `decoder` over `network` (this frame's encoded
-///            bytes at `resolution`, from the video trace) -> `decode` on `decoder` (`decode_ms`, 3.9)
+///            bytes at `resolution`, from the video trace; with `frame_bits_per_pixel`, the paper's
+///            stated size instead: bpp x W x H / 8, e.g. 1.611 x 1280 x 960 / 8 = 247,450 bytes (1.98 Mb)
+///            [Mao-PhD §4.6.2]) -> `decode` on `decoder` (`decode_ms`, 3.9)
 ///   inter    `inter` on `gpu`: the inter model (FlowNet + propagation) at `inter_input`, its time from
 ///            the cost model on that device (or a fixed `inter_ms`; the key model likewise, `key_ms`)
 ///   key      dff only: `key` on `gpu`, the key model (ResNet-101 at 3x600x1000) instead of the inter pass
@@ -101,6 +103,8 @@ class DffScheduler final : public Scheduler {
   /// The inter pass of `frame` against key frame `map`'s features.
   Continuation inter_pass(std::size_t frame, std::size_t map);
   std::optional<std::size_t> newest_map(std::size_t frame) const;
+  /// Bytes uploaded for `frame`: the trace's at the resolution, or the stated bits per pixel.
+  double upload_bytes(std::size_t frame) const;
 };
 
 }  // namespace coinfer::mobieye

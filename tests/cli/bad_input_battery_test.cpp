@@ -99,9 +99,9 @@ void run_file(const std::string& stem) {
 }
 
 const std::vector<std::string> kFiles = {
-    "adalearner", "bandwidth_traces", "cbo_run",    "check",  "cli",     "components",
-    "fuzz",       "jointdnn",         "make_trace", "mtx",    "numbers", "pipeline",
-    "profiles",   "scenarios",        "sweeps",     "traces", "train"};
+    "adalearner", "bandwidth_traces", "cbo_run",    "check",   "cli",    "components",
+    "fuzz",       "jointdnn",         "make_trace", "mobieye", "mtx",    "numbers",
+    "pipeline",   "profiles",         "scenarios",  "sweeps",  "traces", "train"};
 
 }  // namespace
 
@@ -125,6 +125,7 @@ BATTERY_FILE(components)
 BATTERY_FILE(fuzz)
 BATTERY_FILE(jointdnn)
 BATTERY_FILE(make_trace)
+BATTERY_FILE(mobieye)
 BATTERY_FILE(mtx)
 BATTERY_FILE(numbers)
 BATTERY_FILE(pipeline)

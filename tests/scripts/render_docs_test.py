@@ -100,6 +100,15 @@ class RenderDocsTest(unittest.TestCase):
             self.assertEqual(repo.run().returncode, 0)
             self.assertNotIn("local", repo.page.read_text())
 
+    def test_grid_where_not_keeps_the_other_runs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            marker = "<!-- generated: grid g row=variant col=rate value=acc where=variant!=cbo -->"
+            repo = Repo(tmp, {"g": GRID}, page(marker))
+            self.assertEqual(repo.run().returncode, 0)
+            table = repo.page.read_text().split("-->\n", 1)[1]  # after the marker, which names cbo
+            self.assertNotIn("cbo", table)
+            self.assertIn("| local | 0.25 | 0.25 |", table)
+
     def test_grid_columns_from_two_keys_renamed(self):
         with tempfile.TemporaryDirectory() as tmp:
             marker = "<!-- generated: grid g row=rate col=variant,rate value=acc heads=a|b|c|d -->"

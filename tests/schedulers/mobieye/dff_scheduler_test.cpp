@@ -159,6 +159,25 @@ TEST_CASE("dff: a frame's upload carries its encoded size from the trace at the 
   CHECK(r.links[0].bytes + r.links[1].bytes == 116600.0 + 3.0);
 }
 
+TEST_CASE("dff: frame_bits_per_pixel replaces the trace's bytes by the stated size at the resolution") {
+  // 1.611 bits/px at 1280x960: 1.611 x 1,228,800 / 8 = 247,449.6 bytes per frame whatever the trace
+  // says (its 100000 / 8200 / 8400); 3 frames plus 3 one-byte results.
+  DffParams p = params(3, 19, 89);
+  p.resolution = "1280x960";
+  p.frame_bits_per_pixel = 1.611;
+  const auto r = replay(false, p, synthetic(), 3);
+  CHECK(r.links[0].bytes + r.links[1].bytes == Approx(3 * 247449.6 + 3.0).epsilon(1e-12));
+}
+
+TEST_CASE("dff: frame_bits_per_pixel is read from the scenario and must be positive") {
+  const Json ok =
+      dff_param_schema().resolve(Json{{"trace_file", kTrace}, {"frame_bits_per_pixel", 1.611}}, "scheduler");
+  CHECK(DffParams::from_json(ok).frame_bits_per_pixel == 1.611);
+  CHECK_THROWS_WITH(
+      dff_param_schema().resolve(Json{{"trace_file", kTrace}, {"frame_bits_per_pixel", 0}}, "scheduler"),
+      Catch::Contains("scheduler.frame_bits_per_pixel"));
+}
+
 TEST_CASE("dff: bad parameters name their key") {
   const Json bad_delay =
       dff_param_schema().resolve(Json{{"trace_file", kTrace}, {"interval", 6}, {"delay", 7}}, "scheduler");
