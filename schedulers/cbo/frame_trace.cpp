@@ -4,15 +4,14 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 
 #include <fmt/format.h>
 
-#include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
-#include "sim/scenario/results_csv.hpp"
+#include "sim/scenario/csv_table.hpp"
 
 namespace coinfer::cbo {
 namespace {
@@ -37,38 +36,24 @@ int resolution_of(std::string_view name, std::string_view prefix) {
 }
 
 Columns find_columns(const CsvRecord& header, const std::string& file) {
-  const auto where = fmt::format("line {}", header.line);
-  std::map<std::string, std::size_t, std::less<>> at;
-  for (std::size_t c = 0; c < header.cells.size(); ++c)
-    if (!at.emplace(header.cells[c], c).second)
-      throw InputError(file, where, fmt::format("column '{}' appears twice", header.cells[c]));
-  auto required = [&](const std::string& name) {
-    const auto it = at.find(name);
-    if (it == at.end()) throw InputError(file, where, fmt::format("missing column '{}'", name));
-    return it->second;
-  };
-  auto optional = [&](const std::string& name) -> std::optional<std::size_t> {
-    const auto it = at.find(name);
-    return it == at.end() ? std::nullopt : std::optional(it->second);
-  };
+  const CsvHeader h(header, file);
   Columns out;
-  out.video = optional("video");
-  out.frame = optional("frame");
-  out.confidence = required("confidence");
-  out.correct = required("correct");
+  out.video = h.optional("video");
+  out.frame = h.optional("frame");
+  out.confidence = h.required("confidence");
+  out.correct = h.required("correct");
   // px -> column of size_bytes_<px> / server_correct_<px>; `size_bytes_090` and `size_bytes_90`
   // would name the same resolution twice.
   std::map<int, std::size_t> size, server;
   for (std::size_t c = 0; c < header.cells.size(); ++c)
     for (auto [prefix, columns] : {std::pair{kSizePrefix, &size}, std::pair{kServerPrefix, &server}})
       if (const int px = resolution_of(header.cells[c], prefix); px != 0 && !columns->emplace(px, c).second)
-        throw InputError(file, where, fmt::format("two {} columns name resolution {}", prefix, px));
+        h.fail(fmt::format("two {} columns name resolution {}", prefix, px));
   auto unmatched = [&](const std::map<int, std::size_t>& from, const std::map<int, std::size_t>& to,
                        std::string_view to_prefix) {
     for (const auto& [px, c] : from)
       if (!to.count(px))
-        throw InputError(file, where,
-                         fmt::format("column '{}' has no matching '{}{}'", header.cells[c], to_prefix, px));
+        h.fail(fmt::format("column '{}' has no matching '{}{}'", header.cells[c], to_prefix, px));
   };
   unmatched(size, server, kServerPrefix);
   unmatched(server, size, kSizePrefix);
@@ -80,59 +65,17 @@ Columns find_columns(const CsvRecord& header, const std::string& file) {
   return out;
 }
 
-// Reads one cell; errors name the line and the column.
-class RowReader {
- public:
-  RowReader(const CsvRecord& row, const CsvRecord& header, const std::string& file)
-      : row_(row), header_(header), file_(file) {}
-
-  const std::string& text(std::size_t c) const { return row_.cells[c]; }
-
-  double number(std::size_t c, double min, double max, bool min_open, const std::string& expected) const {
-    const std::string& s = row_.cells[c];
-    double v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    const bool ok = ec == std::errc() && end == s.data() + s.size() && std::isfinite(v) && v <= max &&
-                    (min_open ? v > min : v >= min);
-    if (!ok) fail(c, fmt::format("expected {}, got '{}'", expected, s));
-    return v;
-  }
-
-  bool flag(std::size_t c) const {
-    const std::string& s = row_.cells[c];
-    if (s != "0" && s != "1") fail(c, fmt::format("expected 0 or 1, got '{}'", s));
-    return s == "1";
-  }
-
-  std::int64_t index(std::size_t c) const {
-    const std::string& s = row_.cells[c];
-    std::int64_t v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || v < 0)
-      fail(c, fmt::format("expected an integer >= 0, got '{}'", s));
-    return v;
-  }
-
- private:
-  [[noreturn]] void fail(std::size_t c, const std::string& message) const {
-    throw InputError(file_, fmt::format("line {}", row_.line),
-                     fmt::format("column '{}': {}", header_.cells[c], message));
-  }
-
-  const CsvRecord& row_;
-  const CsvRecord& header_;
-  const std::string& file_;
-};
-
-TraceFrame read_frame(const RowReader& r, const Columns& cols, std::size_t line) {
+TraceFrame read_frame(const CsvCells& r, const Columns& cols, std::size_t line) {
   TraceFrame f;
   f.line = line;
   if (cols.video) f.video = r.text(*cols.video);
-  if (cols.frame) f.index = r.index(*cols.frame);
-  f.confidence = r.number(cols.confidence, 0, 1, false, "a number in [0, 1]");
+  if (cols.frame)
+    f.index = static_cast<std::int64_t>(
+        r.integer(*cols.frame, 0, "an integer >= 0", std::numeric_limits<std::int64_t>::max()));
+  f.confidence = r.number(cols.confidence, 0, 1, "a number in [0, 1]");
   f.correct = r.flag(cols.correct);
   for (std::size_t k = 0; k < cols.resolutions_px.size(); ++k) {
-    f.size_bytes.push_back(r.number(cols.size[k], 0, HUGE_VAL, true, "a number of bytes > 0"));
+    f.size_bytes.push_back(r.number(cols.size[k], 0, HUGE_VAL, "a number of bytes > 0", true));
     f.server_correct.push_back(r.flag(cols.server[k]) ? 1 : 0);
   }
   return f;
@@ -150,30 +93,17 @@ ScoredFrames FrameTrace::local() const {
 }
 
 FrameTrace parse_frame_trace(const std::string& text, const std::string& file) {
-  const auto records = parse_csv(text, file);
-  if (records.empty()) throw InputError(file, "", "empty file, expected a header line");
-  const CsvRecord& header = records.front();
-  const Columns cols = find_columns(header, file);
+  const CsvTable table = parse_csv_table(text, file, "frames");
+  const Columns cols = find_columns(table.header, file);
   FrameTrace trace;
   trace.resolutions_px = cols.resolutions_px;
-  for (std::size_t r = 1; r < records.size(); ++r) {
-    const CsvRecord& row = records[r];
-    if (row.cells.size() != header.cells.size())
-      throw InputError(
-          file, fmt::format("line {}", row.line),
-          fmt::format("expected {} cells (as in the header), got {}", header.cells.size(), row.cells.size()));
-    trace.frames.push_back(read_frame(RowReader(row, header, file), cols, row.line));
-  }
-  if (trace.frames.empty()) throw InputError(file, "", "no frames after the header line");
+  for (const CsvRecord& row : table.rows)
+    trace.frames.push_back(read_frame(CsvCells(row, table.header, file), cols, row.line));
   return trace;
 }
 
 FrameTrace read_frame_trace(const std::string& path) {
-  std::error_code ec;  // the throwing overloads would throw filesystem_error for a name too long
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(path, "", "is a directory, expected a trace CSV file");
-  if (!std::filesystem::exists(path, ec)) throw InputError(path, "", "file not found");
-  return parse_frame_trace(read_whole_file(path), path);
+  return parse_frame_trace(read_data_file(path, "a trace CSV file"), path);
 }
 
 void check_resolutions(const std::vector<int>& px) {

@@ -3,16 +3,13 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <limits>
-#include <map>
 #include <optional>
 
 #include <fmt/format.h>
 
-#include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
-#include "sim/scenario/results_csv.hpp"
+#include "sim/scenario/csv_table.hpp"
 
 namespace coinfer::mobieye {
 namespace {
@@ -47,53 +44,25 @@ struct Columns {
   std::optional<std::size_t> host_decode;
 };
 
-class HeaderReader {
- public:
-  HeaderReader(const CsvRecord& header, const std::string& file)
-      : header_(header), file_(file), where_(fmt::format("line {}", header.line)) {
-    for (std::size_t c = 0; c < header.cells.size(); ++c)
-      if (!at_.emplace(header.cells[c], c).second)
-        fail(fmt::format("column '{}' appears twice", header.cells[c]));
+// The columns named `<prefix><W>x<H>`, by size, in header order.
+std::vector<std::pair<FrameSize, std::size_t>> sized_columns(const CsvHeader& h, std::string_view prefix) {
+  std::vector<std::pair<FrameSize, std::size_t>> out;
+  for (std::size_t c = 0; c < h.names().size(); ++c) {
+    std::string_view name = h.names()[c];
+    if (!name.starts_with(prefix)) continue;
+    const auto size = parse_size(name.substr(prefix.size()));
+    if (!size)
+      h.fail(fmt::format("column '{}': expected {}<W>x<H>, W and H integers in [1, 65535]", name, prefix));
+    for (const auto& [seen, seen_column] : out)
+      if (same_size(seen, *size))
+        h.fail(fmt::format("columns '{}' and '{}' name the same size", h.names()[seen_column], name));
+    out.emplace_back(*size, c);
   }
-
-  std::size_t required(const std::string& name) const {
-    const auto it = at_.find(name);
-    if (it == at_.end()) fail(fmt::format("missing column '{}'", name));
-    return it->second;
-  }
-  std::optional<std::size_t> optional(const std::string& name) const {
-    const auto it = at_.find(name);
-    return it == at_.end() ? std::nullopt : std::optional(it->second);
-  }
-
-  // The columns named `<prefix><W>x<H>`, by size, in header order.
-  std::vector<std::pair<FrameSize, std::size_t>> sized(std::string_view prefix) const {
-    std::vector<std::pair<FrameSize, std::size_t>> out;
-    for (std::size_t c = 0; c < header_.cells.size(); ++c) {
-      std::string_view name = header_.cells[c];
-      if (!name.starts_with(prefix)) continue;
-      const auto size = parse_size(name.substr(prefix.size()));
-      if (!size)
-        fail(fmt::format("column '{}': expected {}<W>x<H>, W and H integers in [1, 65535]", name, prefix));
-      for (const auto& [seen, seen_column] : out)
-        if (same_size(seen, *size))
-          fail(fmt::format("columns '{}' and '{}' name the same size", header_.cells[seen_column], name));
-      out.emplace_back(*size, c);
-    }
-    return out;
-  }
-
-  [[noreturn]] void fail(const std::string& message) const { throw InputError(file_, where_, message); }
-
- private:
-  const CsvRecord& header_;
-  const std::string& file_;
-  std::string where_;
-  std::map<std::string, std::size_t, std::less<>> at_;
-};
+  return out;
+}
 
 Columns find_columns(const CsvRecord& header, const std::string& file) {
-  const HeaderReader h(header, file);
+  const CsvHeader h(header, file);
   Columns out;
   out.frame = h.required("frame");
   out.type = h.required("type");
@@ -103,13 +72,13 @@ Columns find_columns(const CsvRecord& header, const std::string& file) {
   out.feedback_density = h.required("feedback_density");
   for (std::size_t k = 0; k < kMaskAges.size(); ++k)
     out.mask_by_age[k] = h.required(fmt::format("mask_d{}", kMaskAges[k]));
-  for (const auto& [size, c] : h.sized(kBytesPrefix)) {
+  for (const auto& [size, c] : sized_columns(h, kBytesPrefix)) {
     out.sizes.push_back(size);
     out.bytes.push_back(c);
   }
   if (out.sizes.empty()) h.fail("missing column 'bytes_<W>x<H>' (at least one encoded size)");
   out.host_encode.assign(out.sizes.size(), std::nullopt);
-  for (const auto& [size, c] : h.sized(kEncodePrefix)) {
+  for (const auto& [size, c] : sized_columns(h, kEncodePrefix)) {
     std::size_t k = 0;
     while (k < out.sizes.size() && !same_size(out.sizes[k], size)) ++k;
     if (k == out.sizes.size())
@@ -121,48 +90,7 @@ Columns find_columns(const CsvRecord& header, const std::string& file) {
   return out;
 }
 
-// Reads one cell; errors name the line and the column.
-class CellReader {
- public:
-  CellReader(const CsvRecord& row, const CsvRecord& header, const std::string& file)
-      : row_(row), header_(header), file_(file) {}
-
-  const std::string& text(std::size_t c) const { return row_.cells[c]; }
-
-  // A finite number in [min, max].
-  double number(std::size_t c, double min, double max, const std::string& expected) const {
-    const std::string& s = row_.cells[c];
-    double v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < min || v > max)
-      fail(c, fmt::format("expected {}, got '{}'", expected, s));
-    return v;
-  }
-  double number_or_nan(std::size_t c, double min, double max, const std::string& expected) const {
-    return row_.cells[c].empty() ? kNaN : number(c, min, max, expected);
-  }
-
-  std::uint64_t integer(std::size_t c, std::uint64_t min, const std::string& expected) const {
-    const std::string& s = row_.cells[c];
-    std::uint64_t v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || v < min)
-      fail(c, fmt::format("expected {}, got '{}'", expected, s));
-    return v;
-  }
-
-  [[noreturn]] void fail(std::size_t c, const std::string& message) const {
-    throw InputError(file_, fmt::format("line {}", row_.line),
-                     fmt::format("column '{}': {}", header_.cells[c], message));
-  }
-
- private:
-  const CsvRecord& row_;
-  const CsvRecord& header_;
-  const std::string& file_;
-};
-
-VideoFrame read_frame(const CellReader& r, const Columns& cols, std::size_t index, std::size_t line) {
+VideoFrame read_frame(const CsvCells& r, const Columns& cols, std::size_t index, std::size_t line) {
   if (r.integer(cols.frame, 0, "the frame index") != index)
     r.fail(cols.frame,
            fmt::format("expected {} (rows are frames 0, 1, 2, ...), got '{}'", index, r.text(cols.frame)));
@@ -232,30 +160,18 @@ std::vector<double> VideoTrace::motion() const {
 }
 
 VideoTrace parse_video_trace(const std::string& text, const std::string& file) {
-  const auto records = parse_csv(text, file);
-  if (records.empty()) throw InputError(file, "", "empty file, expected a header line");
-  const CsvRecord& header = records.front();
-  const Columns cols = find_columns(header, file);
+  const CsvTable table = parse_csv_table(text, file, "frames");
+  const Columns cols = find_columns(table.header, file);
   VideoTrace trace;
   trace.sizes = cols.sizes;
-  for (std::size_t r = 1; r < records.size(); ++r) {
-    const CsvRecord& row = records[r];
-    if (row.cells.size() != header.cells.size())
-      throw InputError(
-          file, fmt::format("line {}", row.line),
-          fmt::format("expected {} cells (as in the header), got {}", header.cells.size(), row.cells.size()));
-    trace.frames.push_back(read_frame(CellReader(row, header, file), cols, r - 1, row.line));
-  }
-  if (trace.frames.empty()) throw InputError(file, "", "no frames after the header line");
+  for (std::size_t r = 0; r < table.rows.size(); ++r)
+    trace.frames.push_back(
+        read_frame(CsvCells(table.rows[r], table.header, file), cols, r, table.rows[r].line));
   return trace;
 }
 
 VideoTrace read_video_trace(const std::string& path) {
-  std::error_code ec;  // the throwing overloads would throw filesystem_error for a name too long
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(path, "", "is a directory, expected a video trace CSV file");
-  if (!std::filesystem::exists(path, ec)) throw InputError(path, "", "file not found");
-  return parse_video_trace(read_whole_file(path), path);
+  return parse_video_trace(read_data_file(path, "a video trace CSV file"), path);
 }
 
 }  // namespace coinfer::mobieye
