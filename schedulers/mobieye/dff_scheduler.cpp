@@ -223,14 +223,17 @@ std::vector<double> DffScheduler::frame_values(std::size_t frame) const {
 
 std::map<std::string, double> DffScheduler::summary() const {
   std::map<std::string, double> m;
-  std::vector<double> ages, uploads, inference, results, densities, ratios, delays;
+  std::vector<double> ages, uploads, upload_bytes_sent, inference, results, densities, ratios, delays;
   std::vector<std::size_t> age_list;
   std::vector<bool> keys;
   std::map<std::size_t, std::size_t> first_use;  // key frame -> first frame that used its map
   for (std::size_t k = 0; k < frames_.size(); ++k) {
     const FrameInfo& f = frames_[k];
     keys.push_back(f.key);
-    if (!std::isnan(f.upload_s)) uploads.push_back(f.upload_s * 1e3);
+    if (!std::isnan(f.upload_s)) {
+      uploads.push_back(f.upload_s * 1e3);
+      upload_bytes_sent.push_back(upload_bytes(k));
+    }
     if (!std::isnan(f.inference_s)) inference.push_back(f.inference_s * 1e3);
     if (!std::isnan(f.result_s)) results.push_back(f.result_s * 1e3);
     if (!std::isnan(f.density)) densities.push_back(f.density), ratios.push_back(f.ratio);
@@ -273,6 +276,7 @@ std::map<std::string, double> DffScheduler::summary() const {
   if (params_.delay) m["delay"] = *params_.delay;
   m["encode_ms"] = encode_s_ * 1e3;
   put("mean_upload_ms", mean(uploads));
+  put("mean_upload_bytes", mean(upload_bytes_sent));
   m["decode_ms"] = params_.decode_ms;
   put("mean_inference_ms", mean(inference));
   put("mean_result_ms", mean(results));

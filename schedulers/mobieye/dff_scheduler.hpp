@@ -35,10 +35,11 @@
 /// end of its GPU pass, queueing included), result_ms (GPU pass end to the frame's end). Summary
 /// (scheduler_metrics): feature_delay_frames (mean measured D_f) and feature_delay_frames_max,
 /// eq41_delay_frames (eq. 4.1 on the model times and other_ms), eq41_delay_frames_at_spacing (eq. 4.1
-/// on the mean spacing of the frames' decode ends, mean_frame_spacing_ms), delay (when configured), mean_feature_age, max_feature_age, key_frames,
-/// average_key_interval, encode_ms, mean_upload_ms, decode_ms, mean_inference_ms, mean_result_ms (the
-/// latency breakdown), inter_ms, key_ms (the model times on their devices), effective_map (with
-/// `map_table`), ssi_mean_density and ssi_mean_ratio (with `ssi_file`).
+/// on the mean spacing of the frames' decode ends, mean_frame_spacing_ms), delay (when configured),
+/// mean_feature_age, max_feature_age, key_frames, average_key_interval, encode_ms, mean_upload_ms,
+/// mean_upload_bytes (the encoded bytes of the frames that were uploaded), decode_ms, mean_inference_ms,
+/// mean_result_ms (the latency breakdown), inter_ms, key_ms (the model times on their devices), effective_map
+/// (with `map_table`), ssi_mean_density and ssi_mean_ratio (with `ssi_file`).
 #include <cstddef>
 #include <map>
 #include <memory>

@@ -159,6 +159,13 @@ TEST_CASE("dff: a frame's upload carries its encoded size from the trace at the 
   CHECK(r.links[0].bytes + r.links[1].bytes == 116600.0 + 3.0);
 }
 
+TEST_CASE("dff: mean_upload_bytes is the mean encoded size of the frames uploaded") {
+  DffParams p = params(3, 19, 89);
+  p.resolution = "1280x960";
+  const auto r = replay(false, p, synthetic(), 3);
+  CHECK(r.scheduler_metrics.at("mean_upload_bytes") == Approx(116600.0 / 3).epsilon(1e-12));
+}
+
 TEST_CASE("dff: frame_bits_per_pixel replaces the trace's bytes by the stated size at the resolution") {
   // 1.611 bits/px at 1280x960: 1.611 x 1,228,800 / 8 = 247,449.6 bytes per frame whatever the trace
   // says (its 100000 / 8200 / 8400); 3 frames plus 3 one-byte results.
