@@ -226,6 +226,9 @@ ScenarioSpec load_scenario(const std::string& file, const std::vector<std::strin
   Json doc = read_yaml_file(file);
   if (!doc.is_object())
     throw InputError(file, "", "expected a scenario mapping (name, model, platform, ...)");
+  if (doc.contains("axes"))
+    throw InputError(file, "axes",
+                     fmt::format("a sweep, not a scenario: run it with `coinfer sweep {}`", file));
   expand_scenario_shorthands(doc);
   apply_overrides(doc, overrides, file);
   auto spec = parse_scenario(doc, file);

@@ -128,6 +128,13 @@ TEST_CASE("an unknown source device is reported") {
   CHECK_THAT(r.err, Contains("source: unknown device 'tablet'"));
 }
 
+TEST_CASE("run on a sweep file points to coinfer sweep") {
+  const auto sweep = write_text("swrun.yaml", "name: sw\nbase: b.yaml\naxes:\n  - seeds: [1, 2]\n");
+  const auto r = run_cli("run " + sweep.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("swrun.yaml: axes: a sweep, not a scenario: run it with `coinfer sweep "));
+}
+
 TEST_CASE("a sweep writes one row per run and a rerun redoes nothing") {
   const auto base = scenario("swbase", "partitioner: {name: local}\n");
   const auto sweep =
