@@ -23,5 +23,6 @@ void add_png_wire_command(CLI::App& app);
 void add_step_times_command(CLI::App& app);
 void add_trace_info_command(CLI::App& app);
 void add_ssi_profile_command(CLI::App& app);
+void add_summarize_command(CLI::App& app);
 
 }  // namespace coinfer::cli
