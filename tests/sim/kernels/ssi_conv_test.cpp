@@ -151,7 +151,7 @@ TEST_CASE("ssi_conv2d leaves inactive outputs at 0 without a base", "[kernels][s
   // 1 channel in and out, 1x1 weight 2, bias 1: active outputs 2x + 1, inactive 0 (not the bias).
   const Tensor in({1, 2, 2}, {1, 2, 3, 4});
   const Tensor y =
-      ssi_conv2d(in, Tensor({1, 1, 1, 1}, {2}), Tensor({1}, {1}), ConvParams(), mask_of(2, 2, {1, 0, 0, 1}));
+      ssi_conv2d(in, Tensor({1, 1, 1, 1}, 2.0f), Tensor({1}, 1.0f), ConvParams(), mask_of(2, 2, {1, 0, 0, 1}));
   CHECK(y.data == std::vector<float>{3, 0, 0, 9});
 }
 
@@ -159,7 +159,7 @@ TEST_CASE("ssi_conv2d keeps the base's values at inactive outputs", "[kernels][s
   // As above with the previous output {10, 20, 30, 40} as base: positions 1 and 2 keep 20 and 30.
   const Tensor in({1, 2, 2}, {1, 2, 3, 4});
   const Tensor base({1, 2, 2}, {10, 20, 30, 40});
-  const Tensor y = ssi_conv2d(in, Tensor({1, 1, 1, 1}, {2}), Tensor({1}, {1}), ConvParams(),
+  const Tensor y = ssi_conv2d(in, Tensor({1, 1, 1, 1}, 2.0f), Tensor({1}, 1.0f), ConvParams(),
                               mask_of(2, 2, {1, 0, 0, 1}), base);
   CHECK(y.data == std::vector<float>{3, 20, 30, 9});
 }
@@ -168,7 +168,7 @@ TEST_CASE("ssi_conv2d_into rewrites only the active positions of the given outpu
   // As above, in place on {10, 20, 30, 40}: the same {3, 20, 30, 9}.
   const Tensor in({1, 2, 2}, {1, 2, 3, 4});
   Tensor y({1, 2, 2}, {10, 20, 30, 40});
-  ssi_conv2d_into(in, Tensor({1, 1, 1, 1}, {2}), Tensor({1}, {1}), ConvParams(), mask_of(2, 2, {1, 0, 0, 1}),
+  ssi_conv2d_into(in, Tensor({1, 1, 1, 1}, 2.0f), Tensor({1}, 1.0f), ConvParams(), mask_of(2, 2, {1, 0, 0, 1}),
                   y);
   CHECK(y.data == std::vector<float>{3, 20, 30, 9});
 }
