@@ -150,8 +150,8 @@ TEST_CASE("ssi_conv2d at density 1 is conv2d bit for bit", "[kernels][ssi]") {
 TEST_CASE("ssi_conv2d leaves inactive outputs at 0 without a base", "[kernels][ssi]") {
   // 1 channel in and out, 1x1 weight 2, bias 1: active outputs 2x + 1, inactive 0 (not the bias).
   const Tensor in({1, 2, 2}, {1, 2, 3, 4});
-  const Tensor y =
-      ssi_conv2d(in, Tensor({1, 1, 1, 1}, 2.0f), Tensor({1}, 1.0f), ConvParams(), mask_of(2, 2, {1, 0, 0, 1}));
+  const Tensor y = ssi_conv2d(in, Tensor({1, 1, 1, 1}, 2.0f), Tensor({1}, 1.0f), ConvParams(),
+                              mask_of(2, 2, {1, 0, 0, 1}));
   CHECK(y.data == std::vector<float>{3, 0, 0, 9});
 }
 
@@ -168,8 +168,8 @@ TEST_CASE("ssi_conv2d_into rewrites only the active positions of the given outpu
   // As above, in place on {10, 20, 30, 40}: the same {3, 20, 30, 9}.
   const Tensor in({1, 2, 2}, {1, 2, 3, 4});
   Tensor y({1, 2, 2}, {10, 20, 30, 40});
-  ssi_conv2d_into(in, Tensor({1, 1, 1, 1}, 2.0f), Tensor({1}, 1.0f), ConvParams(), mask_of(2, 2, {1, 0, 0, 1}),
-                  y);
+  ssi_conv2d_into(in, Tensor({1, 1, 1, 1}, 2.0f), Tensor({1}, 1.0f), ConvParams(),
+                  mask_of(2, 2, {1, 0, 0, 1}), y);
   CHECK(y.data == std::vector<float>{3, 20, 30, 9});
 }
 
