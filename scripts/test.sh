@@ -4,7 +4,8 @@
 #
 # --sanitize: builds with clang, AddressSanitizer (leaks included) + UndefinedBehaviorSanitizer and
 # libFuzzer's instrumentation into build-sanitize/ (no benchmarks, -O1, assertions on; the fuzz/
-# targets are built too, so scripts/fuzz.sh reuses the build) and runs the whole suite there. Any
+# targets are built too, so scripts/fuzz.sh reuses the build) and runs the suite there but the notebooks
+# and docs pages (the plain run has them). Any
 # sanitizer report fails the test that caused it. Falls back to g++ (no fuzz targets) without clang.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,5 +35,8 @@ start=$(date +%s)
 cmake --build "$build_dir" -j "$jobs"
 echo "test.sh: sanitized build took $(( $(date +%s) - start )) s"
 start=$(date +%s)
-ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" "$@"
+# The notebooks and docs pages rerun whole paper scenarios through the CLI (a quarter of the suite's
+# time at -O1 under the sanitizers); the plain run executes them, and the CLI and scenario tests cover
+# the same code under the sanitizers.
+ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" -E '^(notebooks|docs): ' "$@"
 echo "test.sh: sanitized tests took $(( $(date +%s) - start )) s"
