@@ -30,7 +30,9 @@ MotionSummary summarize_motion(const VideoTrace& trace) {
   std::size_t below_1 = 0, above_9 = 0;
   for (double m : motion) {
     // Unit bins [b, b + 1) for b = 0..9, the last one open: Fig. 4.12(a) is truncated at 10.
-    ++in_bin[std::min(static_cast<std::size_t>(std::floor(m)), kMotionBins - 1)];
+    // Clamped before the conversion: a motion past size_t's range would not convert.
+    const double last = static_cast<double>(kMotionBins - 1);
+    ++in_bin[static_cast<std::size_t>(std::min(std::floor(m), last))];
     below_1 += m < 1 ? 1 : 0;
     above_9 += m > 9 ? 1 : 0;
   }

@@ -56,3 +56,12 @@ TEST_CASE("a trace without P frames summarises to no frames and a NaN mean") {
   CHECK(std::isnan(s.mean));
   CHECK(std::isnan(s.median));
 }
+
+TEST_CASE("a motion past size_t's range lands in the open last bin") {
+  // 2e22 px does not fit a size_t: it must be clamped to the last bin before the conversion (a
+  // fuzz finding: the conversion itself was undefined).
+  const auto s = mobieye::summarize_motion(trace_of({{'P', 2e22}, {'P', 0.5}}));
+  CHECK(s.fraction_by_bin.back() == 0.5);
+  CHECK(s.fraction_by_bin.front() == 0.5);
+  CHECK(s.above_9 == 0.5);
+}
