@@ -1,8 +1,8 @@
 # COINFER_SANITIZE: AddressSanitizer (leak detection included) + UndefinedBehaviorSanitizer on every
 # target: libraries, tests and the CLI. Undefined behaviour is fatal (-fno-sanitize-recover), so a
 # report fails the test, the CLI run or the fuzz input that triggered it, whatever *_OPTIONS say.
-# COINFER_FUZZ: also libFuzzer's coverage instrumentation (-fsanitize=fuzzer-no-link) and the
-# fuzz/ targets, linked with -fsanitize=fuzzer. It implies COINFER_SANITIZE and needs clang, so one
+# COINFER_FUZZ: also libFuzzer's coverage instrumentation (-fsanitize=fuzzer-no-link) on the
+# libraries, and the fuzz/ targets, linked with -fsanitize=fuzzer. It implies COINFER_SANITIZE and needs clang, so one
 # build (scripts/test.sh --sanitize, build-sanitize/) serves the sanitized suite and scripts/fuzz.sh.
 #
 # Build type "Sanitize" (what scripts/test.sh --sanitize uses): -O1 with line tables only, and
@@ -27,12 +27,17 @@ endif()
 mark_as_advanced(CMAKE_CXX_FLAGS_SANITIZE)
 
 if(COINFER_SANITIZE)
-  set(coinfer_sanitizers address,undefined)
-  if(COINFER_FUZZ)
-    string(APPEND coinfer_sanitizers ",fuzzer-no-link")
-  endif()
-  add_compile_options(-fsanitize=${coinfer_sanitizers} -fno-sanitize-recover=undefined
+  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined
                       -fno-omit-frame-pointer)
   add_link_options(-fsanitize=address,undefined)
-  message(STATUS "coinfer: sanitizers ${coinfer_sanitizers}")
+  message(STATUS "coinfer: sanitizers address,undefined")
 endif()
+
+# coinfer_fuzz_coverage(<target>): libFuzzer's coverage instrumentation on the code the fuzzers
+# explore (the libraries and the fuzz targets). The tests and the CLI go without it: they are never
+# fuzzed, and it makes their compilation slower.
+function(coinfer_fuzz_coverage target)
+  if(COINFER_FUZZ)
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
+  endif()
+endfunction()
