@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target in fuzz/ for a bounded time and fails on any crash, hang (> 10 s
 # for one input), allocation over 2 GiB, sanitizer report or non-coinfer::Error exception.
-# Usage: scripts/fuzz.sh [--seconds N] [--jobs J] [--no-build] [TARGET...]
-#   --seconds N  time per target (default 60); --jobs J  targets run at once (default: nproc)
+# Usage: scripts/fuzz.sh [--seconds N | --runs N [--seed S]] [--jobs J] [--no-build] [TARGET...]
+#   --seconds N  time per target (default 60), from a fresh random seed each time
+#   --runs N     inputs per target instead, from seed S (default 1): the same code always runs the
+#                same inputs, so the outcome does not depend on the machine's speed or luck (CI)
+#   --jobs J     targets run at once (default: nproc)
 #   --no-build   run the fuzz targets already in build-sanitize/fuzz/
 #   TARGET       model_json, calibration_json, plan_json, platform_yaml, scenario_yaml,
 #                sweep_yaml, solve, matrix_market, frame_trace (default: every fuzz/<target>_fuzz.cpp)
@@ -13,18 +16,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=60
+runs=0
+seed=1
 build=1
 jobs="$(nproc)"
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n 2,11p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,14p "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
+done
+for n in "$seconds" "$runs" "$seed"; do
+  case "$n" in ''|*[!0-9]*) echo "fuzz.sh: --seconds, --runs and --seed take a whole number, not '$n'" >&2; exit 2 ;; esac
 done
 if [ ${#targets[@]} -eq 0 ]; then
   for f in fuzz/*_fuzz.cpp; do n="$(basename "$f" .cpp)"; targets+=("${n%_fuzz}"); done
@@ -57,7 +67,10 @@ run_target() {
   rm -rf "$dir"
   mkdir -p "$dir/corpus" "$dir/artifacts"
   cp fuzz/corpus/"$name"/* "$dir/corpus/"
-  local args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len_of "$name")"
+  local budget=(-max_total_time="$seconds")
+  # -reload=0: the corpus folder is not re-read every 10 s, so nothing depends on the clock.
+  if [ "$runs" -gt 0 ]; then budget=(-runs="$runs" -seed="$seed" -reload=0); fi
+  local args=("${budget[@]}" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len_of "$name")"
               -artifact_prefix="$dir/artifacts/" -print_final_stats=1)
   if [ -f "fuzz/dict/$name.dict" ]; then args+=(-dict="fuzz/dict/$name.dict"); fi
   local rc=0
@@ -65,7 +78,9 @@ run_target() {
   echo "$rc" >"$dir/rc"
 }
 
-echo "fuzz.sh: ${#targets[@]} targets, ${seconds} s each, ${jobs} at a time"
+budget_text="${seconds} s each"
+if [ "$runs" -gt 0 ]; then budget_text="${runs} runs each from seed ${seed}"; fi
+echo "fuzz.sh: ${#targets[@]} targets, ${budget_text}, ${jobs} at a time"
 start=$(date +%s)
 running=0
 for name in "${targets[@]}"; do
