@@ -127,15 +127,23 @@ void add_point(std::vector<std::pair<double, double>>& points, double t_s, doubl
 
 constexpr std::uint64_t kMaxOffset_ms = 1000000000000ull;  // 1e9 s
 
+// The number (from 1) of the line that starts at `line` in the text that starts at `begin`: counted
+// only for a message, so that reading never keeps count.
+std::uint64_t line_number(const char* begin, const char* line) {
+  return static_cast<std::uint64_t>(std::count(begin, line, '\n')) + 1;
+}
+
 // One line at p, byte by byte (blank lines, '\r', long numbers, the file's last bytes, errors).
-// Sets `v` and returns true when the line holds an offset; advances p past the line.
-bool mahimahi_line_slow(const char*& p, const char* end, std::uint64_t number, const std::string& file,
+// Sets `v` and returns true when the line holds an offset; advances p past the line. `begin`: the
+// text's start, to number the line in a message.
+bool mahimahi_line_slow(const char*& p, const char* begin, const char* end, const std::string& file,
                         std::uint64_t& v) {
   const char* const start = p;
   v = 0;
   while (p < end && static_cast<unsigned char>(*p - '0') < 10) {
     v = v * 10 + static_cast<unsigned>(*p - '0');
-    if (v > kMaxOffset_ms) throw InputError(file, line_path(number), "offset beyond 1e+12 ms (1e+09 s)");
+    if (v > kMaxOffset_ms)
+      throw InputError(file, line_path(line_number(begin, start)), "offset beyond 1e+12 ms (1e+09 s)");
     ++p;
   }
   const bool digits = p > start;
@@ -144,7 +152,7 @@ bool mahimahi_line_slow(const char*& p, const char* end, std::uint64_t number, c
     const auto* eol =
         static_cast<const char*>(std::memchr(start, '\n', static_cast<std::size_t>(end - start)));
     const std::string_view line(start, static_cast<std::size_t>((eol ? eol : end) - start));
-    throw InputError(file, line_path(number),
+    throw InputError(file, line_path(line_number(begin, start)),
                      fmt::format("expected a millisecond offset (an integer >= 0), got '{}'", line));
   }
   ++p;
@@ -181,16 +189,21 @@ inline std::uint64_t block_masks(const char* p, std::uint64_t& odd) {
 #endif
 }
 
-// The offset in the `len` (1..8) digits at p (8 readable bytes at p): SWAR arithmetic, 8 digits in
-// 3 multiplications. Shifting left by 64 - 8 len drops the bytes after the line (little endian)
-// and leaves zeros, leading zeros, below the digits.
-inline std::uint64_t swar_value(const char* p, std::size_t len) {
-  std::uint64_t x;
-  std::memcpy(&x, p, 8);
+// The offset in the `len` (1..8) digits at the start of x (8 bytes as read from memory): SWAR
+// arithmetic, 8 digits in 3 multiplications. Shifting left by 64 - 8 len drops the bytes after the
+// line (little endian) and leaves zeros, leading zeros, below the digits.
+inline std::uint64_t swar_word(std::uint64_t x, std::size_t len) {
   std::uint64_t d = (x - 0x3030303030303030ull) << (64 - 8 * len);  // a borrow only runs upwards
   d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FFull;
   d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFFull;
   return (d * 10000 + (d >> 32)) & 0xFFFFFFFFull;
+}
+
+// The same for the `len` digits at p (8 readable bytes at p).
+inline std::uint64_t swar_value(const char* p, std::size_t len) {
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);
+  return swar_word(x, len);
 }
 
 [[noreturn]] __attribute__((noinline, cold)) void decreasing_offset(const std::string& file,
@@ -199,6 +212,8 @@ inline std::uint64_t swar_value(const char* p, std::size_t len) {
   throw InputError(file, line_path(number),
                    fmt::format("offsets must not decrease: {} ms after {} ms", v, last));
 }
+
+constexpr std::uint64_t kPowersOf10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
 
 // A schedule holds at most this many bins (40 MB of counts; about 27.8 hours at 10 ms bins).
 constexpr std::uint64_t kMaxMahimahiBins = 10'000'000;
@@ -212,82 +227,269 @@ constexpr std::uint64_t kMaxMahimahiBins = 10'000'000;
 }
 
 // Opportunity counts per bin of one stretch of the file: counts[k] holds those at offsets in
-// (k*bin, (k+1)*bin] ms (offset 0 in bin 0). `first_ms` / `last_ms`: its first and last offsets.
-// Newlines and stray bytes are found 64 bytes at a time (SSE2), so that parsing a line does not
-// wait for the previous one; lines of 1 to 8 digits (offsets below 1e8 ms, about 28 hours) take
-// the SWAR path, any other line the byte-by-byte one. Offsets never decrease, so a bin closes
-// once an offset passes it: no division per line. Messages number the stretch's lines from 1.
+// (b*bin, (b+1)*bin] ms for b = first_bin + k (offset 0 in bin 0). `first_ms` / `last_ms`: its first
+// and last offsets.
 struct OpportunityCounts {
   std::vector<std::uint32_t> counts;
-  std::uint64_t total = 0, first_ms = 0, last_ms = 0;
+  std::uint64_t first_bin = 0, total = 0, first_ms = 0, last_ms = 0;
 };
 
-OpportunityCounts count_stretch(std::string_view text, const std::string& file, std::uint64_t bin_ms) {
-  OpportunityCounts out;
-  std::vector<std::uint32_t>& counts = out.counts;
-  std::uint64_t last = 0, bin = 0, bin_end = bin_ms, total = 0, in_bin = 0;
-  bool any = false;
-  const auto add = [&](std::uint64_t v, std::uint64_t number) {
-    if (v < last) [[unlikely]]
-      decreasing_offset(file, number, v, last);
-    if (!any) [[unlikely]] {
-      any = true;
-      out.first_ms = v;
-    }
-    if (v > bin_end) {
-      if (in_bin > 0) {
-        if (bin >= counts.size()) counts.resize(bin + 1, 0);
-        counts[bin] += static_cast<std::uint32_t>(in_bin);
+// The bin of offset v: (k*bin, (k+1)*bin] ms is bin k, and offset 0 is in bin 0.
+std::uint64_t bin_of(std::uint64_t v, std::uint64_t bin_ms) { return v == 0 ? 0 : (v - 1) / bin_ms; }
+
+// Makes the pages of [p, p + bytes) present and writable in one call where the kernel can
+// (MADV_POPULATE_WRITE, Linux 5.14): writing them then takes no page fault each, which on some
+// virtual machines costs more than the writing. Only a hint: a failure changes nothing.
+void prefault(void* p, std::size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto start = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t from = (start + page - 1) / page * page, to = (start + bytes) / page * page;
+  if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
+// The digits of a line of `len` (1..8) digits at p (8 readable bytes at p) as one number whose
+// bytes are the digits, the first one highest: two lines of the same length compare as their offsets
+// do, leading zeros or not.
+inline std::uint64_t digits_key(const char* p, std::size_t len) {
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);
+  return __builtin_bswap64(x) >> (64 - 8 * len);
+}
+
+// The per-line state of a count: the bin being filled and the last offset. Offsets never decrease,
+// so a bin closes once an offset passes it: no division per line. A line of as many digits as the
+// one before is not even parsed while its digits compare between the last line's and the bin's
+// end's (written with that many digits): only a line that closes a bin, changes length or is out of
+// order is.
+class BinCounter {
+ public:
+  // Bins from `first_bin` on (no offset of the stretch lies before it); the counts are laid out up
+  // to `last_bin` at once (a hint: they grow past it if need be), on pages made present first.
+  BinCounter(const std::string& file, const char* begin, std::uint64_t bin_ms, std::uint64_t first_bin,
+             std::uint64_t last_bin)
+      : file_(file),
+        begin_(begin),
+        bin_ms_(bin_ms),
+        bin_(first_bin),
+        bin_end_((first_bin + 1) * bin_ms),
+        base_(first_bin) {
+    const std::size_t n = last_bin >= first_bin ? last_bin - first_bin + 1 : 1;
+    counts_.reserve(n);
+    prefault(counts_.data(), n * sizeof(std::uint32_t));
+    counts_.resize(n, 0);
+  }
+
+  // The line of `len` (1..8) digits at `line`, with 8 readable bytes at `line`. Out of line, as is
+  // everything but the key path, so that the reading loop keeps its state in registers.
+  __attribute__((noinline)) void add_digits(const char* line, std::size_t len) {
+    const std::uint64_t key = digits_key(line, len);
+    if (len == len_ && key >= last_key_) [[likely]] {
+      if (key > bin_end_key_) {  // past the bin's end
+        next_bin(swar_value(line, len), line);
+        bin_end_key_ = padded_key(bin_end_, len);
       }
-      total += in_bin;
-      in_bin = 0;
-      if (v <= bin_end + bin_ms) {  // the next bin (the common case: no division)
-        ++bin;
-        bin_end += bin_ms;
-      } else {
-        bin = (v - 1) / bin_ms;
-        bin_end = (bin + 1) * bin_ms;
-      }
-      if (bin >= kMaxMahimahiBins) [[unlikely]]
-        too_many_bins(file, number, v, bin_ms);
+      ++in_bin_;
+      last_key_ = key;
+      return;
     }
-    ++in_bin;
-    last = v;
+    add(swar_value(line, len), line);
+    len_ = len;
+    last_key_ = key;
+    bin_end_key_ = padded_key(bin_end_, len);
+  }
+
+  // The key path's state, which the reading loop keeps in registers between calls: the last line's
+  // digits (0: no key path), its key, the bin end's key, and the lines it took since the last call.
+  struct Keys {
+    std::size_t len = 0;
+    std::uint64_t last = 0, bin_end = 0, run = 0;
   };
+  Keys keys() const { return {len_, last_key_, bin_end_key_, 0}; }
+  // Takes back the loop's state before any other call: its lines are in the bin being filled.
+  void absorb(Keys& k) {
+    in_bin_ += k.run;
+    k.run = 0;
+    len_ = k.len;
+    last_key_ = k.last;
+  }
+
+  // The offset v of the line that starts at `line`, however written.
+  void add(std::uint64_t v, const char* line) {
+    const std::uint64_t last = last_value();
+    if (v < last) [[unlikely]]
+      decreasing_offset(file_, line_number(begin_, line), v, last);
+    if (v > bin_end_) next_bin(v, line);
+    ++in_bin_;
+    last_ = v;
+    len_ = 0;  // the keys hold again from the next line of 1..8 digits on
+  }
+
+  OpportunityCounts finish() {
+    flush();
+    OpportunityCounts out;
+    counts_.resize(bin_ - base_ + 1);  // the bins past the last offset
+    out.counts = std::move(counts_);
+    out.first_bin = base_;
+    out.total = total_;
+    out.last_ms = last_value();
+    return out;
+  }
+
+ private:
+  // `value` written with `len` (1..8) digits, leading zeros, as a key; above any key when it needs
+  // more digits. The digits come out in SWAR too: 8 = 4 + 4 (/ 10000), each 4 = 2 + 2 (/ 100, as
+  // x * 5243 >> 19 in 32-bit lanes), each 2 = 1 + 1 (/ 10, as x * 103 >> 10 in 16-bit lanes).
+  static std::uint64_t padded_key(std::uint64_t value, std::size_t len) {
+    if (value >= kPowersOf10[len]) return ~std::uint64_t{0};
+    std::uint64_t x = (value % 10000) | ((value / 10000) << 32);
+    const std::uint64_t hundreds = ((x * 5243) >> 19) & 0x0000007F0000007Full;
+    x = (x - hundreds * 100) | (hundreds << 16);
+    const std::uint64_t tens = ((x * 103) >> 10) & 0x000F000F000F000Full;
+    x = (x - tens * 10) | (tens << 8);
+    const std::uint64_t key = x + 0x3030303030303030ull;  // byte i: the digit of 10^i
+    return len == 8 ? key : key & ((std::uint64_t{1} << (8 * len)) - 1);
+  }
+
+  std::uint64_t last_value() const {
+    if (len_ == 0) return last_;
+    return swar_word(__builtin_bswap64(last_key_ << (64 - 8 * len_)), len_);
+  }
+
+  void flush() {
+    if (in_bin_ == 0) return;
+    if (bin_ < base_) [[unlikely]] {  // not for a text read without error; kept correct all the same
+      counts_.insert(counts_.begin(), base_ - bin_, 0);
+      base_ = bin_;
+    }
+    const std::uint64_t k = bin_ - base_;
+    if (k >= counts_.size()) [[unlikely]]
+      counts_.resize(std::max<std::size_t>(k + 1, 2 * counts_.size()), 0);
+    counts_[k] += static_cast<std::uint32_t>(in_bin_);
+    total_ += in_bin_;
+    in_bin_ = 0;
+  }
+
+  void next_bin(std::uint64_t v, const char* line) {
+    flush();
+    if (v <= bin_end_ + bin_ms_) {  // the next bin (the common case: no division)
+      ++bin_;
+      bin_end_ += bin_ms_;
+    } else {
+      bin_ = (v - 1) / bin_ms_;
+      bin_end_ = (bin_ + 1) * bin_ms_;
+    }
+    if (bin_ >= kMaxMahimahiBins) [[unlikely]]
+      too_many_bins(file_, line_number(begin_, line), v, bin_ms_);
+  }
+
+  const std::string& file_;
+  const char* begin_;
+  std::uint64_t bin_ms_, bin_, bin_end_, base_, in_bin_ = 0, total_ = 0, last_ = 0;
+  std::size_t len_ = 0;  // the last line's digits when it took the key path, else 0
+  std::uint64_t last_key_ = 0, bin_end_key_ = 0;
+  std::vector<std::uint32_t> counts_;
+};
+
+// The first offset of a text already read without error (0 when it holds none).
+std::uint64_t first_offset(std::string_view text) {
+  for (const char *p = text.data(), *end = p + text.size(); p < end; ++p) {
+    if (static_cast<unsigned char>(*p - '0') >= 10) continue;  // a blank line's '\r' or '\n'
+    std::uint64_t v = 0;
+    while (p < end && static_cast<unsigned char>(*p - '0') < 10)
+      v = v * 10 + static_cast<unsigned>(*p++ - '0');
+    return v;
+  }
+  return 0;
+}
+
+// The last line's offset, read backwards (0 when it holds none): a size hint only, so a text not yet
+// read whole is fine.
+std::uint64_t last_offset(std::string_view text) {
+  std::size_t end = text.size();
+  while (end > 0 && static_cast<unsigned char>(text[end - 1] - '0') >= 10) --end;  // '\n', '\r', blank lines
+  std::size_t start = end;
+  while (start > 0 && end - start < 19 && static_cast<unsigned char>(text[start - 1] - '0') < 10) --start;
+  std::uint64_t v = 0;
+  for (std::size_t i = start; i < end; ++i) v = v * 10 + static_cast<unsigned>(text[i] - '0');
+  return v;
+}
+
+// The lines from `line` up to `nl_or_end` byte by byte, after the keys' run (out of line: see
+// BinCounter::add_digits). Returns the keys to resume with and where the next line starts (by value:
+// the loop's pointer never has its address taken, so it stays in a register).
+struct SlowLines {
+  BinCounter::Keys keys;
+  const char* line;
+};
+__attribute__((noinline)) SlowLines slow_lines(BinCounter& counter, BinCounter::Keys keys, const char* line,
+                                               const char* nl_or_end, const char* begin, const char* end,
+                                               const std::string& file) {
+  counter.absorb(keys);
+  std::uint64_t v = 0;
+  while (line < nl_or_end) {
+    const char* const start = line;
+    if (mahimahi_line_slow(line, begin, end, file, v)) counter.add(v, start);
+  }
+  return {counter.keys(), line};
+}
+
+// Counts one stretch of the file. Newlines and stray bytes are found 64 bytes at a time (SSE2), so
+// that parsing a line does not wait for the previous one. In a block of digits and newlines only,
+// lines of 1 to 8 digits (offsets below 1e8 ms, about 28 hours) take the SWAR path; any other line,
+// every line of a block holding another byte, and the line running on from it into the next block
+// take the byte-by-byte one, as do the last bytes. Line numbers are counted only for a message.
+OpportunityCounts count_stretch(std::string_view text, const std::string& file, std::uint64_t bin_ms,
+                                std::uint64_t first_bin, std::uint64_t last_bin) {
   const char* const begin = text.data();
   const char* const end = begin + text.size();
+  BinCounter counter(file, begin, bin_ms, first_bin, last_bin);
+  BinCounter::Keys keys;
   const char* line = begin;
-  std::uint64_t number = 0, v = 0;
-  // A block holding a byte other than a digit or '\n' sends its lines, and the one running on
-  // into the next block, to the byte-by-byte path (which reads '\r', blanks, and reports errors).
+  const auto slow = [&counter, begin, end, &file](const char* from, const char* nl_or_end,
+                                                  BinCounter::Keys& k) {
+    const SlowLines r = slow_lines(counter, k, from, nl_or_end, begin, end, file);
+    k = r.keys;
+    return r.line;
+  };
   bool carried_odd = false;
-  for (const char* block = begin; end - block >= 64; block += 64) {
+  // Any line starting in a block of the loop has 8 readable bytes: 64 + 8 bytes from the block on.
+  for (const char* block = begin; end - block >= 64 + 8; block += 64) {
     std::uint64_t odd = 0;
     const std::uint64_t newlines = block_masks(block, odd);
-    const bool dirty = odd != 0;
-    for (std::uint64_t mask = newlines; mask != 0; mask &= mask - 1) {
-      const char* const nl = block + __builtin_ctzll(mask);
-      ++number;
-      const auto len = static_cast<std::size_t>(nl - line);
-      const bool clean = !dirty && !(carried_odd && line < block);
-      if (clean && len - 1 < 8 && end - line >= 8) {
-        add(swar_value(line, len), number);
-      } else {
-        const char* p = line;
-        if (mahimahi_line_slow(p, end, number, file, v)) add(v, number);
+    if ((odd | static_cast<std::uint64_t>(carried_odd)) == 0) [[likely]] {
+      for (std::uint64_t mask = newlines; mask != 0; mask &= mask - 1) {
+        const char* const nl = block + __builtin_ctzll(mask);
+        const auto len = static_cast<std::size_t>(nl - line);
+        if (len - 1 < 8) [[likely]] {
+          const std::uint64_t key = digits_key(line, len);
+          if (len == keys.len && key >= keys.last && key <= keys.bin_end) [[likely]] {
+            ++keys.run;
+            keys.last = key;
+          } else {
+            BinCounter::Keys k = keys;
+            counter.absorb(k);
+            counter.add_digits(line, len);
+            keys = counter.keys();
+          }
+          line = nl + 1;
+        } else {
+          line = slow(line, nl + 1, keys);
+        }
       }
-      line = nl + 1;
+    } else {
+      for (std::uint64_t mask = newlines; mask != 0; mask &= mask - 1)
+        line = slow(line, block + __builtin_ctzll(mask) + 1, keys);
+      carried_odd = odd != 0 || (carried_odd && newlines == 0);
     }
-    carried_odd = dirty || (carried_odd && newlines == 0);
   }
-  while (line < end)
-    if (mahimahi_line_slow(line, end, ++number, file, v)) add(v, number);
-  if (in_bin > 0) {
-    if (bin >= counts.size()) counts.resize(bin + 1, 0);
-    counts[bin] += static_cast<std::uint32_t>(in_bin);
-  }
-  out.total = total + in_bin;
-  out.last_ms = last;
+  slow(line, end, keys);  // absorbs the keys' last run
+  OpportunityCounts out = counter.finish();
+  out.first_ms = first_offset(text);
   return out;
 }
 
@@ -300,33 +502,37 @@ constexpr std::size_t kParallelBytes = std::size_t{4} << 20;
 std::vector<std::uint32_t> count_opportunities(std::string_view text, const std::string& file,
                                                std::uint64_t bin_ms, std::uint64_t& last_ms) {
   OpportunityCounts all;
+  // Every stretch lays its counts out up to the file's last bin at once: the halves then add up in place.
+  const std::uint64_t hint = bin_of(last_offset(text), bin_ms), last_bin = hint < kMaxMahimahiBins ? hint : 0;
   const std::size_t cut = text.size() / 2;
   const std::size_t split = text.size() >= kParallelBytes ? text.find('\n', cut) : std::string_view::npos;
   if (split == std::string_view::npos) {
-    all = count_stretch(text, file, bin_ms);
+    all = count_stretch(text, file, bin_ms, 0, last_bin);
   } else {
     const std::string_view head = text.substr(0, split + 1), tail = text.substr(split + 1);
     OpportunityCounts second;
     std::exception_ptr second_error;
     std::thread worker([&] {
       try {
-        second = count_stretch(tail, file, bin_ms);
+        const std::uint64_t first_bin = std::min(bin_of(first_offset(tail), bin_ms), last_bin);
+        second = count_stretch(tail, file, bin_ms, first_bin, last_bin);
       } catch (...) {
         second_error = std::current_exception();
       }
     });
     bool first_failed = false;
     try {
-      all = count_stretch(head, file, bin_ms);
+      all = count_stretch(head, file, bin_ms, 0, last_bin);
     } catch (...) {  // any error: the worker is joined first, then the serial read reports it
       first_failed = true;
     }
     worker.join();
     if (first_failed || second_error || (second.total > 0 && second.first_ms < all.last_ms)) {
-      all = count_stretch(text, file, bin_ms);  // throws the serial read's error
+      all = count_stretch(text, file, bin_ms, 0, last_bin);  // throws the serial read's error
     } else {
-      if (second.counts.size() > all.counts.size()) all.counts.resize(second.counts.size(), 0);
-      for (std::size_t k = 0; k < second.counts.size(); ++k) all.counts[k] += second.counts[k];
+      const std::size_t base = second.first_bin, size = base + second.counts.size();
+      if (size > all.counts.size()) all.counts.resize(size, 0);
+      for (std::size_t k = 0; k < second.counts.size(); ++k) all.counts[base + k] += second.counts[k];
       if (second.total > 0) all.last_ms = second.last_ms;
       all.total += second.total;
     }
@@ -414,6 +620,7 @@ TraceSchedule parse_mahimahi_trace(std::string_view text, const std::string& fil
   TraceSchedule s;
   s.period_s = static_cast<double>(last_ms) / 1000.0;
   s.points.reserve(counts.size());
+  prefault(s.points.data(), counts.size() * sizeof(s.points[0]));
   // A bin with the count and width of the one before has its rate: runs of equal bins (a steady
   // link) cost one comparison each.
   std::uint32_t previous_count = 0;

@@ -244,6 +244,35 @@ TEST_CASE("mahimahi: a long CRLF file reads as its LF twin") {
   CHECK(a.period_s == b.period_s);
 }
 
+TEST_CASE("mahimahi: offsets that change length, repeat or carry leading zeros read as their CRLF twin") {
+  // The fast path compares a line's digits with the last line's and the bin end's written with as
+  // many digits, and parses only lines that close a bin or change length: offsets around 10^k
+  // (9 -> 10 ... 9999999 -> 10000000), repeats, gaps of several bins and zero-padded lines
+  // ("0042", of the previous line's length or not) must count as the all-byte-by-byte CRLF read does.
+  std::string lf, crlf;
+  std::mt19937 rng(7);
+  std::uint64_t ms = 0;
+  const auto line = [&](const std::string& digits) {
+    lf += digits + "\n";
+    crlf += digits + "\r\n";
+  };
+  for (std::uint64_t decade = 10; decade <= 10000000; decade *= 10) {
+    for (ms = std::max(ms, decade - 40); ms < decade + 40; ms += rng() % 4) {
+      const std::string digits = std::to_string(ms);
+      line(digits);
+      if (rng() % 5 == 0) line(digits);          // a repeat
+      if (rng() % 17 == 0) line("00" + digits);  // the same offset, zero-padded to a longer line
+    }
+    ms += 25 * (rng() % 3);  // sometimes a gap of bins
+  }
+  for (int bin_ms : {3, 10, 1000}) {
+    const auto a = parse_trace(TraceFormat::Mahimahi, lf, "t", {bin_ms});
+    const auto b = parse_trace(TraceFormat::Mahimahi, crlf, "t", {bin_ms});
+    CHECK(a.points == b.points);
+    CHECK(a.period_s == b.period_s);
+  }
+}
+
 TEST_CASE("mahimahi: a stray byte deep in a long file is reported at its line") {
   // Lines 1..1000 hold offsets 1..1000; line 700 reads "700x".
   std::string text;
