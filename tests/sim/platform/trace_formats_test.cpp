@@ -9,6 +9,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/platform/trace_formats.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace coinfer;
 using Points = std::vector<std::pair<double, double>>;
@@ -271,6 +272,26 @@ TEST_CASE("mahimahi: offsets that change length, repeat or carry leading zeros r
     CHECK(a.points == b.points);
     CHECK(a.period_s == b.period_s);
   }
+}
+
+TEST_CASE("mahimahi: a file over 4 MiB read from disk gives the schedule of its text") {
+  // Large files are read into huge pages where the kernel gives them (else mapped): either way the
+  // schedule is the text's, and so is an error's line number.
+  std::string text;
+  std::mt19937 rng(11);
+  for (int ms = 1; ms <= 700000; ++ms)
+    for (unsigned k = rng() % 3; k > 0; --k) text += std::to_string(ms) + "\n";
+  REQUIRE(text.size() > (std::size_t{4} << 20));
+  const test::ScratchDir dir;
+  const auto file = dir.write("big.down", text);
+  const auto from_disk = read_trace_file(file, TraceFormat::Mahimahi, {});
+  const auto from_text = parse_trace(TraceFormat::Mahimahi, text, file, {});
+  CHECK(from_disk.points == from_text.points);
+  CHECK(from_disk.period_s == from_text.period_s);
+  const auto bad = dir.write("bad.down", text + "12x\n");
+  const auto lines = std::count(text.begin(), text.end(), '\n');
+  CHECK_THROWS_WITH(read_trace_file(bad, TraceFormat::Mahimahi, {}),
+                    Catch::Contains("line " + std::to_string(lines + 1)));
 }
 
 TEST_CASE("mahimahi: a stray byte deep in a long file is reported at its line") {
