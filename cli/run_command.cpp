@@ -62,6 +62,13 @@ std::string source_of(const ScenarioRun& run, const ScenarioSpec& spec) {
   return run.simulation.devices.empty() ? "" : run.simulation.devices.front().device;
 }
 
+// A run's warnings (results.json keeps them) go to stderr, with --quiet too: they are not the
+// success output --quiet silences.
+void print_warnings(const std::string& label, const Json& results) {
+  for (const auto& w : results.value("warnings", Json::array()))
+    std::cerr << "warning: " << (label.empty() ? "" : label + ": ") << w.get<std::string>() << "\n";
+}
+
 // `--trace out/t.json` with variants: one trace per variant, `out/t.<label>.json`.
 std::string variant_trace_file(const std::string& trace, const std::string& label) {
   if (trace.empty()) return "";
@@ -137,6 +144,7 @@ void run_compare(const ScenarioSpec& spec, const RunOptions& opts, const std::st
     publish_dir(staging + "/" + label, out_dir + "/" + label);
   }
   std::filesystem::remove_all(staging);
+  for (const auto& [label, r] : rows) print_warnings(label, r);
   std::map<std::string, Json> by_label(rows.begin(), rows.end());
   std::string report_text;
   if (!spec.report.is_null()) {
@@ -176,7 +184,8 @@ void add_run_command(CLI::App& app) {
                   "Record and write a Chrome trace JSON (Perfetto) to this file; with compare variants, "
                   "one per variant: FILE's name with .<label> before the extension");
   run->add_flag("--frames-csv", opts->frames_csv, "Also write frames.csv (one row per frame)");
-  run->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
+  run->add_flag("--quiet,-q", opts->quiet,
+                "Print nothing on stdout on success (warnings still go to stderr)");
   run->callback([opts] {
     const ScenarioSpec spec = load_scenario(opts->file, opts->overrides);
     const auto partitioners = builtin_partitioners();
@@ -187,6 +196,7 @@ void add_run_command(CLI::App& app) {
     if (!opts->trace.empty()) single.trace = true;  // `--trace FILE` records the trace it writes
     const auto result = execute_scenario(single, partitioners, schedulers);
     write_run_outputs(single, result, out_dir, opts->trace, opts->frames_csv);
+    print_warnings("", result.results);
     if (opts->quiet) return;
     const auto source = source_of(result, spec);
     auto table = summary_table(source);

@@ -50,6 +50,7 @@ constexpr double kMaxFigureSeconds = 3600.0;  // one inference / training step: 
 constexpr double kMaxDeviceWatts = 2000.0;    // a mW value typed into a W key
 constexpr double kMinMemoryBytes = 1 << 20;   // a GB value typed into a bytes key
 constexpr double kMaxRadioMilliwatts = 1e5;   // a uW value typed into a mW key
+constexpr double kMaxRangeMbps = 1e6;         // a bps value typed into an Mbps key
 
 template <class E, std::size_t N>
 std::vector<std::string> enum_names(const std::array<std::pair<E, const char*>, N>& table) {
@@ -119,8 +120,21 @@ PowerStates parse_power(const Json& json, const std::string& path) {
   return power;
 }
 
+// `[low, high]` Mbps with 0 <= low < high.
+std::optional<std::array<double, 2>> parse_range_mbps(const Json& obj, std::string_view key,
+                                                      const std::string& p) {
+  if (!json_find(obj, key, p)) return std::nullopt;
+  const auto v = json_number_array(obj, key, p, 2, 0.0, kMaxRangeMbps);
+  if (!(v[0] < v[1]))
+    throw InputError("", join_path(p, std::string(key)),
+                     fmt::format("expected [low, high] Mbps with low < high, got [{}, {}]", v[0], v[1]));
+  return std::array<double, 2>{v[0], v[1]};
+}
+
 RadioPowerModel parse_radio_model(const Json& obj, const std::string& p) {
-  json_reject_unknown_keys(obj, p, kRadioKeys);
+  std::vector<std::string> allowed = kRadioKeys;
+  allowed.insert(allowed.end(), {"uplink_range_mbps", "downlink_range_mbps", "range_source"});
+  json_reject_unknown_keys(obj, p, allowed);
   RadioPowerModel m;
   double* fields[] = {&m.uplink_alpha_mw_per_mbps, &m.uplink_beta_mw, &m.downlink_alpha_mw_per_mbps,
                       &m.downlink_beta_mw};
@@ -131,6 +145,18 @@ RadioPowerModel parse_radio_model(const Json& obj, const std::string& p) {
           "", join_path(p, kRadioKeys[i]),
           fmt::format("{} is implausible for a phone radio (mW, mW/Mbps); check the unit", *fields[i]));
   }
+  m.uplink_range_mbps = parse_range_mbps(obj, "uplink_range_mbps", p);
+  m.downlink_range_mbps = parse_range_mbps(obj, "downlink_range_mbps", p);
+  const bool ranged = m.uplink_range_mbps || m.downlink_range_mbps;
+  if (json_find(obj, "range_source", p)) {
+    if (!ranged)
+      throw InputError("", join_path(p, "range_source"),
+                       "a source for no range: give uplink_range_mbps or downlink_range_mbps, or drop it");
+    m.range_source = json_string(obj, "range_source", p);
+  }
+  if (ranged && m.range_source.empty())
+    throw InputError("", join_path(p, "range_source"),
+                     "missing key (a throughput range needs its source: who measured the fit over it)");
   return m;
 }
 
@@ -331,6 +357,10 @@ J calibration_to_json_as(const DeviceCalibration& c) {
       r["uplink_beta_mw"] = number<J>(m.uplink_beta_mw);
       r["downlink_alpha_mw_per_mbps"] = number<J>(m.downlink_alpha_mw_per_mbps);
       r["downlink_beta_mw"] = number<J>(m.downlink_beta_mw);
+      for (const auto& [key, range] : {std::pair{"uplink_range_mbps", &m.uplink_range_mbps},
+                                       std::pair{"downlink_range_mbps", &m.downlink_range_mbps}})
+        if (*range) r[key] = J::array({number<J>((**range)[0]), number<J>((**range)[1])});
+      if (!m.range_source.empty()) r["range_source"] = m.range_source;
       radio[kind] = r;
     }
     j["radio"] = radio;

@@ -4,6 +4,7 @@
 /// it draws, and the published figures it was fitted to (each with provenance).
 /// The JSON schema is documented in README "Calibration files"; `load_calibration_file`
 /// validates it and reports `file: path: expectation` on any problem.
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -27,10 +28,23 @@ struct PowerStates {
 /// JointDNN eq. 21: radio power P = alpha * throughput + beta, per direction
 /// (alpha in mW per Mbps, beta in mW; JointDNN Table 3 gives them for 3G, 4G and WiFi).
 struct RadioPowerModel {
+  RadioPowerModel() = default;
+  /// The four eq. 21 parameters, without a stated range.
+  RadioPowerModel(double uplink_alpha, double uplink_beta, double downlink_alpha, double downlink_beta)
+      : uplink_alpha_mw_per_mbps(uplink_alpha),
+        uplink_beta_mw(uplink_beta),
+        downlink_alpha_mw_per_mbps(downlink_alpha),
+        downlink_beta_mw(downlink_beta) {}
+
   double uplink_alpha_mw_per_mbps = 0.0;
   double uplink_beta_mw = 0.0;
   double downlink_alpha_mw_per_mbps = 0.0;
   double downlink_beta_mw = 0.0;
+  /// The throughputs [low, high] in Mbps the fit is stated for, per direction; absent: not
+  /// stated. The replay warns about a transfer whose throughput lies outside (an extrapolation).
+  std::optional<std::array<double, 2>> uplink_range_mbps;
+  std::optional<std::array<double, 2>> downlink_range_mbps;
+  std::string range_source;  ///< where the ranges come from; required with a range
 
   bool operator==(const RadioPowerModel&) const = default;
 };

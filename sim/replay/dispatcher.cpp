@@ -420,6 +420,7 @@ void Dispatcher::finish(double end_s) {
     s.active_energy_j =
         compute_energy_j(platform.devices[d].calibration.power, s.busy_s, s.busy_s) + s.radio_energy_j;
   }
+  radios_.warn_out_of_range();
   port_.finish();
   trace_.finish(end_s);
 }

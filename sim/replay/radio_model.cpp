@@ -1,5 +1,7 @@
 #include "sim/replay/radio_model.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "sim/cost/energy.hpp"
@@ -202,6 +204,38 @@ void RadioModel::add_radio_energy(const Route& route, double bytes, double durat
                 : radio_energy_j(m.downlink_alpha_mw_per_mbps, m.downlink_beta_mw, bytes, duration_s);
     out_.devices[device].radio_energy_j += energy_j;
     if (probe) out_.devices[device].probe_radio_energy_j += energy_j;
+    const auto& range = sending ? m.uplink_range_mbps : m.downlink_range_mbps;
+    if (range && duration_s > 0.0) {
+      const double mbps = 8.0 * bytes / duration_s / 1e6;  // the throughput eq. 21 was given
+      if (mbps < (*range)[0] || mbps > (*range)[1]) {
+        OutOfRange& o = out_of_range_[{device, net, sending}];
+        o.low_mbps = std::min(o.low_mbps, mbps);
+        o.high_mbps = std::max(o.high_mbps, mbps);
+        ++o.transfers;
+      }
+    }
+  }
+}
+
+void RadioModel::warn_out_of_range() {
+  const Platform& platform = topology_.platform();
+  for (const auto& [key, o] : out_of_range_) {
+    const auto [device, net, sending] = key;
+    const Network& network = platform.networks[net];
+    const RadioPowerModel& m = *radio_power_model(platform.devices[device].calibration, network.kind);
+    const auto& range = *(sending ? m.uplink_range_mbps : m.downlink_range_mbps);
+    const double alpha = sending ? m.uplink_alpha_mw_per_mbps : m.downlink_alpha_mw_per_mbps;
+    const double beta = sending ? m.uplink_beta_mw : m.downlink_beta_mw;
+    const double worst = o.high_mbps > range[1] ? o.high_mbps : o.low_mbps;
+    const auto low = fmt::format("{:.3g}", o.low_mbps), high = fmt::format("{:.3g}", o.high_mbps);
+    out_.warnings.push_back(fmt::format(
+        "device '{}' {} on '{}' at {} Mbps in {} transfer{}, outside the [{:g}, {:g}] Mbps "
+        "its radio power fit is stated for ({}_range_mbps in calibration '{}'): its radio energy there "
+        "is extrapolated (eq. 21 gives {:.3g} W at {:.3g} Mbps)",
+        platform.devices[device].name, sending ? "sent" : "received", network.name,
+        low == high ? low : low + " to " + high, o.transfers, o.transfers == 1 ? "" : "s", range[0], range[1],
+        sending ? "uplink" : "downlink", platform.devices[device].calibration.name,
+        (alpha * worst + beta) / 1e3, worst));
   }
 }
 

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -80,6 +81,9 @@ class RadioModel {
   /// (and their probe energy for a probe); a device without the network's radio power model
   /// counts 0 and gets one warning per network.
   void add_radio_energy(const Route& route, double bytes, double duration_s, bool probe);
+  /// Once the replay has ended: one warning per device, network and direction whose transfers
+  /// ran at throughputs outside the range its radio power fit is stated for (extrapolated energy).
+  void warn_out_of_range();
 
  private:
   struct RadioState {
@@ -121,6 +125,13 @@ class RadioModel {
   std::vector<bool> network_busy_;
   std::vector<std::deque<std::size_t>> network_queue_;
   std::vector<std::vector<bool>> radio_warned_;  ///< per device, per network
+  /// Throughputs outside a fit's stated range, per (device, network, sending).
+  struct OutOfRange {
+    double low_mbps = std::numeric_limits<double>::infinity();
+    double high_mbps = 0.0;
+    std::size_t transfers = 0;
+  };
+  std::map<std::tuple<std::size_t, std::size_t, bool>, OutOfRange> out_of_range_;
 };
 
 }  // namespace coinfer::replay

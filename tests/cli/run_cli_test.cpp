@@ -26,6 +26,22 @@ std::filesystem::path scenario(const std::string& name, const std::string& extra
 
 json results_of(const std::filesystem::path& dir) { return json::parse(read_text(dir / "results.json")); }
 
+// The shipped edge platform with LTE's uplink written as `uplink` (YAML), in `dir` beside copies of
+// its calibration files; returns the platform file.
+std::filesystem::path edge_platform_with_lte_uplink(const std::filesystem::path& dir,
+                                                    const std::string& uplink) {
+  std::string platform = read_text(kRoot + "/platforms/edge_wifi_lte.yaml");
+  const std::string up = "uplink: {rate_mbps: 5.85, latency_s: 0.035}";
+  REQUIRE(platform.find(up) != std::string::npos);
+  platform.replace(platform.find(up), up.size(), uplink);
+  std::filesystem::create_directories(dir / "calibration");
+  for (const char* f : {"nexus5.json", "gtx1080.json"})
+    std::filesystem::copy_file(kRoot + "/platforms/calibration/" + f, dir / "calibration" / f,
+                               std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir / "p.yaml") << platform;
+  return dir / "p.yaml";
+}
+
 }  // namespace
 
 TEST_CASE("a single local inference takes its analytic latency") {
@@ -53,26 +69,39 @@ TEST_CASE("remote over a link with no contention matches its analytic latency") 
         Approx(j["analytic_latency_ms"].get<double>() + 260.0).epsilon(1e-6));
 }
 
+TEST_CASE(
+    "a radio power fit used beyond its stated throughputs is warned about on stderr and in results.json") {
+  // LTE's uplink at 50 Mbps: eq. 21's 4G fit is stated up to 5.85 Mbps ([JointDNN Table 3]).
+  const auto dir = scratch_dir() / "fast-lte";
+  const auto platform = edge_platform_with_lte_uplink(dir, "uplink: {rate_mbps: 50, latency_s: 0.035}");
+  const auto s =
+      write_text("fast-lte.yaml", "name: fast-lte\nmodel: vgg16\nplatform: " + platform.string() +
+                                      "\nsource: phone\nhost_profile: {basis: estimate}\n"
+                                      "partitioner: {name: remote, server: server, network: lte}\n");
+  // --quiet silences the summary, not the warning.
+  const auto r = run_cli("run " + s.string() + " --quiet --out " + (dir / "out").string());
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Contains("warning: device 'phone' sent on 'lte' at") &&
+                        Contains("outside the [0, 5.85] Mbps its radio power fit is stated for "
+                                 "(uplink_range_mbps in calibration 'nexus5')"));
+  const auto warnings = results_of(dir / "out")["warnings"];
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(r.err, Contains(warnings[0].get<std::string>()));
+}
+
 // Also a regression test: a rate-change timer firing a hair before the change (float clock) used
 // to re-arm the same change forever, so this run never ended.
 TEST_CASE("the same seed gives byte-identical results, another seed differs with random bandwidth") {
-  std::string platform = read_text(kRoot + "/platforms/edge_wifi_lte.yaml");
-  const std::string up = "uplink: {rate_mbps: 5.85, latency_s: 0.035}";
-  REQUIRE(platform.find(up) != std::string::npos);
-  platform.replace(platform.find(up), up.size(),
-                   "uplink: {rate_mbps: 5.85, latency_s: 0.035, bandwidth: {model: normal, stddev_mbps: 2, "
-                   "floor_mbps: 0.5, period_s: 0.1}}");
   const auto dir = scratch_dir() / "noisy";
-  std::filesystem::create_directories(dir / "calibration");
-  for (const char* f : {"nexus5.json", "gtx1080.json"})
-    std::filesystem::copy_file(kRoot + "/platforms/calibration/" + f, dir / "calibration" / f,
-                               std::filesystem::copy_options::overwrite_existing);
-  std::ofstream(dir / "p.yaml") << platform;
-  const auto s =
-      write_text("noisy.yaml", "name: noisy\nmodel: lenet5\nplatform: " + (dir / "p.yaml").string() +
-                                   "\nsource: phone\nhost_profile: {basis: estimate}\nseed: 3\n"
-                                   "partitioner: {name: remote, server: server, network: lte}\n"
-                                   "workload: {kind: stream, rate_fps: 5, frames: 20}\n");
+  const auto platform = edge_platform_with_lte_uplink(
+      dir,
+      "uplink: {rate_mbps: 5.85, latency_s: 0.035, bandwidth: {model: normal, stddev_mbps: 2, "
+      "floor_mbps: 0.5, period_s: 0.1}}");
+  const auto s = write_text("noisy.yaml", "name: noisy\nmodel: lenet5\nplatform: " + platform.string() +
+                                              "\nsource: phone\nhost_profile: {basis: estimate}\nseed: 3\n"
+                                              "partitioner: {name: remote, server: server, network: lte}\n"
+                                              "workload: {kind: stream, rate_fps: 5, frames: 20}\n");
   for (const char* run : {"a", "b"})
     REQUIRE(run_cli("run " + s.string() + " --quiet --out " + (dir / run).string()).exit_code == 0);
   REQUIRE(run_cli("run " + s.string() + " --quiet --set seed=4 --out " + (dir / "c").string()).exit_code ==

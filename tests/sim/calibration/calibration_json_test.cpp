@@ -86,6 +86,43 @@ TEST_CASE("phone radios carry JointDNN Table 3 (eq. 21) parameters") {
   CHECK(c.radio.at("4g").downlink_beta_mw == 1288.04);
 }
 
+TEST_CASE("phone radios carry the throughputs JointDNN applies eq. 21 at as their stated range") {
+  const auto c = load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5.json");
+  // Table 3's mean speeds: Wi-Fi 18.88 Mbps up, 54.97 down; 4G 5.85 up, 13.76 down.
+  CHECK(c.radio.at("wifi").uplink_range_mbps == std::array<double, 2>{0.0, 18.88});
+  CHECK(c.radio.at("wifi").downlink_range_mbps == std::array<double, 2>{0.0, 54.97});
+  CHECK(c.radio.at("4g").uplink_range_mbps == std::array<double, 2>{0.0, 5.85});
+  CHECK(c.radio.at("4g").downlink_range_mbps == std::array<double, 2>{0.0, 13.76});
+  CHECK_THAT(c.radio.at("3g").range_source, Contains("[JointDNN Table 3]"));
+}
+
+TEST_CASE("a radio fit without a stated range has none") {
+  const auto c = calibration_from_json(valid());
+  CHECK_FALSE(c.radio.at("wifi").uplink_range_mbps);
+  CHECK_FALSE(c.radio.at("wifi").downlink_range_mbps);
+}
+
+TEST_CASE("a radio range must be [low, high] with low < high") {
+  Json j = valid();
+  j["radio"]["wifi"]["range_source"] = "test";
+  j["radio"]["wifi"]["uplink_range_mbps"] = {20, 10};
+  CHECK_THAT(error_of(j),
+             Contains("radio.wifi.uplink_range_mbps: expected [low, high] Mbps with low < high"));
+  j["radio"]["wifi"]["uplink_range_mbps"] = {10};
+  CHECK_THAT(error_of(j), Contains("radio.wifi.uplink_range_mbps"));
+  j["radio"]["wifi"]["uplink_range_mbps"] = {-1, 10};
+  CHECK_THAT(error_of(j), Contains("radio.wifi.uplink_range_mbps"));
+}
+
+TEST_CASE("a radio range needs its source, and a source needs a range") {
+  Json j = valid();
+  j["radio"]["wifi"]["downlink_range_mbps"] = {0, 50};
+  CHECK_THAT(error_of(j), Contains("radio.wifi.range_source: missing key"));
+  j = valid();
+  j["radio"]["wifi"]["range_source"] = "test";
+  CHECK_THAT(error_of(j), Contains("radio.wifi.range_source: a source for no range"));
+}
+
 TEST_CASE("default op_scale fills the classes not listed") {
   const auto c = calibration_from_json(valid());
   CHECK(c.op_scale.at("conv") == 2.0);

@@ -2,6 +2,7 @@
 // for a wake-up, what it hands back, and the radios' JointDNN eq. 21 energy.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <utility>
 
 #include "sim/replay/dispatcher_common.hpp"
@@ -10,6 +11,7 @@
 
 using namespace coinfer;
 using namespace coinfer::replay;
+using Catch::Matchers::Contains;
 using test::test_device;
 
 namespace {
@@ -138,6 +140,35 @@ TEST_CASE("radio model: radio energy follows JointDNN eq. 21 at both ends") {
   CHECK(r.out.devices[0].probe_radio_energy_j == Approx(0.85));
   CHECK(r.out.devices[1].probe_radio_energy_j == Approx(0.1));
   CHECK(r.out.warnings.empty());
+}
+
+TEST_CASE("radio model: throughputs outside a fit's stated range are warned about once per direction") {
+  Platform p = wifi_pair();
+  for (auto& d : p.devices) {
+    RadioPowerModel m{100.0, 50.0, 10.0, 20.0};
+    m.uplink_range_mbps = std::array<double, 2>{0.0, 5.0};
+    m.downlink_range_mbps = std::array<double, 2>{0.0, 10.0};
+    m.range_source = "test";
+    d.calibration.radio["wifi"] = m;
+  }
+  Radios r(p);
+  // 1 MB in 1 s and in 0.5 s are 8 and 16 Mbps: above a's uplink range [0, 5] both times, and
+  // above b's downlink range [0, 10] the second time only. 0.5 MB in 1 s (4 Mbps) is inside both.
+  r.radios.add_radio_energy(r.route, 1e6, 1.0, false);
+  r.radios.add_radio_energy(r.route, 1e6, 0.5, false);
+  r.radios.add_radio_energy(r.route, 5e5, 1.0, false);
+  CHECK(r.out.warnings.empty());  // said once the replay has ended
+  r.radios.warn_out_of_range();
+  REQUIRE(r.out.warnings.size() == 2);
+  // The energy is still eq. 21's: the warning changes no number. a at 16 Mbps: 100 * 16 + 50 mW.
+  CHECK(r.out.devices[0].radio_energy_j == Approx(0.85 + 1.65 * 0.5 + 0.45));
+  CHECK_THAT(r.out.warnings[0], Contains("device 'a' sent on") &&
+                                    Contains("at 8 to 16 Mbps in 2 transfers") &&
+                                    Contains("outside the [0, 5] Mbps") && Contains("uplink_range_mbps") &&
+                                    Contains("eq. 21 gives 1.65 W at 16 Mbps"));
+  CHECK_THAT(r.out.warnings[1],
+             Contains("device 'b' received on") && Contains("received on 'w' at 16 Mbps in 1 transfer,") &&
+                 Contains("outside the [0, 10] Mbps") && Contains("eq. 21 gives 0.18 W at 16 Mbps"));
 }
 
 TEST_CASE("radio model: a device without a radio power model counts 0 and is warned about once") {
