@@ -9,6 +9,7 @@
 #include "sim/calibration/calibration_json.hpp"
 #include "sim/core/error.hpp"
 #include "sim/models/zoo.hpp"
+#include "sim/profile/host_estimate.hpp"
 
 namespace coinfer {
 namespace {
@@ -109,6 +110,33 @@ FitFigure figure_fit_input(const ReferenceFigure& figure, const std::string& bas
   record = FitRecord{profile.host_cpu, profile.basis};
   return FitFigure{reference_value_s(figure), host_seconds_by_class(g, profile, figure_work_factor(figure)),
                    figure.fitted};
+}
+
+void pin_model_times(DeviceCalibration& calibration) {
+  calibration.model_scale.clear();
+  const std::string base_dir = calibration_base_dir(calibration);
+  const auto scale = scale_by_class(calibration.op_scale);
+  for (std::size_t i = 0; i < calibration.references.size(); ++i) {
+    const ReferenceFigure& figure = calibration.references[i];
+    if (!figure.pinned) continue;
+    const auto key = index_path("references", i) + ".pinned";
+    if (calibration.fit && calibration.fit->host_basis != "estimate")
+      throw InputError(calibration.file, key,
+                       fmt::format("a pinned figure needs a file fitted on the estimate basis, which "
+                                   "scenarios run on; this one is fitted on '{}'",
+                                   calibration.fit->host_basis));
+    const Graph graph = figure_graph(figure, base_dir);
+    const HostProfile profile = estimate_host_profile(graph, HostSpeed::nominal());
+    const double predicted_s =
+        predict_s(scale, FitFigure{0.0, host_seconds_by_class(graph, profile, figure_work_factor(figure))});
+    if (!(predicted_s > 0.0))
+      throw InputError(calibration.file, key,
+                       fmt::format("model '{}' has no work to scale to the pinned figure", figure.model));
+    if (!calibration.model_scale.emplace(graph.name(), reference_value_s(figure) / predicted_s).second)
+      throw InputError(calibration.file, key,
+                       fmt::format("a second pinned figure of '{}': pin one figure per model and input shape",
+                                   graph.name()));
+  }
 }
 
 CalibrationFit refit_calibration(const DeviceCalibration& calibration, const HostProfileSource& source) {

@@ -64,6 +64,12 @@ std::string calibration_base_dir(const DeviceCalibration& calibration);
 FitFigure figure_fit_input(const ReferenceFigure& figure, const std::string& base_dir,
                            const HostProfileSource& source, FitRecord& record);
 
+/// Fills `calibration.model_scale` from its pinned figures: for each, the figure's time over the
+/// time its op_scale predicts for it on the estimate basis (the basis scenarios run on), keyed by
+/// the figure's graph name. Throws `InputError` naming `references[i].pinned` for a second pinned
+/// figure of the same graph, or a pinned figure in a file fitted on measured host times.
+void pin_model_times(DeviceCalibration& calibration);
+
 /// Evaluates every figure with the stored scales and refits; never throws for a missing model.
 CalibrationFit refit_calibration(const DeviceCalibration& calibration, const HostProfileSource& source);
 /// What `coinfer calibrate --check` verifies for one file, given its refit on this host:

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/calibration/calibrate.hpp"
 #include "sim/calibration/op_class.hpp"
 #include "sim/calibration/profile_import.hpp"
 #include "sim/core/error.hpp"
@@ -245,7 +246,7 @@ std::optional<ProfileProvenance> parse_provenance(const Json& json, const std::s
 
 ReferenceFigure parse_reference(const Json& obj, const std::string& p) {
   json_reject_unknown_keys(
-      obj, p, {"model", "quantity", "value", "unit", "source", "fitted", "batch", "input_shape"});
+      obj, p, {"model", "quantity", "value", "unit", "source", "fitted", "pinned", "batch", "input_shape"});
   ReferenceFigure f;
   f.model = json_string(obj, "model", p);
   f.quantity = json_enum(obj, "quantity", p, kQuantities);
@@ -262,6 +263,7 @@ ReferenceFigure parse_reference(const Json& obj, const std::string& p) {
   if (f.source.empty())
     throw InputError("", join_path(p, "source"), "expected the figure's provenance, got \"\"");
   f.fitted = json_bool_or(obj, "fitted", p, true);
+  f.pinned = json_bool_or(obj, "pinned", p, false);
   f.batch = json_int_or(obj, "batch", p, 1, 1, 1 << 20);
   if (json_find(obj, "input_shape", p)) f.input_shape = json_int_array(obj, "input_shape", p, -1, 1, 1 << 20);
   return f;
@@ -312,6 +314,7 @@ J reference_to_json(const ReferenceFigure& f) {
   if (f.batch != 1) j["batch"] = f.batch;
   if (!f.input_shape.empty()) j["input_shape"] = f.input_shape;
   j["fitted"] = f.fitted;
+  if (f.pinned) j["pinned"] = true;
   j["source"] = f.source;
   return j;
 }
@@ -441,6 +444,7 @@ DeviceCalibration load_calibration_file(const std::string& path) {
   try {
     DeviceCalibration c = calibration_from_json(json);
     c.file = path;
+    pin_model_times(c);
     return c;
   } catch (const InputError& e) {
     throw e.with_file(path);

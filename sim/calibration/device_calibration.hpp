@@ -57,6 +57,9 @@ struct ReferenceFigure {
   std::string unit;    ///< "ms", "s", "J", ...
   std::string source;  ///< e.g. "[MoDNN Table 1]"
   bool fitted = true;  ///< false: kept as a check, not used in the fit
+  /// true: the figure is an input for its model on this device. Runs of that model scale its
+  /// op-class times on this device so that the figure comes out exactly (model_scale).
+  bool pinned = false;
   /// Inputs processed by the measured run (the figure covers `batch` forward passes, or one
   /// training step over a minibatch of `batch`).
   std::int64_t batch = 1;
@@ -135,6 +138,10 @@ struct DeviceCalibration {
   /// Radio power per network kind ("wifi", "lte", "3g", "4g"), JointDNN eq. 21 / Table 3.
   std::map<std::string, RadioPowerModel> radio;
   std::vector<ReferenceFigure> references;
+  /// Derived at load from the pinned figures, never written: per model graph name (the
+  /// figure's model, `@CxHxW` with an input_shape), the factor on that model's op-class times, the
+  /// figure's time over what op_scale predicts for it on the estimate basis.
+  std::map<std::string, double> model_scale;
   std::optional<SparseModel> sparse_model;
   std::optional<CodecTimes> codec;  ///< `codec: {encode_ms?, decode_ms?, source}`
   std::optional<FitRecord> fit;

@@ -115,7 +115,11 @@ double CostModel::host_time_s(std::size_t position) const { return profile_.laye
 
 double CostModel::scale_of(std::size_t position, const DeviceCalibration& device) const {
   check_basis(device);
-  return op_scale_for(device, layer_at(position));
+  double pinned = 1.0;  // a pinned figure of this model on this device (calibrate.hpp)
+  if (!device.model_scale.empty())
+    if (const auto it = device.model_scale.find(graph_->name()); it != device.model_scale.end())
+      pinned = it->second;
+  return op_scale_for(device, layer_at(position)) * pinned;
 }
 
 double CostModel::layer_time_s(std::size_t position, const DeviceCalibration& device) const {

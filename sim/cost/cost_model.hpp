@@ -79,10 +79,12 @@ class CostModel {
                         bool use_groups = true) const;
   /// Device time of the whole model.
   double total_time_s(const DeviceCalibration& device) const;
+  /// Device time / host time of one layer: op_scale of its class, times the device's pinned factor
+  /// for this model (DeviceCalibration::model_scale) when a figure pins it.
+  double scale_of(std::size_t position, const DeviceCalibration& device) const;
 
  private:
   const Layer& layer_at(std::size_t position) const;
-  double scale_of(std::size_t position, const DeviceCalibration& device) const;
   void check_basis(const DeviceCalibration& device) const;
   void check_range(std::size_t first, std::size_t last) const;
   /// The time of [first, last] given its summed device and host times (a grouped timing if any).

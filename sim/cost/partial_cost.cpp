@@ -24,7 +24,7 @@ FcRates fc_rates(const CostModel& cost, std::size_t position, const DeviceCalibr
   const double units = static_cast<double>(layer.attrs.units);
   const double inputs = static_cast<double>(layer.macs) / units;
   // Dense device time of the whole layer spread over its inputs x units weights.
-  const double per_element = cost.host_time_s(position) * op_scale_for(device, layer) / (inputs * units);
+  const double per_element = cost.host_time_s(position) * cost.scale_of(position, device) / (inputs * units);
   return FcRates{per_element, per_element / thld, thld};
 }
 

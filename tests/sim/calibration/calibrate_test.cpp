@@ -8,6 +8,7 @@
 #include "sim/calibration/calibrate.hpp"
 #include "sim/calibration/calibration_json.hpp"
 #include "sim/core/error.hpp"
+#include "sim/cost/cost_model.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/profile/host_estimate.hpp"
 
@@ -116,4 +117,66 @@ TEST_CASE("host seconds are summed per op class") {
   for (const auto& [c, s] : by_class) total += s;
   CHECK(total == Approx(2.0 * p.range_sum_s(0, g.size() - 1)));
   CHECK(by_class.at(OpClass::Conv) > 0.0);
+}
+
+namespace {
+
+// op_scale 2 (fc 3) and a pinned LeNet-5 latency of 50 ms; `extra` adds reference figures.
+DeviceCalibration pinned_device(const std::string& extra = "") {
+  return calibration_from_json(Json::parse(R"({
+    "format": "coinfer-calibration/1", "name": "dev", "kind": "phone_cpu", "precision": "fp32",
+    "memory_bytes": 2147483648, "op_scale": {"default": 2.0, "fc": 3.0},
+    "power": {"idle_w": 0.5, "busy_w": 3.0},
+    "references": [{"model": "lenet5", "quantity": "latency", "value": 50, "unit": "ms",
+                    "fitted": false, "pinned": true, "source": "test")" +
+                                           extra + R"(}], "notes": "test"})"));
+}
+
+double total_s(const std::string& model, const DeviceCalibration& device) {
+  const Graph g = build_zoo_model(model);
+  return CostModel(g, nominal(g)).total_time_s(device);
+}
+
+}  // namespace
+
+TEST_CASE("a pinned figure makes its model take the stated time, and no other model") {
+  const DeviceCalibration unpinned = pinned_device();  // model_scale is filled by pin_model_times
+  DeviceCalibration pinned = unpinned;
+  pin_model_times(pinned);
+  // The factor is the stated time over what op_scale predicts: 0.05 s / LeNet-5's op-scaled time.
+  REQUIRE(pinned.model_scale.size() == 1);
+  CHECK(pinned.model_scale.at("lenet5") == Approx(0.05 / total_s("lenet5", unpinned)).epsilon(1e-12));
+  CHECK(total_s("lenet5", pinned) == Approx(0.05).epsilon(1e-12));
+  CHECK(total_s("alexnet", pinned) == total_s("alexnet", unpinned));
+}
+
+TEST_CASE("a pinned training step counts its batch and the training factor") {
+  // nexus5x.json pins LeNet's 11,031 ms per step of 128 ([Mao-PhD §3.6.2]): one sample's forward
+  // pass is 11.031 s / (128 x 3).
+  const DeviceCalibration c = load_calibration_file(COINFER_SOURCE_DIR "/platforms/calibration/nexus5x.json");
+  CHECK(c.model_scale.count("mxnet_lenet") == 1);
+  CHECK(3.0 * 128.0 * total_s("mxnet_lenet", c) == Approx(11.031).epsilon(1e-12));
+  CHECK(3.0 * 128.0 * total_s("convnet", c) == Approx(14.780).epsilon(1e-12));
+}
+
+TEST_CASE("a second pinned figure of the same model is an error naming it") {
+  DeviceCalibration c = pinned_device(R"(}, {"model": "lenet5", "quantity": "latency", "value": 60,
+    "unit": "ms", "pinned": true, "source": "test")");
+  try {
+    pin_model_times(c);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Contains("references[1].pinned") && Contains("a second pinned figure of 'lenet5'"));
+  }
+}
+
+TEST_CASE("a pinned figure in a file fitted on measured host times is an error") {
+  DeviceCalibration c = pinned_device();
+  c.fit = FitRecord{"some cpu", "profile"};
+  try {
+    pin_model_times(c);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Contains("references[0].pinned") && Contains("estimate basis"));
+  }
 }
