@@ -7,16 +7,14 @@
 // and a fixed 5% of the dense time), ratio / target and pass or FAIL; then the per-layer ratios at the
 // lowest density, where the fixed costs show.
 //
-// Freed memory stays in the process (mallopt below): every forward pass allocates its layers' outputs
-// afresh, and with glibc's defaults the large ones are new mmaps each pass. On a VM their page faults,
-// charged to the layer that first writes the output, cost as much as a sparse layer's whole work, and
+// Freed memory stays in the process (keep_freed_memory_in_process): every forward pass allocates its layers'
+// outputs afresh, and with glibc's defaults the large ones are new mmaps each pass. On a VM their page
+// faults, charged to the layer that first writes the output, cost as much as a sparse layer's whole work, and
 // whether a pass meets fresh pages or reused ones changes from run to run, so SSI at low density
 // measured 0.4x to 3x its target from one run to the next. A long-running process that reuses its
 // buffers meets no such faults; with them gone the ratios measure the kernels.
 //
 //     build/bench/ssi_conv_bench [--repeats R] [--densities 0.1,0.2,...]
-#include <malloc.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -42,8 +40,7 @@ std::vector<double> parse_densities(const char* text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);  // keep large blocks on the heap ...
-  mallopt(M_TRIM_THRESHOLD, -1);       // ... and never give the heap back (see the top comment)
+  coinfer::keep_freed_memory_in_process();  // see the top comment
   coinfer::SsiProfileOptions o;
   o.repeats = 1;
   for (int i = 1; i + 1 < argc; i += 2) {

@@ -70,6 +70,7 @@ void run_ssi_profile(const SsiProfileCommand& c) {
   std::cout << fmt::format(
       "model {}: SSI on {} conv layers from conv{} on; {} dense and {} SSI passes per density\n", g.name(),
       layers.size(), c.profile.from_group, c.profile.repeats, c.profile.repeats);
+  keep_freed_memory_in_process();  // page faults of fresh outputs would swamp the sparse layers
   const auto rows = with_option_names([&] { return profile_ssi(g, c.profile); });
   TextTable t({"density", "dense ms", "ssi ms", "ratio", "SSI layers dense ms", "ssi ms", "ratio"},
               {true, true, true, true, true, true, true});

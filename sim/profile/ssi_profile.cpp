@@ -1,5 +1,7 @@
 #include "sim/profile/ssi_profile.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -169,6 +171,11 @@ void write_ssi_profile_csv(const std::vector<SsiProfileRow>& rows, std::ostream&
   out << "density,dense_ms,ssi_ms,time_ratio\n";
   for (const auto& r : rows)
     out << fmt::format("{:g},{:.3f},{:.3f},{:.4f}\n", r.density, r.dense_ms, r.ssi_ms, r.time_ratio());
+}
+
+void keep_freed_memory_in_process() {
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);  // large blocks from the heap ...
+  mallopt(M_TRIM_THRESHOLD, -1);       // ... which is never given back
 }
 
 }  // namespace coinfer

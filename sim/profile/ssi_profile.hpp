@@ -57,6 +57,13 @@ kernels::SpatialMask random_mask(std::int64_t height, std::int64_t width, double
 /// ("densities[i]", "repeats", "from_group") for bad options and `Error` on kernel failures.
 std::vector<SsiProfileRow> profile_ssi(const Graph& graph, const SsiProfileOptions& options);
 
+/// Keeps freed memory in this process from now on (glibc: no mmap for large blocks, no trim). Every
+/// profiled pass allocates its layers' outputs afresh; with the defaults the large ones are fresh
+/// mappings each pass, and on a VM their page faults, charged to the layer that first writes an
+/// output, can cost more than a sparse layer's work and change from run to run. Call it once, before
+/// profiling, in a process that only profiles (`coinfer ssi-profile`, bench/ssi_conv_bench).
+void keep_freed_memory_in_process();
+
 /// `density,dense_ms,ssi_ms,time_ratio` and one line per row (ratio = ssi_ms / dense_ms).
 void write_ssi_profile_csv(const std::vector<SsiProfileRow>& rows, std::ostream& out);
 
