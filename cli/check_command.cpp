@@ -16,6 +16,7 @@
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "sim/check/baseline_file.hpp"
+#include "sim/check/claims.hpp"
 #include "sim/check/junit_writer.hpp"
 #include "sim/check/process.hpp"
 #include "sim/check/suite.hpp"
@@ -53,12 +54,20 @@ void preflight(const Suite& suite, const std::vector<const Check*>& checks) {
         (void)parse_sweep(read_yaml_file(r->file), r->file);
         continue;
       }
+      if (r->claims) {
+        (void)load_ledger(r->file);
+        continue;
+      }
       const ScenarioSpec spec = load_scenario(r->file, r->overrides);
       if (spec.compare.empty()) check_scenario_components(spec, partitioners, schedulers);
       for (const auto& entry : spec.compare)
         check_scenario_components(compare_variant(spec, entry), partitioners, schedulers);
     } catch (const InputError& e) {
-      throw InputError(suite.file, join_path(c->path, r->sweep ? "sweep" : "scenario"), e.what());
+      throw InputError(suite.file,
+                       join_path(c->path, r->sweep    ? "sweep"
+                                          : r->claims ? "claims"
+                                                      : "scenario"),
+                       e.what());
     }
   }
 }

@@ -24,5 +24,6 @@ void add_step_times_command(CLI::App& app);
 void add_trace_info_command(CLI::App& app);
 void add_ssi_profile_command(CLI::App& app);
 void add_summarize_command(CLI::App& app);
+void add_claims_command(CLI::App& app);
 
 }  // namespace coinfer::cli

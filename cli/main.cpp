@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   coinfer::cli::add_trace_info_command(app);
   coinfer::cli::add_ssi_profile_command(app);
   coinfer::cli::add_summarize_command(app);
+  coinfer::cli::add_claims_command(app);
   // An unknown command (or an unknown word after a command that has its own, `model`, `make-trace`)
   // names the known ones; CLI11 would only say a subcommand is required.
   // A missing one says which are known, unless help or the version is asked for.

@@ -17,7 +17,8 @@ between two markers and is replaced whole:
 name results.csv columns whose values label the rows and columns, `value=` the column shown,
 `col=A,B` labels columns by several values, `heads=x|y|z` renames the columns in order,
 `where=COLUMN=TEXT` (`;`-separated) keeps matching runs (`COLUMN!=TEXT` the others; an empty cell is `-`), `fmt=` is a Python format spec and
-`corner=` the top-left cell's text (`_` stands for a space in `heads` and `corner`).
+`corner=` the top-left cell's text (`_` stands for a space in `heads` and `corner`). `claims CHECK`:
+a claims ledger's verdicts (claim | the paper says | ours | paper | holds), from a `claims:` check.
 
     scripts/render-docs.py            # rewrite the tables in place
     scripts/render-docs.py --check    # exit 1 and print a diff when a committed table is stale
@@ -150,11 +151,33 @@ def render_grid(metrics, options, where):
     return lines
 
 
+def claim_number(v):
+    """A claim's value: 0 decimals from 100 up, else 3 significant digits (differences of 0.004)."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return "-"
+    return f"{v:.0f}" if abs(v) >= 100 else f"{v:.3g}"
+
+
+def render_claims(metrics, options, where):
+    if options:
+        raise DocError(f"{where}: a claims table takes no options")
+    runs = runs_of(metrics)
+    if not runs or any("held" not in c or "claim" not in c for c in runs.values()):
+        raise DocError(f"{where}: the baseline has no claims (metrics */ours, */held, */paper, */claim, */source)")
+    held = sum(1 for c in runs.values() if c["held"] is True)
+    lines = ["| claim | the paper says | ours | paper | holds |", "|---|---|---|---|---|"]
+    for cid, c in runs.items():
+        lines.append(f"| `{cid}` | {c['claim']} {c.get('source', '')} | {claim_number(c.get('ours'))} | "
+                     f"{c.get('paper', '-')} | {'yes' if c['held'] is True else '**no**'} |")
+    lines += ["", f"{held} of {len(runs)} claims hold."]
+    return lines
+
+
 def table_row(cells):
     return "|" + "|".join(f" {c} " if c else " " for c in cells) + "|"
 
 
-RENDERERS = {"report": render_report, "grid": render_grid}
+RENDERERS = {"report": render_report, "grid": render_grid, "claims": render_claims}
 
 
 def render_page(root, path):

@@ -60,6 +60,13 @@ RunResults run_result_check(const ResultCheck& check, const std::string& coinfer
                             const std::string& scratch) {
   const auto file = fs::absolute(check.file).string();
   const auto out = (fs::path(scratch) / "out").string();
+  if (check.claims) {
+    const auto json = (fs::path(scratch) / "claims.json").string();
+    run_child({coinfer_exe, "claims", file, "--json", json, "--jobs", std::to_string(check.jobs)}, scratch);
+    RunResults results;
+    for (const Json& c : read_json_file(json)) results.runs.emplace_back(c.at("id").get<std::string>(), c);
+    return results;
+  }
   if (check.sweep) {
     run_child({coinfer_exe, "sweep", file, "--out", out, "--jobs", std::to_string(check.jobs)}, scratch);
     return sweep_results(out + "/results.csv");

@@ -1,7 +1,8 @@
 #pragma once
-/// Runs a result check's scenario (`coinfer run FILE --out TMP --quiet --set ...`) or sweep
-/// (`coinfer sweep FILE --out TMP --jobs N`) by executing this same binary (SimGrid runs one
-/// simulation per process) in a temporary folder, and reads back what it wrote.
+/// Runs a result check's scenario (`coinfer run FILE --out TMP --quiet --set ...`), sweep
+/// (`coinfer sweep FILE --out TMP --jobs N`) or claims ledger (`coinfer claims FILE --json TMP`) by executing
+/// this same binary (SimGrid runs one simulation per process) in a temporary folder, and reads back what it
+/// wrote.
 ///
 ///     const RunResults r = run_result_check(*check.result(), self_executable(), tmp.path());
 #include <string>

@@ -17,8 +17,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kCommonKeys{"name", "tier", "description"};
-const std::vector<std::string> kResultKeys{"scenario", "sweep",     "set",     "jobs",
-                                           "metrics",  "tolerance", "baseline"};
+const std::vector<std::string> kResultKeys{"scenario", "sweep",   "claims",    "set",
+                                           "jobs",     "metrics", "tolerance", "baseline"};
 const std::vector<std::string> kTimingKeys{"a",           "b",         "command",   "ratios",    "measure",
                                            "repetitions", "warmup",    "seed",      "threshold", "alpha",
                                            "better",      "max_ratio", "min_ratio", "baseline"};
@@ -107,21 +107,24 @@ std::vector<MetricSpec> parse_metrics(const Json& check, const std::string& path
 ResultCheck parse_result_check(const Json& check, const std::string& path, const std::string& dir) {
   ResultCheck r;
   r.sweep = check.contains("sweep");
-  if (r.sweep && check.contains("scenario"))
-    throw InputError("", path, "expected one of 'scenario' or 'sweep', not both");
-  r.file = existing_file(check, r.sweep ? "sweep" : "scenario", path, dir);
+  r.claims = check.contains("claims");
+  if ((r.sweep ? 1 : 0) + (r.claims ? 1 : 0) + (check.contains("scenario") ? 1 : 0) != 1)
+    throw InputError("", path, "expected one of 'scenario', 'sweep' or 'claims'");
+  r.file = existing_file(check, r.sweep ? "sweep" : r.claims ? "claims" : "scenario", path, dir);
   if (const Json* set = json_find(check, "set", path)) {
     const auto spath = join_path(path, "set");
-    if (r.sweep) throw InputError("", spath, "a sweep takes no overrides (change its axes or its base)");
+    if (r.sweep || r.claims)
+      throw InputError("", spath,
+                       "only a scenario takes overrides (change a sweep's axes or a ledger's scenarios)");
     if (!set->is_object()) throw InputError("", spath, "expected a mapping of key paths to values");
     for (const auto& [key, value] : set->items()) {
       if (key.empty()) throw InputError("", spath, "empty key path");
       r.overrides.push_back(key + "=" + value.dump());
     }
   }
-  if (check.contains("jobs") && !r.sweep)
+  if (check.contains("jobs") && !r.sweep && !r.claims)
     throw InputError("", join_path(path, "jobs"),
-                     "only a sweep runs jobs (a scenario's variants run in turn)");
+                     "only a sweep or a ledger runs jobs (a scenario's variants run in turn)");
   r.jobs = static_cast<int>(json_int_or(check, "jobs", path, 1, 1, 1024));
   Tolerance tolerance;
   if (const Json* t = json_find(check, "tolerance", path))
@@ -223,14 +226,14 @@ Check parse_check(const Json& doc, const std::string& path, const std::string& d
         fmt::format("'{}': expected letters, digits and _-.+ (it names the baseline file)", c.name));
   c.tier = enum_or(doc, "tier", path, "quick", {"quick", "full"}) == "quick" ? Tier::Quick : Tier::Full;
   (void)json_string_or(doc, "description", path, "");
-  const bool result = doc.contains("scenario") || doc.contains("sweep");
+  const bool result = doc.contains("scenario") || doc.contains("sweep") || doc.contains("claims");
   const bool timing = doc.contains("a") || doc.contains("b") || doc.contains("command");
   if (result == timing)
     throw InputError(
         "", path,
-        result ? "expected a result check (scenario or sweep) or a timing check (a + b, or command), "
+        result ? "expected a result check (scenario, sweep or claims) or a timing check (a + b, or command), "
                  "not both"
-               : "expected 'scenario' or 'sweep' (a result check), or 'a' and 'b' or 'command' "
+               : "expected 'scenario', 'sweep' or 'claims' (a result check), or 'a' and 'b' or 'command' "
                  "(a timing check)");
   json_reject_unknown_keys(doc, path, keys_of(result ? kResultKeys : kTimingKeys));
   if (result)

@@ -8,7 +8,8 @@
 ///     name: my-gate
 ///     checks:
 ///       - name: table1                               # letters, digits, _-.+
-///         scenario: scenarios/table1.yaml             # or sweep: FILE (then metrics are RUN/column)
+///         scenario: scenarios/table1.yaml             # or sweep: FILE (then metrics are RUN/column),
+///                                                     # or claims: LEDGER (metrics are ID/ours, ID/held)
 ///         set: {workload.frames: 4}                   # --set overrides (scenarios only)
 ///         metrics: ["*/latency_ms.mean", {metric: local/bytes.wlan, tolerance: {relative: 1e-6}}]
 ///         baseline: baselines/table1.json             # default baselines/<name>.json
@@ -48,8 +49,9 @@ struct MetricSpec {
 
 /// A scenario (or a sweep) run by this binary, its metrics compared with the baseline file.
 struct ResultCheck {
-  std::string file;                    ///< resolved against the suite's folder
-  bool sweep = false;                  ///< `sweep:` rather than `scenario:`
+  std::string file;     ///< resolved against the suite's folder
+  bool sweep = false;   ///< `sweep:` rather than `scenario:`
+  bool claims = false;  ///< `claims: LEDGER.yaml`: runs are the claims, by id, each {ours, held, paper, ...}
   std::vector<std::string> overrides;  ///< `set:` as `--set key=value` (value as JSON, a YAML subset)
   int jobs = 1;                        ///< sweep runs at once
   std::vector<MetricSpec> metrics;

@@ -96,7 +96,11 @@ CheckRun run_result(const Suite& suite, const Check& check, const BaselineFile* 
   try {
     results = run_result_check(r, options.coinfer_exe, scratch);
   } catch (const InputError& e) {
-    throw InputError(suite.file, join_path(check.path, r.sweep ? "sweep" : "scenario"), e.what());
+    throw InputError(suite.file,
+                     join_path(check.path, r.sweep    ? "sweep"
+                                           : r.claims ? "claims"
+                                                      : "scenario"),
+                     e.what());
   }
   ResultComparison cmp;
   try {
@@ -166,7 +170,8 @@ CheckRun run_timing(const Suite& suite, const Check& check, const BaselineFile* 
 }
 
 std::string describe(const Check& check) {
-  if (const auto* r = check.result()) return fmt::format("{} {}", r->sweep ? "sweep" : "scenario", r->file);
+  if (const auto* r = check.result())
+    return fmt::format("{} {}", r->sweep ? "sweep" : r->claims ? "claims" : "scenario", r->file);
   const auto& t = *check.timing();
   return t.two_commands() ? fmt::format("{} x (a, b), {} time", t.repetitions, measure_name(t.measure))
                           : fmt::format("{} x command", t.repetitions);

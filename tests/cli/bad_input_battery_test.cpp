@@ -99,9 +99,9 @@ void run_file(const std::string& stem) {
 }
 
 const std::vector<std::string> kFiles = {
-    "adalearner", "bandwidth_traces", "cbo_run",    "check",   "cli",    "components",
-    "fuzz",       "jointdnn",         "make_trace", "mobieye", "mtx",    "numbers",
-    "pipeline",   "profiles",         "scenarios",  "sweeps",  "traces", "train"};
+    "adalearner", "bandwidth_traces", "cbo_run",    "check",   "claims", "cli",     "components",
+    "fuzz",       "jointdnn",         "make_trace", "mobieye", "mtx",    "numbers", "pipeline",
+    "profiles",   "scenarios",        "sweeps",     "traces",  "train"};
 
 }  // namespace
 
@@ -120,6 +120,7 @@ BATTERY_FILE(adalearner)
 BATTERY_FILE(bandwidth_traces)
 BATTERY_FILE(cbo_run)
 BATTERY_FILE(check)
+BATTERY_FILE(claims)
 BATTERY_FILE(cli)
 BATTERY_FILE(components)
 BATTERY_FILE(fuzz)

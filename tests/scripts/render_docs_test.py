@@ -30,6 +30,14 @@ GRID = {f"{i}/{k}": v for i, run in enumerate([
     {"variant": "local", "rate": 5.0, "acc": 0.25},
 ]) for k, v in run.items()}
 
+# A claims baseline: one claim held, one failed, as a `claims:` check records them.
+CLAIMS = {
+    "up-to/claim": "gain up to 66%", "up-to/source": "[JointDNN §4]", "up-to/ours": 29.128,
+    "up-to/paper": "66 +-15%", "up-to/held": False,
+    "order/claim": "CBO beats FastVA", "order/source": "[CBO §V-B]", "order/ours": 0.0042,
+    "order/paper": ">= 0", "order/held": True,
+}
+
 
 class Repo:
     def __init__(self, tmp, baselines, page):
@@ -62,6 +70,24 @@ class RenderDocsTest(unittest.TestCase):
                 "<!-- generated: report r -->",
                 "| | ours | paper | gap |\n|---|---|---|---|\n| local ms | 110 | 100 | +10.0% |\n"
                 "| auto ms | 5.25 | - | - |\n| match | 84.00 | 84 | +0.0% |\n\nPaper: [MoDNN] Table 1.\n"))
+
+    def test_claims_table_with_count_held(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp, {"c": CLAIMS}, page("<!-- generated: claims c -->"))
+            self.assertEqual(repo.run().returncode, 0)
+            # below 100: three significant digits (29.1, 0.0042); a failed claim is bold.
+            self.assertEqual(repo.page.read_text(), page(
+                "<!-- generated: claims c -->",
+                "| claim | the paper says | ours | paper | holds |\n|---|---|---|---|---|\n"
+                "| `up-to` | gain up to 66% [JointDNN §4] | 29.1 | 66 +-15% | **no** |\n"
+                "| `order` | CBO beats FastVA [CBO §V-B] | 0.0042 | >= 0 | yes |\n\n1 of 2 claims hold.\n"))
+
+    def test_claims_table_needs_a_claims_baseline(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp, {"r": REPORT}, page("<!-- generated: claims r -->"))
+            r = repo.run()
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("p.md:3: the baseline has no claims", r.stderr)
 
     def test_report_row_range(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -96,7 +96,9 @@ TEST_CASE("suite errors name the file and the key path") {
   const std::string c = "checks:\n  - name: t\n    ";
   fails("chekcs: []\n", "chekcs", "unknown key");
   fails("checks: []\n", "checks", "non-empty list");
-  fails(c + "metrics: [x]\n", "checks[0]", "expected 'scenario' or 'sweep'");
+  fails(c + "metrics: [x]\n", "checks[0]", "expected 'scenario', 'sweep' or 'claims'");
+  fails(c + "claims: s.yaml\n    set: {a: 1}\n    metrics: [x]\n", "checks[0].set",
+        "only a scenario takes overrides");
   fails(c + "scenario: s.yaml\n    a: [x]\n    b: [y]\n    metrics: [x]\n", "checks[0]", "not both");
   fails(c + "scenario: s.yaml\n    repetitions: 9\n    metrics: [x]\n", "checks[0].repetitions",
         "unknown key");
@@ -110,7 +112,8 @@ TEST_CASE("suite errors name the file and the key path") {
         "checks[0].metrics[0].tolerance.relative", "expected a number");
   fails(c + "scenario: s.yaml\n    tolerance: {relatve: 1}\n    metrics: [a]\n",
         "checks[0].tolerance.relatve", "unknown key");
-  fails(c + "sweep: sw.yaml\n    set: {seed: 2}\n    metrics: [a]\n", "checks[0].set", "no overrides");
+  fails(c + "sweep: sw.yaml\n    set: {seed: 2}\n    metrics: [a]\n", "checks[0].set",
+        "only a scenario takes overrides");
   fails(c + "scenario: s.yaml\n    jobs: 2\n    metrics: [a]\n", "checks[0].jobs", "only a sweep");
   fails(c + "a: [sleep, 1]\n", "checks[0].b", "missing key");
   fails(c + "a: [sleep, true]\n    b: [x]\n", "checks[0].a[1]", "expected a string");
