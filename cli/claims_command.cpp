@@ -42,6 +42,7 @@ struct Judged {
 
 std::string number(double v) {
   if (std::isnan(v)) return "-";
+  if (std::abs(v) < 1e-9) return "0";  // a rounding residue, not a value
   return std::abs(v) >= 1000 ? fmt::format("{:.0f}", v) : fmt::format("{:.3g}", v);
 }
 

@@ -155,6 +155,8 @@ def claim_number(v):
     """A claim's value: 0 decimals from 100 up, else 3 significant digits (differences of 0.004)."""
     if not isinstance(v, (int, float)) or isinstance(v, bool):
         return "-"
+    if abs(v) < 1e-9:
+        return "0"  # a rounding residue, not a value
     return f"{v:.0f}" if abs(v) >= 100 else f"{v:.3g}"
 
 

@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kTopKeys{"name", "notes", "description", "devices", "networks"};
-const std::vector<std::string> kDeviceKeys{"name", "calibration", "role", "slots"};
+const std::vector<std::string> kDeviceKeys{"name", "calibration", "role", "slots", "time_scale"};
 // Network kinds, network / link / bandwidth keys: the table of network_keys.hpp.
 const std::vector<std::string> kKinds = network_kind_names();
 const std::vector<std::string> kModels = bandwidth_models();
@@ -321,6 +321,22 @@ Network parse_network(const Json& obj, const std::string& path, const Platform& 
   return net;
 }
 
+// `time_scale: k`: the device is k times slower than its calibration says, for everything it
+// computes (op classes, hence pinned model times; sparse convolution; the video codec). Power
+// states stay, so its compute energy scales by k too. For sensitivity sweeps over an unstated
+// device speed.
+void scale_device_times(DeviceCalibration& c, double k) {
+  for (auto& [op, scale] : c.op_scale) scale *= k;
+  if (c.sparse_model) {
+    c.sparse_model->spt_s_per_nonzero *= k;
+    c.sparse_model->get_s_per_element *= k;
+  }
+  if (c.codec) {
+    c.codec->encode_ms *= k;  // NaN (not given) stays NaN
+    c.codec->decode_ms *= k;
+  }
+}
+
 Device parse_device(const Json& obj, const std::string& path, const std::string& base_dir) {
   json_reject_unknown_keys(obj, path, kDeviceKeys);
   Device d;
@@ -335,6 +351,8 @@ Device parse_device(const Json& obj, const std::string& path, const std::string&
     throw InputError("", join_path(path, "calibration"),
                      fmt::format("file '{}' not found (looked for '{}')", calibration, d.calibration_file));
   d.calibration = load_calibration_file(d.calibration_file);  // errors name the calibration file
+  if (json_find(obj, "time_scale", path))
+    scale_device_times(d.calibration, json_number(obj, "time_scale", path, 1e-6, 1e6));
   return d;
 }
 

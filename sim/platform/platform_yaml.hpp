@@ -9,6 +9,7 @@
 ///         calibration: calibration/nexus5.json   # relative to this file
 ///         role: phone                         # optional free text
 ///         slots: 1                            # optional: compute tasks run at once, in [1, 1024]
+///         time_scale: 2                       # optional: every compute time of the calibration x2
 ///     networks:
 ///       - name: wlan
 ///         kind: wifi                          # wifi | wifi_direct | wired | lte | 3g | 4g

@@ -36,6 +36,8 @@ CLAIMS = {
     "up-to/paper": "66 +-15%", "up-to/held": False,
     "order/claim": "CBO beats FastVA", "order/source": "[CBO §V-B]", "order/ours": 0.0042,
     "order/paper": ">= 0", "order/held": True,
+    "tiny/claim": "never worse", "tiny/source": "[JointDNN §4]", "tiny/ours": -7.7e-14,
+    "tiny/paper": ">= 0", "tiny/held": False,
 }
 
 
@@ -75,12 +77,13 @@ class RenderDocsTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             repo = Repo(tmp, {"c": CLAIMS}, page("<!-- generated: claims c -->"))
             self.assertEqual(repo.run().returncode, 0)
-            # below 100: three significant digits (29.1, 0.0042); a failed claim is bold.
+            # below 100: three significant digits (29.1, 0.0042), a rounding residue is 0; a failed claim is bold.
             self.assertEqual(repo.page.read_text(), page(
                 "<!-- generated: claims c -->",
                 "| claim | the paper says | ours | paper | holds |\n|---|---|---|---|---|\n"
                 "| `up-to` | gain up to 66% [JointDNN §4] | 29.1 | 66 +-15% | **no** |\n"
-                "| `order` | CBO beats FastVA [CBO §V-B] | 0.0042 | >= 0 | yes |\n\n1 of 2 claims hold.\n"))
+                "| `order` | CBO beats FastVA [CBO §V-B] | 0.0042 | >= 0 | yes |\n"
+                "| `tiny` | never worse [JointDNN §4] | 0 | >= 0 | **no** |\n\n1 of 3 claims hold.\n"))
 
     def test_claims_table_needs_a_claims_baseline(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -232,3 +232,26 @@ TEST_CASE("the example platforms load") {
   CHECK(radio_power_model(edge.devices[0].calibration, NetworkKind::Lte) != nullptr);  // "lte" or "4g"
   CHECK(radio_power_model(edge.devices[1].calibration, NetworkKind::Lte) == nullptr);  // a wired server
 }
+
+TEST_CASE("platform: a device's time_scale multiplies every op class of its calibration, not its power") {
+  TempDir dir;
+  std::string yaml = kGood;
+  const std::string phone = "{name: phone, calibration: calibration/phone.json, role: phone}";
+  yaml.replace(yaml.find(phone), phone.size(),
+               "{name: phone, calibration: calibration/phone.json, role: phone, time_scale: 4}");
+  const Platform p = load_platform_file(write_platform(dir, yaml));
+  REQUIRE_FALSE(p.devices[0].calibration.op_scale.empty());
+  for (const auto& [op, scale] : p.devices[0].calibration.op_scale)
+    CHECK(scale == Approx(4.0));  // 1.0 in the file
+  CHECK(p.devices[0].calibration.power.busy_w == Approx(2.5));
+  for (const auto& [op, scale] : p.devices[1].calibration.op_scale) CHECK(scale == Approx(1.0));  // its own
+}
+
+TEST_CASE("platform: a time_scale of 0 is out of range, naming the device") {
+  TempDir dir;
+  std::string yaml = kGood;
+  const std::string phone = "role: phone}";
+  yaml.replace(yaml.find(phone), phone.size(), "role: phone, time_scale: 0}");
+  CHECK_THROWS_WITH(load_platform_file(write_platform(dir, yaml)),
+                    Catch::Matchers::Contains("devices[0].time_scale"));
+}
