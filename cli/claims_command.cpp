@@ -81,10 +81,13 @@ std::string text_table(const std::vector<Judged>& judged) {
 }
 
 std::string markdown_table(const std::vector<Judged>& judged) {
-  std::string out = "| claim | paper says | ours | paper | holds |\n|---|---|---|---|---|\n";
+  std::string out = "| claim | paper says | ours | paper | holds | why not |\n|---|---|---|---|---|---|\n";
   for (const auto& j : judged)
-    out += fmt::format("| `{}` | {} {} | {} | {} | {} |\n", j.claim->id, j.claim->claim, j.claim->source,
-                       number(j.result.ours), paper_text(j.claim->holds), j.result.held ? "yes" : "**no**");
+    out += fmt::format("| `{}` | {} {} | {} | {} | {} | {} |\n", j.claim->id, j.claim->claim, j.claim->source,
+                       number(j.result.ours), paper_text(j.claim->holds), j.result.held ? "yes" : "**no**",
+                       j.result.held            ? ""
+                       : j.claim->cause.empty() ? "not found yet"
+                                                : j.claim->cause);
   return out;
 }
 
@@ -113,6 +116,7 @@ Json results_json(const std::vector<Judged>& judged) {
                    {"id", j.claim->id},
                    {"claim", j.claim->claim},
                    {"source", j.claim->source},
+                   {"cause", j.claim->cause},
                    {"ours", std::isnan(j.result.ours) ? Json() : Json(j.result.ours)},
                    {"paper", paper_text(j.claim->holds)},
                    {"held", j.result.held},

@@ -18,7 +18,8 @@ name results.csv columns whose values label the rows and columns, `value=` the c
 `col=A,B` labels columns by several values, `heads=x|y|z` renames the columns in order,
 `where=COLUMN=TEXT` (`;`-separated) keeps matching runs (`COLUMN!=TEXT` the others; an empty cell is `-`), `fmt=` is a Python format spec and
 `corner=` the top-left cell's text (`_` stands for a space in `heads` and `corner`). `claims CHECK`:
-a claims ledger's verdicts (claim | the paper says | ours | paper | holds), from a `claims:` check.
+a claims ledger's verdicts (claim | the paper says | ours | paper | holds | why not: the ledger's
+`cause`, "not found yet" without one), from a `claims:` check.
 
     scripts/render-docs.py            # rewrite the tables in place
     scripts/render-docs.py --check    # exit 1 and print a diff when a committed table is stale
@@ -167,10 +168,12 @@ def render_claims(metrics, options, where):
     if not runs or any("held" not in c or "claim" not in c for c in runs.values()):
         raise DocError(f"{where}: the baseline has no claims (metrics */ours, */held, */paper, */claim, */source)")
     held = sum(1 for c in runs.values() if c["held"] is True)
-    lines = ["| claim | the paper says | ours | paper | holds |", "|---|---|---|---|---|"]
+    lines = ["| claim | the paper says | ours | paper | holds | why not |", "|---|---|---|---|---|---|"]
     for cid, c in runs.items():
+        ok = c["held"] is True
+        why = "" if ok else (c.get("cause") or "not found yet")
         lines.append(f"| `{cid}` | {c['claim']} {c.get('source', '')} | {claim_number(c.get('ours'))} | "
-                     f"{c.get('paper', '-')} | {'yes' if c['held'] is True else '**no**'} |")
+                     f"{c.get('paper', '-')} | {'yes' if ok else '**no**'} |" + (f" {why} |" if why else " |"))
     lines += ["", f"{held} of {len(runs)} claims hold."]
     return lines
 

@@ -139,9 +139,9 @@ HoldsSpec parse_holds(const Json& claim, const std::string& path) {
 
 Claim parse_claim(const Json& doc, const std::string& path, const fs::path& dir) {
   if (!doc.is_object()) throw InputError("", path, "expected a map");
-  json_reject_unknown_keys(
-      doc, path,
-      {"id", "claim", "source", "scenario", "scenarios", "sweep", "ours", "paper", "tolerance_pct", "holds"});
+  json_reject_unknown_keys(doc, path,
+                           {"id", "claim", "source", "cause", "scenario", "scenarios", "sweep", "ours",
+                            "paper", "tolerance_pct", "holds"});
   Claim c;
   c.path = path;
   c.id = json_string(doc, "id", path);
@@ -149,6 +149,7 @@ Claim parse_claim(const Json& doc, const std::string& path, const fs::path& dir)
     throw InputError("", join_path(path, "id"), "expected a name of letters, digits and _-.+");
   c.claim = json_string(doc, "claim", path);
   c.source = json_string(doc, "source", path);
+  c.cause = json_string_or(doc, "cause", path, "");
   const int kinds = (json_find(doc, "scenario", path) ? 1 : 0) + (json_find(doc, "scenarios", path) ? 1 : 0) +
                     (json_find(doc, "sweep", path) ? 1 : 0);
   if (kinds != 1) throw InputError("", path, "expected exactly one of scenario, scenarios or sweep");

@@ -11,6 +11,7 @@
 ///         scenario: adalearner-lenet.yaml           # or scenarios: [...], or sweep: FILE
 ///         ours: {row: speedup onebit-8 over local}  # report rows (glob) of the scenarios
 ///         paper: 3.37                               # held when within tolerance_pct (default 15)
+///         cause: "..."                              # optional: why it fails, and the evidence
 ///       - id: fig3-adaptive-near-best
 ///         sweep: pipeline-fig3-mu.yaml
 ///         ours: {metric: effective_accuracy, better: higher, group_by: [platform.networks[0].rate_mbps],
@@ -69,6 +70,7 @@ struct Claim {
   std::string id;
   std::string claim;               ///< the paper's statement
   std::string source;              ///< section, figure or table
+  std::string cause;               ///< optional: why it fails here, with the run that shows it
   std::vector<std::string> files;  ///< resolved; several scenarios, or one sweep
   bool sweep = false;
   OursSpec ours;

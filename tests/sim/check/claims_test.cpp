@@ -72,6 +72,14 @@ TEST_CASE("a ledger resolves its files against its own folder and takes a 15% to
   CHECK_FALSE(l.claims[0].sweep);
   CHECK(l.claims[0].holds.tolerance_pct == 15.0);
   CHECK(paper_text(l.claims[0].holds) == "10 +-15%");
+  CHECK(l.claims[0].cause.empty());
+}
+
+TEST_CASE("a claim keeps the cause its ledger names for it") {
+  const auto l = parse(
+      "system: S\nclaims:\n  - {id: c, claim: x, source: y, cause: 'the calibration stage', "
+      "scenario: s.yaml, ours: {row: r}, paper: 1}\n");
+  CHECK(l.claims[0].cause == "the calibration stage");
 }
 
 TEST_CASE("a claim without a paper number or a bound is one error naming the file and the claim") {
