@@ -106,8 +106,12 @@ OursSpec parse_ours(const Json& claim, const std::string& path, bool sweep) {
   o.against = filters(ours, "against", p);
   o.lower_is_better = json_string_or(ours, "better", p, "lower") == "lower";
   if (json_find(ours, "better", p)) json_enum(ours, "better", p, {"lower", "higher"});
-  if (json_find(ours, "as", p))
-    o.difference = json_enum(ours, "as", p, {"gain_pct", "difference"}) == "difference";
+  if (json_find(ours, "as", p)) {
+    const auto as = json_enum(ours, "as", p, {"gain_pct", "difference", "ratio"});
+    o.as = as == "difference" ? OursSpec::As::Difference
+           : as == "ratio"    ? OursSpec::As::Ratio
+                              : OursSpec::As::GainPct;
+  }
   if (o.subject.empty() && (!o.group_by.empty() || !o.against.empty() || json_find(ours, "as", p)))
     throw InputError("", join_path(p, "subject"), "group_by, against and as compare a subject row: name it");
   return o;
@@ -290,8 +294,10 @@ std::vector<double> sweep_values(const Claim& c, const RunResults& r, const std:
     }
     if (!subject || std::isnan(best)) continue;
     const double s = column(*subject, c.ours.metric, c, file);
-    if (c.ours.difference) {
+    if (c.ours.as == OursSpec::As::Difference) {
       out.push_back(c.ours.lower_is_better ? best - s : s - best);
+    } else if (best != 0.0 && c.ours.as == OursSpec::As::Ratio) {
+      out.push_back(s / best);
     } else if (best != 0.0) {
       out.push_back(c.ours.lower_is_better ? 100.0 * (1.0 - s / best) : 100.0 * (s / best - 1.0));
     }

@@ -44,8 +44,8 @@ struct RowFilter {
 /// over the best row of `against` (every other row of the group when empty), reduced over groups:
 /// 100 (1 - subject / best) when lower is better, 100 (subject / best - 1) when higher is; with
 /// `as: difference`, best - subject or subject - best, in the metric's unit (positive: the subject
-/// is better). A group without a subject row or another row is left out (`count` says how many
-/// were judged).
+/// is better); with `as: ratio`, subject / best (a speedup when the subject is the slower one). A
+/// group without a subject row or another row is left out (`count` says how many were judged).
 struct OursSpec {
   std::string row;  ///< report-row glob (scenario claims)
   std::string metric;
@@ -54,7 +54,7 @@ struct OursSpec {
   std::vector<RowFilter> subject;
   std::vector<RowFilter> against;
   bool lower_is_better = true;
-  bool difference = false;  ///< `as: difference` rather than `gain_pct`
+  enum class As { GainPct, Difference, Ratio } as = As::GainPct;
   Reduce reduce = Reduce::Only;
 };
 

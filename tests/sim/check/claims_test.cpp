@@ -168,3 +168,14 @@ TEST_CASE("a subject matched by two rows of one group asks for more group column
   const auto c = sweep_claim("{metric: acc, subject: {variant: a}, reduce: min}", "holds: {at_least: 0}");
   CHECK_THROWS_WITH(evaluate_claim(c, {two_variants()}, "l.yaml"), Contains("several rows of one group"));
 }
+
+TEST_CASE("as: ratio is the subject over the best other row, a speedup when the subject is slower") {
+  const auto c = sweep_claim(
+      "{metric: acc, as: ratio, group_by: [rate], subject: {variant: a}, against: {variant: b}, reduce: max}",
+      "paper: 1.25, tolerance_pct: 1");
+  const auto r = evaluate_claim(c, {two_variants()}, "l.yaml");
+  // rate 1: 0.5 / 0.4 = 1.25; rate 2: 0.6 / 0.75 = 0.8; rate 3: 0.9 / 0.8 = 1.125
+  CHECK(r.ours == Approx(1.25));
+  CHECK(r.count == 3);
+  CHECK(r.held);
+}
