@@ -4,9 +4,26 @@
 
 #include <fmt/format.h>
 
+#include "sim/cost/cost_model.hpp"
 #include "sim/cost/energy.hpp"
 
 namespace coinfer::replay {
+
+namespace {
+
+// One direction of a radio's eq. 21 fit: its parameters and the throughputs it is stated for.
+struct RadioFit {
+  double alpha_mw_per_mbps;
+  double beta_mw;
+  const std::optional<std::array<double, 2>>& range;
+};
+
+RadioFit radio_fit(const RadioPowerModel& m, bool sending) {
+  if (sending) return {m.uplink_alpha_mw_per_mbps, m.uplink_beta_mw, m.uplink_range_mbps};
+  return {m.downlink_alpha_mw_per_mbps, m.downlink_beta_mw, m.downlink_range_mbps};
+}
+
+}  // namespace
 
 RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>& plans, double idle_since_s,
                        TraceRecorder& trace, SimulationResult& out)
@@ -198,17 +215,15 @@ void RadioModel::add_radio_energy(const Route& route, double bytes, double durat
       }
       continue;
     }
-    const auto& m = *model;
-    const double energy_j =
-        sending ? radio_energy_j(m.uplink_alpha_mw_per_mbps, m.uplink_beta_mw, bytes, duration_s)
-                : radio_energy_j(m.downlink_alpha_mw_per_mbps, m.downlink_beta_mw, bytes, duration_s);
+    const RadioFit fit = radio_fit(*model, sending);
+    const double energy_j = radio_energy_j(fit.alpha_mw_per_mbps, fit.beta_mw, bytes, duration_s);
     out_.devices[device].radio_energy_j += energy_j;
     if (probe) out_.devices[device].probe_radio_energy_j += energy_j;
-    const auto& range = sending ? m.uplink_range_mbps : m.downlink_range_mbps;
-    if (range && duration_s > 0.0) {
+    if (fit.range && duration_s > 0.0) {
       const double mbps = 8.0 * bytes / duration_s / 1e6;  // the throughput eq. 21 was given
-      if (mbps < (*range)[0] || mbps > (*range)[1]) {
+      if (mbps < (*fit.range)[0] || mbps > (*fit.range)[1]) {
         OutOfRange& o = out_of_range_[{device, net, sending}];
+        o.model = model;
         o.low_mbps = std::min(o.low_mbps, mbps);
         o.high_mbps = std::max(o.high_mbps, mbps);
         ++o.transfers;
@@ -222,10 +237,7 @@ void RadioModel::warn_out_of_range() {
   for (const auto& [key, o] : out_of_range_) {
     const auto [device, net, sending] = key;
     const Network& network = platform.networks[net];
-    const RadioPowerModel& m = *radio_power_model(platform.devices[device].calibration, network.kind);
-    const auto& range = *(sending ? m.uplink_range_mbps : m.downlink_range_mbps);
-    const double alpha = sending ? m.uplink_alpha_mw_per_mbps : m.downlink_alpha_mw_per_mbps;
-    const double beta = sending ? m.uplink_beta_mw : m.downlink_beta_mw;
+    const auto& range = *radio_fit(*o.model, sending).range;
     const double worst = o.high_mbps > range[1] ? o.high_mbps : o.low_mbps;
     const auto low = fmt::format("{:.3g}", o.low_mbps), high = fmt::format("{:.3g}", o.high_mbps);
     out_.warnings.push_back(fmt::format(
@@ -235,7 +247,8 @@ void RadioModel::warn_out_of_range() {
         platform.devices[device].name, sending ? "sent" : "received", network.name,
         low == high ? low : low + " to " + high, o.transfers, o.transfers == 1 ? "" : "s", range[0], range[1],
         sending ? "uplink" : "downlink", platform.devices[device].calibration.name,
-        (alpha * worst + beta) / 1e3, worst));
+        radio_power_w(*o.model, sending ? LinkDirection::Uplink : LinkDirection::Downlink, worst * 1e6),
+        worst));
   }
 }
 

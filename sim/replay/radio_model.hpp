@@ -127,6 +127,7 @@ class RadioModel {
   std::vector<std::vector<bool>> radio_warned_;  ///< per device, per network
   /// Throughputs outside a fit's stated range, per (device, network, sending).
   struct OutOfRange {
+    const RadioPowerModel* model = nullptr;  ///< the device's fit for the network (the platform's)
     double low_mbps = std::numeric_limits<double>::infinity();
     double high_mbps = 0.0;
     std::size_t transfers = 0;
