@@ -180,6 +180,7 @@ namespace {
 void apply_overrides(Json& doc, const std::vector<std::string>& overrides, const std::string& file) {
   for (const auto& o : overrides) {
     try {
+      inline_platform_for_key(doc, o.substr(0, o.find('=')), std::filesystem::path(file).parent_path());
       apply_override(doc, o);
     } catch (const InputError& e) {
       // `--set KEY=VALUE`'s errors name the option and the key: `s.yaml: --set seed: ...`.

@@ -1,6 +1,7 @@
 #include "sim/scenario/scenario_paths.hpp"
 
 #include "sim/models/zoo.hpp"
+#include "sim/scenario/yaml_json.hpp"
 
 namespace coinfer {
 namespace fs = std::filesystem;
@@ -54,6 +55,15 @@ std::string rebase_path(const std::string& path, const fs::path& from_dir, const
 
 void rebase_scenario_paths(Json& doc, const fs::path& from_dir, const fs::path& to_dir) {
   for_each_scenario_path(doc, [&](Json& p) { p = rebase_path(p.get<std::string>(), from_dir, to_dir); });
+}
+
+void inline_platform_for_key(Json& doc, const std::string& key, const fs::path& doc_dir) {
+  if (!key.starts_with("platform.") && !key.starts_with("platform[")) return;
+  if (!doc.is_object() || !doc.contains("platform") || !doc["platform"].is_string()) return;
+  const fs::path file = (doc_dir / doc["platform"].get<std::string>()).lexically_normal();
+  Json wrapper{{"platform", read_yaml_file(file.string())}};
+  rebase_scenario_paths(wrapper, file.parent_path(), doc_dir);
+  doc["platform"] = std::move(wrapper["platform"]);
 }
 
 }  // namespace coinfer

@@ -27,6 +27,12 @@ void for_each_scenario_path(Json& doc, const std::function<void(Json& path)>& fn
 void rebase_scenario_paths(Json& doc, const std::filesystem::path& from_dir,
                            const std::filesystem::path& to_dir);
 
+/// When `key` (a `--set` or sweep axis key path) reaches into `platform` (`platform.devices[0].x`)
+/// and `doc` names a platform file, that file's document replaces the name, its paths rebased
+/// onto `doc_dir` (the folder `doc`'s relative paths mean), so that the key can set one of its
+/// values. Otherwise `doc` is left alone.
+void inline_platform_for_key(Json& doc, const std::string& key, const std::filesystem::path& doc_dir);
+
 /// `path` (relative to `from_dir`) expressed relative to `to_dir` (empty: absolute), lexically.
 std::string rebase_path(const std::string& path, const std::filesystem::path& from_dir,
                         const std::filesystem::path& to_dir);

@@ -204,6 +204,7 @@ SweepRun sweep_run(const SweepSpec& spec, std::size_t index) {
   for (std::size_t a = 0; a < spec.points.size(); ++a)
     for (const auto& [key, value] : spec.points[a][coord[a]].items()) {
       try {
+        inline_platform_for_key(run.scenario, key, spec.dir());
         set_at_path(run.scenario, key, value);
       } catch (const InputError& e) {
         throw InputError(spec.file, fmt::format("axes[{}] ({})", a, key), e.message());

@@ -205,3 +205,16 @@ TEST_CASE("the CBO digits scenario scores every frame and reports the scheduler'
   CHECK(read_text(out / "a" / "frames.csv") == read_text(out / "b" / "frames.csv"));
   CHECK(read_text(out / "a" / "results.json") == read_text(out / "b" / "results.json"));
 }
+
+TEST_CASE("a set key into a platform file: a phone twice as slow takes twice as long locally") {
+  const auto s = scenario("slow", "partitioner: {name: local}\n");
+  const auto dir = fresh_dir("slow");
+  REQUIRE(run_cli("run " + s.string() + " --quiet --out " + (dir / "as-shipped").string()).exit_code == 0);
+  const auto r = run_cli("run " + s.string() + " --quiet --set platform.devices[0].time_scale=2 --out " +
+                         (dir / "twice").string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // One compute task on the phone, every op class of its calibration times 2.
+  CHECK(results_of(dir / "twice")["latency_ms"]["mean"].get<double>() ==
+        Approx(2.0 * results_of(dir / "as-shipped")["latency_ms"]["mean"].get<double>()).epsilon(1e-12));
+}

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "sim/scenario/scenario_paths.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace coinfer;
 
@@ -28,4 +29,21 @@ TEST_CASE("a model file is rebased, a platform file too") {
   Json doc{{"model", "m.json"}, {"platform", "../p.yaml"}};
   rebase_scenario_paths(doc, "/r/s/t", "/r");
   CHECK(doc == Json{{"model", "s/t/m.json"}, {"platform", "s/p.yaml"}});
+}
+
+TEST_CASE("a key into a platform file inlines the file, its paths rebased onto the scenario's folder") {
+  coinfer::test::ScratchDir dir;
+  dir.write("platforms/p.yaml",
+            "devices: [{name: a, calibration: calibration/a.json}]\n"
+            "networks: [{name: n, kind: wifi, members: [a], rate_mbps: 10, bandwidth: {model: trace, file: "
+            "t.txt}}]\n");
+  Json doc{{"model", "vgg16"}, {"platform", "../platforms/p.yaml"}};
+  const auto scenarios = dir.fs_path() / "scenarios";
+  inline_platform_for_key(doc, "model", scenarios);  // not a platform key: nothing happens
+  CHECK(doc["platform"] == "../platforms/p.yaml");
+  inline_platform_for_key(doc, "platform.devices[0].time_scale", scenarios);
+  REQUIRE(doc["platform"].is_object());
+  CHECK(doc["platform"]["devices"][0]["calibration"] == "../platforms/calibration/a.json");
+  CHECK(doc["platform"]["networks"][0]["bandwidth"]["file"] == "../platforms/t.txt");
+  CHECK(doc["platform"]["networks"][0]["rate_mbps"] == 10);
 }
