@@ -19,7 +19,8 @@ name results.csv columns whose values label the rows and columns, `value=` the c
 `where=COLUMN=TEXT` (`;`-separated) keeps matching runs (`COLUMN!=TEXT` the others; an empty cell is `-`), `fmt=` is a Python format spec and
 `corner=` the top-left cell's text (`_` stands for a space in `heads` and `corner`). `claims CHECK`:
 a claims ledger's verdicts (claim | the paper says | ours | paper | holds | why not: the ledger's
-`cause`, "not found yet" without one), from a `claims:` check.
+`cause`, "not found yet" without one), from a `claims:` check; `why=no` leaves the "why not" column
+out (a sensitivity ledger, whose failing rows are themselves the evidence).
 
     scripts/render-docs.py            # rewrite the tables in place
     scripts/render-docs.py --check    # exit 1 and print a diff when a committed table is stale
@@ -162,18 +163,24 @@ def claim_number(v):
 
 
 def render_claims(metrics, options, where):
-    if options:
-        raise DocError(f"{where}: a claims table takes no options")
+    unknown = set(options) - {"why"}
+    if unknown or options.get("why", "yes") not in ("yes", "no"):
+        raise DocError(f"{where}: a claims table takes only why=yes|no")
+    with_why = options.get("why", "yes") == "yes"
     runs = runs_of(metrics)
     if not runs or any("held" not in c or "claim" not in c for c in runs.values()):
         raise DocError(f"{where}: the baseline has no claims (metrics */ours, */held, */paper, */claim, */source)")
     held = sum(1 for c in runs.values() if c["held"] is True)
-    lines = ["| claim | the paper says | ours | paper | holds | why not |", "|---|---|---|---|---|---|"]
+    head = ["claim", "the paper says", "ours", "paper", "holds"] + (["why not"] if with_why else [])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for cid, c in runs.items():
         ok = c["held"] is True
-        why = "" if ok else (c.get("cause") or "not found yet")
-        lines.append(f"| `{cid}` | {c['claim']} {c.get('source', '')} | {claim_number(c.get('ours'))} | "
-                     f"{c.get('paper', '-')} | {'yes' if ok else '**no**'} |" + (f" {why} |" if why else " |"))
+        row = (f"| `{cid}` | {c['claim']} {c.get('source', '')} | {claim_number(c.get('ours'))} | "
+               f"{c.get('paper', '-')} | {'yes' if ok else '**no**'} |")
+        if with_why:
+            why = "" if ok else (c.get("cause") or "not found yet")
+            row += f" {why} |" if why else " |"
+        lines.append(row)
     lines += ["", f"{held} of {len(runs)} claims hold."]
     return lines
 

@@ -85,6 +85,24 @@ class RenderDocsTest(unittest.TestCase):
                 "| `order` | CBO beats FastVA [CBO §V-B] | 0.0042 | >= 0 | yes | |\n"
                 "| `tiny` | never worse [JointDNN §4] | 0 | >= 0 | **no** | not found yet |\n\n1 of 3 claims hold.\n"))
 
+    def test_claims_table_without_why_column(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp, {"c": CLAIMS}, page("<!-- generated: claims c why=no -->"))
+            self.assertEqual(repo.run().returncode, 0)
+            self.assertEqual(repo.page.read_text(), page(
+                "<!-- generated: claims c why=no -->",
+                "| claim | the paper says | ours | paper | holds |\n|---|---|---|---|---|\n"
+                "| `up-to` | gain up to 66% [JointDNN §4] | 29.1 | 66 +-15% | **no** |\n"
+                "| `order` | CBO beats FastVA [CBO §V-B] | 0.0042 | >= 0 | yes |\n"
+                "| `tiny` | never worse [JointDNN §4] | 0 | >= 0 | **no** |\n\n1 of 3 claims hold.\n"))
+
+    def test_claims_table_rejects_an_unknown_option(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp, {"c": CLAIMS}, page("<!-- generated: claims c why=maybe -->"))
+            r = repo.run()
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("p.md:3: a claims table takes only why=yes|no", r.stderr)
+
     def test_claims_table_needs_a_claims_baseline(self):
         with tempfile.TemporaryDirectory() as tmp:
             repo = Repo(tmp, {"r": REPORT}, page("<!-- generated: claims r -->"))
