@@ -97,8 +97,8 @@ OursSpec parse_ours(const Json& claim, const std::string& path, bool sweep) {
     o.row = json_string(ours, "row", p);
     return o;
   }
-  json_reject_unknown_keys(ours, p,
-                           {"metric", "where", "group_by", "subject", "against", "better", "as", "reduce"});
+  json_reject_unknown_keys(
+      ours, p, {"metric", "of", "where", "group_by", "subject", "against", "better", "as", "reduce"});
   o.metric = json_string(ours, "metric", p);
   o.where = filters(ours, "where", p);
   o.group_by = string_list(ours, "group_by", p);
@@ -107,11 +107,26 @@ OursSpec parse_ours(const Json& claim, const std::string& path, bool sweep) {
   o.lower_is_better = json_string_or(ours, "better", p, "lower") == "lower";
   if (json_find(ours, "better", p)) json_enum(ours, "better", p, {"lower", "higher"});
   if (json_find(ours, "as", p)) {
-    const auto as = json_enum(ours, "as", p, {"gain_pct", "difference", "ratio"});
-    o.as = as == "difference" ? OursSpec::As::Difference
-           : as == "ratio"    ? OursSpec::As::Ratio
-                              : OursSpec::As::GainPct;
+    const auto as =
+        json_enum(ours, "as", p, {"gain_pct", "difference", "ratio", "share_pct", "remainder_pct"});
+    o.as = as == "difference"      ? OursSpec::As::Difference
+           : as == "ratio"         ? OursSpec::As::Ratio
+           : as == "share_pct"     ? OursSpec::As::SharePct
+           : as == "remainder_pct" ? OursSpec::As::RemainderPct
+                                   : OursSpec::As::GainPct;
   }
+  const bool share = o.as == OursSpec::As::SharePct || o.as == OursSpec::As::RemainderPct;
+  if (share) {
+    o.of = json_string(ours, "of", p);
+    if (!o.subject.empty() || !o.group_by.empty() || !o.against.empty())
+      throw InputError(
+          "", join_path(p, "as"),
+          "share_pct and remainder_pct divide each row's metric by its 'of' column; they take no "
+          "subject, against or group_by");
+    return o;
+  }
+  if (json_find(ours, "of", p))
+    throw InputError("", join_path(p, "of"), "'of' is read only with 'as: share_pct' or 'as: remainder_pct'");
   if (o.subject.empty() && (!o.group_by.empty() || !o.against.empty() || json_find(ours, "as", p)))
     throw InputError("", join_path(p, "subject"), "group_by, against and as compare a subject row: name it");
   return o;
@@ -256,7 +271,19 @@ std::vector<double> sweep_values(const Claim& c, const RunResults& r, const std:
           throw InputError(file, c.path + ".ours", fmt::format("the sweep has no column '{}'", f.column));
   std::vector<double> out;
   if (c.ours.subject.empty()) {
-    for (const Json* row : rows) out.push_back(column(*row, c.ours.metric, c, file));
+    for (const Json* row : rows) {
+      const double v = column(*row, c.ours.metric, c, file);
+      if (c.ours.of.empty()) {
+        out.push_back(v);
+        continue;
+      }
+      const auto of = row->find(c.ours.of);
+      if (of == row->end())
+        throw InputError(file, join_path(c.path, "ours.of"), fmt::format("no column '{}'", c.ours.of));
+      const double whole = of->is_number() ? of->get<double>() : kNaN;
+      const double pct = whole == 0.0 ? kNaN : 100.0 * v / whole;
+      out.push_back(c.ours.as == OursSpec::As::SharePct ? pct : 100.0 - pct);
+    }
     return out;
   }
   // Groups in first-seen order, keyed by the group_by cells' text.

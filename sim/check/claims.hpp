@@ -54,7 +54,8 @@ struct OursSpec {
   std::vector<RowFilter> subject;
   std::vector<RowFilter> against;
   bool lower_is_better = true;
-  enum class As { GainPct, Difference, Ratio } as = As::GainPct;
+  std::string of;  ///< sweep claims without a subject: share_pct / remainder_pct divide by this column
+  enum class As { GainPct, Difference, Ratio, SharePct, RemainderPct } as = As::GainPct;
   Reduce reduce = Reduce::Only;
 };
 

@@ -34,6 +34,13 @@ double ours(const Json& row, const std::map<std::string, Json>& results, const s
   const double v = metric_or_throw(results.at(run), metric, run, path);
   const auto as = json_string_or(row, "as", path, "value");
   if (as == "value") return v * json_number_or(row, "scale", path, 1.0);
+  if (as == "share_pct" || as == "remainder_pct") {
+    const auto of = json_string(row, "of", path);
+    const double whole = metric_or_throw(results.at(run), of, run, join_path(path, "of"));
+    if (whole == 0.0) return std::nan("");
+    const double share = 100.0 * v * json_number_or(row, "scale", path, 1.0) / whole;
+    return as == "share_pct" ? share : 100.0 - share;
+  }
   const auto base_run = json_string(row, "baseline", path);
   const double base = metric_or_throw(results.at(base_run), metric, base_run, path);
   if (base == 0.0) return std::nan("");
@@ -56,16 +63,28 @@ void check_report(const Json& report, const std::vector<std::string>& labels) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto path = index_path("report.rows", i);
     const Json& row = rows[i];
-    json_reject_unknown_keys(row, path, {"name", "run", "metric", "baseline", "as", "scale", "paper"});
+    json_reject_unknown_keys(row, path, {"name", "run", "metric", "baseline", "of", "as", "scale", "paper"});
     json_string(row, "name", path);
     json_string(row, "metric", path);
     json_string(row, "run", path);
     check_label(row, "run", path, labels);
     check_label(row, "baseline", path, labels);
-    const auto as = json_find(row, "as", path)
-                        ? json_enum(row, "as", path, {"value", "reduction_pct", "ratio"})
-                        : std::string("value");
-    if (as != "value" && !json_find(row, "baseline", path))
+    const auto as =
+        json_find(row, "as", path)
+            ? json_enum(row, "as", path, {"value", "reduction_pct", "ratio", "share_pct", "remainder_pct"})
+            : std::string("value");
+    const bool of_run = as == "share_pct" || as == "remainder_pct";
+    if (of_run) {
+      json_string(row, "of", path);
+      if (json_find(row, "baseline", path))
+        throw InputError(
+            "", join_path(path, "baseline"),
+            fmt::format("'as: {}' divides by another metric of the same run ('of'), not a baseline run", as));
+    } else if (json_find(row, "of", path)) {
+      throw InputError("", join_path(path, "of"),
+                       "'of' is read only with 'as: share_pct' or 'as: remainder_pct'");
+    }
+    if (as != "value" && !of_run && !json_find(row, "baseline", path))
       throw InputError("", join_path(path, "baseline"), fmt::format("'as: {}' needs a baseline run", as));
     json_number_or(row, "scale", path, 1.0, -1e300, 1e300);
     const Json* paper = json_find(row, "paper", path);

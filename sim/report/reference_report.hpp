@@ -14,8 +14,11 @@
 ///         - {name: FC6 k=2 s=0.9, run: mscc-2, baseline: fc1d-2, metric: stages.fc6.bytes,
 ///            as: reduction_pct, paper: ">= 22.6"}
 ///
-/// `as`: value (default) | reduction_pct (100 (1 - ours / baseline)) | ratio (ours / baseline).
-/// `scale`: multiplies a `value` (e.g. 0.0009765625 for bytes -> KB).
+/// `as`: value (default) | reduction_pct (100 (1 - ours / baseline)) | ratio (ours / baseline) |
+/// share_pct (100 ours / of) | remainder_pct (100 (1 - ours / of)), where `of` is another metric of
+/// the same run (`{metric: busy_s.k40, scale: 1000, of: latency_ms.mean, as: remainder_pct}`: the
+/// share of the latency the K40 does not compute).
+/// `scale`: multiplies a `value`, or ours before dividing by `of` (e.g. 0.0009765625 for bytes -> KB).
 #include <map>
 #include <string>
 

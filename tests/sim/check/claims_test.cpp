@@ -179,3 +179,24 @@ TEST_CASE("as: ratio is the subject over the best other row, a speedup when the 
   CHECK(r.count == 3);
   CHECK(r.held);
 }
+
+TEST_CASE("as: remainder_pct is 100 (1 - metric / of) per row, then reduced") {
+  // Two cloud-only runs: compute 1 of 100 ms and 19 of 100 ms, so 99% and 81% communicating.
+  const auto runs = sweep(
+      {{{"k", 1}, {"compute", 1.0}, {"latency", 100.0}}, {{"k", 19}, {"compute", 19.0}, {"latency", 100.0}}});
+  const auto c = sweep_claim("{metric: compute, of: latency, as: remainder_pct, reduce: min}", "paper: 81");
+  const auto r = evaluate_claim(c, {runs}, "l.yaml");
+  CHECK(r.ours == Approx(81.0));
+  CHECK(r.count == 2);
+  const auto share = sweep_claim("{metric: compute, of: latency, as: share_pct, where: {k: 1}}", "paper: 1");
+  CHECK(evaluate_claim(share, {runs}, "l.yaml").ours == Approx(1.0));
+}
+
+TEST_CASE("a share without its 'of' column, or with a subject, is one error naming the key path") {
+  CHECK_THROWS_WITH(sweep_claim("{metric: acc, as: share_pct}", "paper: 1"), Contains("claims[0].ours.of"));
+  CHECK_THROWS_WITH(sweep_claim("{metric: acc, of: b, as: share_pct, subject: {variant: a}}", "paper: 1"),
+                    Contains("claims[0].ours.as"));
+  CHECK_THROWS_WITH(sweep_claim("{metric: acc, of: b}", "paper: 1"), Contains("claims[0].ours.of"));
+  const auto c = sweep_claim("{metric: acc, of: nope, as: share_pct, reduce: max}", "paper: 1");
+  CHECK_THROWS_WITH(evaluate_claim(c, {two_variants()}, "l.yaml"), Contains("no column 'nope'"));
+}

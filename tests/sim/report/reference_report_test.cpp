@@ -64,3 +64,25 @@ TEST_CASE("report: a reduction without a baseline is refused", "[report]") {
   const Json report = Json::parse(R"({"rows": [{"name": "x", "run": "a", "metric": "m", "as": "ratio"}]})");
   CHECK_THROWS_AS(check_report(report, {"a"}), InputError);
 }
+
+TEST_CASE("report: remainder_pct is 100 (1 - ours x scale / of), of read from the same run", "[report]") {
+  const Json report = Json::parse(R"({"rows": [{"name": "r", "run": "a", "metric": "stages.fc6.bytes",
+      "scale": 2, "of": "latency_ms.mean", "as": "remainder_pct"},
+      {"name": "s", "run": "a", "metric": "stages.fc6.bytes", "scale": 2, "of": "latency_ms.mean", "as": "share_pct"}]})");
+  check_report(report, {"a"});
+  // 600 x 2 / 5000 = 24%: the share 24, the remainder 76.
+  const Json j = report_json(report, {{"a", kResults}});
+  CHECK(j["rows"][0]["ours"].get<double>() == Approx(76.0));
+  CHECK(j["rows"][1]["ours"].get<double>() == Approx(24.0));
+}
+
+TEST_CASE("report: a share without 'of', or with a baseline run, is refused with its key path", "[report]") {
+  const Json no_of =
+      Json::parse(R"({"rows": [{"name": "x", "run": "a", "metric": "m", "as": "share_pct"}]})");
+  CHECK_THROWS_WITH(check_report(no_of, {"a"}), Contains("report.rows[0].of"));
+  const Json with_base = Json::parse(R"({"rows": [{"name": "x", "run": "a", "baseline": "a", "metric": "m",
+      "of": "n", "as": "share_pct"}]})");
+  CHECK_THROWS_WITH(check_report(with_base, {"a"}), Contains("report.rows[0].baseline"));
+  const Json stray_of = Json::parse(R"({"rows": [{"name": "x", "run": "a", "metric": "m", "of": "n"}]})");
+  CHECK_THROWS_WITH(check_report(stray_of, {"a"}), Contains("report.rows[0].of"));
+}
