@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "sim/calibration/calibration_json.hpp"
+#include "sim/calibration/op_class.hpp"
 #include "sim/core/error.hpp"
 #include "sim/platform/network_keys.hpp"
 #include "sim/platform/trace_formats.hpp"
@@ -22,7 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kTopKeys{"name", "notes", "description", "devices", "networks"};
-const std::vector<std::string> kDeviceKeys{"name", "calibration", "role", "slots", "time_scale"};
+const std::vector<std::string> kDeviceKeys{"name",  "calibration", "role",
+                                           "slots", "time_scale",  "op_time_scale"};
 // Network kinds, network / link / bandwidth keys: the table of network_keys.hpp.
 const std::vector<std::string> kKinds = network_kind_names();
 const std::vector<std::string> kModels = bandwidth_models();
@@ -337,6 +339,19 @@ void scale_device_times(DeviceCalibration& c, double k) {
   }
 }
 
+// `op_time_scale: {fc: k, ...}`: the named op classes only are k times slower (their op_scale times
+// k, after `time_scale`); a pinned model's time moves with its layers of those classes. For sweeping
+// how one kind of layer runs on a device, e.g. fully connected layers at batch 1, which a FLOP
+// estimate makes too fast on a GPU.
+void scale_op_class_times(DeviceCalibration& c, const Json& obj, const std::string& path) {
+  const auto p = join_path(path, "op_time_scale");
+  const Json& scales = json_at(obj, "op_time_scale", path);
+  if (!scales.is_object() || scales.empty())
+    throw InputError("", p, "expected a map of op class: k (k > 0), e.g. {fc: 10}");
+  json_reject_unknown_keys(scales, p, op_class_names());
+  for (const auto& [op, k] : scales.items()) c.op_scale.at(op) *= json_number(scales, op, p, 1e-6, 1e6);
+}
+
 Device parse_device(const Json& obj, const std::string& path, const std::string& base_dir) {
   json_reject_unknown_keys(obj, path, kDeviceKeys);
   Device d;
@@ -353,6 +368,7 @@ Device parse_device(const Json& obj, const std::string& path, const std::string&
   d.calibration = load_calibration_file(d.calibration_file);  // errors name the calibration file
   if (json_find(obj, "time_scale", path))
     scale_device_times(d.calibration, json_number(obj, "time_scale", path, 1e-6, 1e6));
+  if (json_find(obj, "op_time_scale", path)) scale_op_class_times(d.calibration, obj, path);
   return d;
 }
 

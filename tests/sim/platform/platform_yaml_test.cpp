@@ -233,13 +233,21 @@ TEST_CASE("the example platforms load") {
   CHECK(radio_power_model(edge.devices[1].calibration, NetworkKind::Lte) == nullptr);  // a wired server
 }
 
+namespace {
+
+// kGood with extra keys on its first device (the phone), written to `dir`.
+std::string good_with_phone_keys(const TempDir& dir, const std::string& keys) {
+  std::string yaml = kGood;
+  const std::string phone = "role: phone}";
+  yaml.replace(yaml.find(phone), phone.size(), "role: phone, " + keys + "}");
+  return write_platform(dir, yaml);
+}
+
+}  // namespace
+
 TEST_CASE("platform: a device's time_scale multiplies every op class of its calibration, not its power") {
   TempDir dir;
-  std::string yaml = kGood;
-  const std::string phone = "{name: phone, calibration: calibration/phone.json, role: phone}";
-  yaml.replace(yaml.find(phone), phone.size(),
-               "{name: phone, calibration: calibration/phone.json, role: phone, time_scale: 4}");
-  const Platform p = load_platform_file(write_platform(dir, yaml));
+  const Platform p = load_platform_file(good_with_phone_keys(dir, "time_scale: 4"));
   REQUIRE_FALSE(p.devices[0].calibration.op_scale.empty());
   for (const auto& [op, scale] : p.devices[0].calibration.op_scale)
     CHECK(scale == Approx(4.0));  // 1.0 in the file
@@ -249,9 +257,24 @@ TEST_CASE("platform: a device's time_scale multiplies every op class of its cali
 
 TEST_CASE("platform: a time_scale of 0 is out of range, naming the device") {
   TempDir dir;
-  std::string yaml = kGood;
-  const std::string phone = "role: phone}";
-  yaml.replace(yaml.find(phone), phone.size(), "role: phone, time_scale: 0}");
-  CHECK_THROWS_WITH(load_platform_file(write_platform(dir, yaml)),
+  CHECK_THROWS_WITH(load_platform_file(good_with_phone_keys(dir, "time_scale: 0")),
                     Catch::Matchers::Contains("devices[0].time_scale"));
+}
+
+TEST_CASE("platform: op_time_scale multiplies only the named op classes, after time_scale") {
+  TempDir dir;
+  const Platform p =
+      load_platform_file(good_with_phone_keys(dir, "time_scale: 2, op_time_scale: {fc: 10, conv: 0.5}"));
+  const auto& scale = p.devices[0].calibration.op_scale;
+  CHECK(scale.at("fc") == Approx(20.0));  // 1.0 in the file, x 2, x 10
+  CHECK(scale.at("conv") == Approx(1.0));
+  CHECK(scale.at("pool") == Approx(2.0));
+}
+
+TEST_CASE("platform: op_time_scale naming no op class is one error listing the classes") {
+  TempDir dir;
+  CHECK_THROWS_WITH(load_platform_file(good_with_phone_keys(dir, "op_time_scale: {dense: 10}")),
+                    Catch::Matchers::Contains("devices[0].op_time_scale") && Catch::Matchers::Contains("fc"));
+  CHECK_THROWS_WITH(load_platform_file(good_with_phone_keys(dir, "op_time_scale: {fc: 0}")),
+                    Catch::Matchers::Contains("devices[0].op_time_scale.fc"));
 }
