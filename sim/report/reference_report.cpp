@@ -1,6 +1,8 @@
 #include "sim/report/reference_report.hpp"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -94,15 +96,28 @@ void check_report(const Json& report, const std::vector<std::string>& labels) {
 }
 
 const Json* metric_at(const Json& results, const std::string& dotted_path) {
-  const Json* v = &results;
-  std::size_t start = 0;
-  while (start <= dotted_path.size()) {
+  // Keys may hold dots themselves (stage labels such as `features.4.project_bn`): at each level the
+  // longest run of the remaining segments that names a key is taken.
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
     const auto dot = dotted_path.find('.', start);
-    const auto key = dotted_path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (!v->is_object() || !v->contains(key)) return nullptr;
-    v = &(*v)[key];
+    parts.push_back(dotted_path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
     if (dot == std::string::npos) break;
     start = dot + 1;
+  }
+  const Json* v = &results;
+  for (std::size_t i = 0; i < parts.size();) {
+    if (!v->is_object()) return nullptr;
+    std::size_t taken = 0;
+    std::string key;
+    for (std::size_t j = parts.size(); j > i && taken == 0; --j) {
+      key = parts[i];
+      for (std::size_t k = i + 1; k < j; ++k) key += "." + parts[k];
+      if (v->contains(key)) taken = j - i;
+    }
+    if (taken == 0) return nullptr;
+    v = &(*v)[key];
+    i += taken;
   }
   return v->is_number() ? v : nullptr;
 }

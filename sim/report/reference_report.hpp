@@ -30,7 +30,8 @@ namespace coinfer {
 /// "unknown run 'x'; compare labels: a, b")` and similar.
 void check_report(const Json& report, const std::vector<std::string>& labels);
 
-/// The metric at a dotted path; nullptr when absent or not a number.
+/// The metric at a dotted path; nullptr when absent or not a number. A key may hold dots (stage
+/// labels such as `features.4.project_bn`): at each level the longest matching key is taken.
 const Json* metric_at(const Json& results, const std::string& dotted_path);
 
 /// The report as data: `{"title", "source", "rows": [{"name", "run", "ours", "paper", "gap_pct"}]}`

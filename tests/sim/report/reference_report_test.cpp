@@ -86,3 +86,13 @@ TEST_CASE("report: a share without 'of', or with a baseline run, is refused with
   const Json stray_of = Json::parse(R"({"rows": [{"name": "x", "run": "a", "metric": "m", "of": "n"}]})");
   CHECK_THROWS_WITH(check_report(stray_of, {"a"}), Contains("report.rows[0].of"));
 }
+
+TEST_CASE("report: a metric path reaches keys that hold dots, the longest key first") {
+  const Json results = Json::parse(R"({"stages": {"features.4.project_bn": {"transfer_ms": 52.4},
+                                                 "features.4": {"project_bn": {"transfer_ms": 1.0}}}})");
+  REQUIRE(metric_at(results, "stages.features.4.project_bn.transfer_ms") != nullptr);
+  CHECK(metric_at(results, "stages.features.4.project_bn.transfer_ms")->get<double>() == Approx(52.4));
+  CHECK(metric_at(results, "stages.features.4.nope") == nullptr);
+  CHECK(metric_at(kResults, "latency_ms.mean")->get<double>() == Approx(5000.0));
+  CHECK(metric_at(kResults, "latency_ms") == nullptr);  // an object, not a number
+}
