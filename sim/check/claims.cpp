@@ -160,7 +160,7 @@ Claim parse_claim(const Json& doc, const std::string& path, const fs::path& dir)
   if (!doc.is_object()) throw InputError("", path, "expected a map");
   json_reject_unknown_keys(doc, path,
                            {"id", "claim", "source", "cause", "scenario", "scenarios", "sweep", "ours",
-                            "paper", "tolerance_pct", "holds"});
+                            "paper", "tolerance_pct", "holds", "per"});
   Claim c;
   c.path = path;
   c.id = json_string(doc, "id", path);
@@ -183,6 +183,43 @@ Claim parse_claim(const Json& doc, const std::string& path, const fs::path& dir)
   c.ours = parse_ours(doc, path, c.sweep);
   c.holds = parse_holds(doc, path);
   return c;
+}
+
+// `per: {column, values, label}` on a sweep claim: one claim per value, its `where` also keeping the
+// rows whose column equals that value; id `<id>-<value>`, statement `<label, {} = value>: <claim>`.
+std::vector<Claim> expand_per(const Json& doc, const Claim& c) {
+  const Json* per = json_find(doc, "per", c.path);
+  if (!per) return {c};
+  const auto p = join_path(c.path, "per");
+  if (!c.sweep)
+    throw InputError("", p, "per repeats a sweep claim over a column's values; this claim reads a scenario");
+  if (!per->is_object()) throw InputError("", p, "expected a map with column, values and label");
+  json_reject_unknown_keys(*per, p, {"column", "values", "label"});
+  const auto column = json_string(*per, "column", p);
+  const Json& values = json_at(*per, "values", p);
+  const auto vp = join_path(p, "values");
+  if (!values.is_array() || values.empty())
+    throw InputError("", vp, "expected a non-empty list of numbers or texts");
+  const auto label = json_string_or(*per, "label", p, column + " = {}");
+  const auto slot = label.find("{}");
+  if (slot == std::string::npos)
+    throw InputError("", join_path(p, "label"), "expected a text with {} where each value goes");
+  std::vector<Claim> out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const Json& v = values[i];
+    if (!v.is_number() && !v.is_string())
+      throw InputError("", index_path(vp, i), "expected a number or a text");
+    const auto text = v.is_string() ? v.get<std::string>() : fmt::format("{:g}", v.get<double>());
+    Claim e = c;
+    e.id = c.id + "-" + text;
+    if (!valid_id(e.id))
+      throw InputError("", index_path(vp, i),
+                       fmt::format("makes the id '{}'; expected letters, digits and _-.+", e.id));
+    e.claim = std::string(label).replace(slot, 2, text) + ": " + c.claim;
+    e.ours.where.push_back({column, v});
+    out.push_back(std::move(e));
+  }
+  return out;
 }
 
 // Whether a sweep cell passes a filter: equal number or text, inside a [low, high] range, or equal
@@ -347,10 +384,11 @@ Ledger parse_ledger(const Json& doc, const std::string& file) {
     const fs::path dir = fs::path(file).parent_path();
     std::set<std::string> ids;
     for (std::size_t i = 0; i < claims.size(); ++i) {
-      Claim c = parse_claim(claims[i], index_path("claims", i), dir);
-      if (!ids.insert(c.id).second)
-        throw InputError("", join_path(c.path, "id"), fmt::format("'{}' is already a claim's id", c.id));
-      l.claims.push_back(std::move(c));
+      for (Claim& c : expand_per(claims[i], parse_claim(claims[i], index_path("claims", i), dir))) {
+        if (!ids.insert(c.id).second)
+          throw InputError("", join_path(c.path, "id"), fmt::format("'{}' is already a claim's id", c.id));
+        l.claims.push_back(std::move(c));
+      }
     }
     return l;
   } catch (const InputError& e) {

@@ -200,3 +200,26 @@ TEST_CASE("a share without its 'of' column, or with a subject, is one error nami
   const auto c = sweep_claim("{metric: acc, of: nope, as: share_pct, reduce: max}", "paper: 1");
   CHECK_THROWS_WITH(evaluate_claim(c, {two_variants()}, "l.yaml"), Contains("no column 'nope'"));
 }
+
+TEST_CASE("per repeats a sweep claim once per value, each keeping only that value's rows") {
+  const auto l = parse(
+      "system: S\nclaims:\n  - {id: gain, claim: a beats b, source: y, sweep: sw.yaml, paper: 0.1,\n"
+      "     per: {column: rate, values: [1, 3], label: 'rate {} Mbps'},\n"
+      "     ours: {metric: acc, as: difference, better: higher, group_by: [rate], subject: {variant: a}}}\n");
+  REQUIRE(l.claims.size() == 2);
+  CHECK(l.claims[0].id == "gain-1");
+  CHECK(l.claims[1].id == "gain-3");
+  CHECK(l.claims[1].claim == "rate 3 Mbps: a beats b");
+  // rate 1: 0.50 - 0.40; rate 3: 0.90 - 0.80.
+  CHECK(evaluate_claim(l.claims[0], {two_variants()}, "l.yaml").ours == Approx(0.10));
+  CHECK(evaluate_claim(l.claims[1], {two_variants()}, "l.yaml").count == 1);
+}
+
+TEST_CASE("per on a scenario claim, or a label without {}, is one error naming the key path") {
+  CHECK_THROWS_WITH(scenario_claim("{row: r}", "paper: 1, per: {column: c, values: [1]}"),
+                    Contains("claims[0].per"));
+  CHECK_THROWS_WITH(sweep_claim("{metric: acc}", "paper: 1, per: {column: c, values: [1], label: no slot}"),
+                    Contains("claims[0].per.label"));
+  CHECK_THROWS_WITH(sweep_claim("{metric: acc}", "paper: 1, per: {column: c, values: ['a b']}"),
+                    Contains("claims[0].per.values[0]"));
+}
