@@ -26,7 +26,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INPUTS = ["scenarios", "platforms", "models", "examples", "bench", "scripts"]
 OUTPUT_MARKER = "<!-- output -->"
-BLOCK_TIMEOUT_S = 120
+BLOCK_TIMEOUT_S = 240
 FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
 
 
