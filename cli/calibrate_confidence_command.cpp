@@ -78,6 +78,9 @@ void run(const Options& o) {
   for (const auto& m : o.methods) (void)registry.resolved_params(m, Json::object(), "", "--method");
   check_train_fraction(o);
   const cbo::FrameTrace trace = cbo::read_frame_trace(o.trace);
+  for (const auto& m : o.methods)
+    if (registry.create(m, Json::object(), "", "--method")->needs_feature_vectors())
+      cbo::require_feature_vectors(trace, o.trace, m);
   check_split(o, trace.frames.size());
   const auto split = cbo::split_frames(trace.local(), o.train_fraction, o.seed);
   const auto rows = cbo::calibration_study(split, o.methods, registry);
@@ -91,11 +94,15 @@ void add_calibrate_confidence_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
       "calibrate-confidence",
-      "Fit confidence calibration (Platt, isotonic, temperature) on a per-frame trace; ECE / MCE held out");
+      "Fit confidence calibration (Platt, Platt on the feature vector, isotonic, temperature) on a per-frame "
+      "trace; ECE / MCE held out");
   cmd->add_option("trace", o->trace,
                   "Per-frame trace CSV (columns confidence, correct; README 'Per-frame traces')")
       ->required();
-  cmd->add_option("--method", o->methods, "Methods, comma-separated: platt, isotonic, temperature")
+  cmd->add_option(
+         "--method", o->methods,
+         "Methods, comma-separated: platt, platt-vector (needs the trace's score_<k> and label columns), "
+         "isotonic, temperature")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--train-fraction", o->train_fraction, "Fraction of the frames used for fitting, in (0, 1)")

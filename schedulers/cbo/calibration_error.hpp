@@ -14,14 +14,20 @@
 ///     ScoredFrames f{{0.95, 0.15}, {1, 0}};
 ///     double e = expected_calibration_error(reliability_bins(f));   // (0.05 + 0.15) / 2 = 0.1
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace coinfer::cbo {
 
-/// Frames with a confidence in [0, 1] and whether the answer was right (1) or not (0).
+/// Frames with a confidence in [0, 1] and whether the answer was right (1) or not (0); optionally
+/// (both or neither) each frame's feature vector (the local model's output per class) and true class.
 struct ScoredFrames {
   std::vector<double> confidence;
   std::vector<char> correct;
+  std::vector<std::vector<double>> scores{};  ///< per frame, or empty
+  std::vector<std::int64_t> labels{};         ///< per frame, or empty
+
+  bool has_feature_vectors() const { return !scores.empty(); }
 
   std::size_t size() const { return confidence.size(); }
 };

@@ -12,13 +12,17 @@ ScoredFrames pick(const ScoredFrames& frames, const std::vector<std::size_t>& ro
   for (const std::size_t r : rows) {
     out.confidence.push_back(frames.confidence[r]);
     out.correct.push_back(frames.correct[r]);
+    if (frames.has_feature_vectors()) {
+      out.scores.push_back(frames.scores[r]);
+      out.labels.push_back(frames.labels[r]);
+    }
   }
   return out;
 }
 
 ScoredFrames calibrated(const ScoredFrames& frames, const ConfidenceCalibrator& c) {
   ScoredFrames out = frames;
-  for (double& s : out.confidence) s = c.apply(s);
+  for (std::size_t i = 0; i < out.size(); ++i) out.confidence[i] = c.apply(frames, i);
   return out;
 }
 

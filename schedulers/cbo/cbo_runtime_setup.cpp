@@ -96,7 +96,7 @@ ParamSchema runtime_param_schema() {
       ParamSpec::string("network", "the network to the server (unset: the first one reaching both)"),
       ParamSpec::string("cpu_device", "cbo-compress: the phone CPU running the compressed model")
           .with_default("phone_cpu"),
-      ParamSpec::enumeration("calibration", {"platt", "isotonic", "temperature"},
+      ParamSpec::enumeration("calibration", {"platt", "platt-vector", "isotonic", "temperature"},
                              "cbo: confidence calibration")
           .with_default("platt"),
       ParamSpec::number("calibration_fraction", "leading share of the trace's frames used to calibrate")
@@ -175,6 +175,7 @@ RuntimeScheduler::RuntimeScheduler(Mode mode, RuntimeParams params)
     throw param_error(
         "calibration_fraction",
         fmt::format("leaves no frame to calibrate on or to stream ({} frames in {})", n, params_.trace_file));
+  const ScoredFrames local = s.trace.local();
   ScoredFrames train;
   double local_sum = 0;
   s.server_accuracy.assign(s.resolutions, 0.0);
@@ -182,6 +183,10 @@ RuntimeScheduler::RuntimeScheduler(Mode mode, RuntimeParams params)
     const TraceFrame& f = s.trace.frames[i];
     train.confidence.push_back(f.confidence);
     train.correct.push_back(f.correct);
+    if (local.has_feature_vectors()) {
+      train.scores.push_back(f.scores);
+      train.labels.push_back(f.label);
+    }
     local_sum += f.correct;
     for (std::size_t r = 0; r < s.resolutions; ++r) s.server_accuracy[r] += f.server_correct[r];
   }
@@ -194,12 +199,14 @@ RuntimeScheduler::RuntimeScheduler(Mode mode, RuntimeParams params)
   CalibratorRegistry methods("calibration method");
   register_confidence_calibrators(methods);
   auto calibrator = methods.create(params_.calibration, Json::object(), "", "scheduler.calibration");
+  if (calibrator->needs_feature_vectors())
+    require_feature_vectors(s.trace, params_.trace_file, params_.calibration);
   calibrator->fit(train);
   s.calibration_fit = calibrator->parameters();
   for (std::size_t k = 0; k < s.streamed(); ++k) {
     const double raw = s.frame(k).confidence;
     double a = raw;
-    if (s.calibrates) a = calibrator->apply(raw);
+    if (s.calibrates) a = calibrator->apply(local, s.n_train + k);
     if (mode_ == Mode::FastVa) a = mean_local;
     if (mode_ == Mode::Compress) a = 0.0;  // no local answer in time unless the CPU runs it
     s.local_accuracy.push_back(a);

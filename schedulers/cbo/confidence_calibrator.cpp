@@ -2,6 +2,7 @@
 
 #include "schedulers/cbo/isotonic_regression.hpp"
 #include "schedulers/cbo/platt_scaling.hpp"
+#include "schedulers/cbo/platt_vector.hpp"
 #include "schedulers/cbo/temperature_scaling.hpp"
 
 namespace coinfer::cbo {
@@ -10,7 +11,9 @@ namespace {
 class PlattCalibrator : public ConfidenceCalibrator {
  public:
   void fit(const ScoredFrames& train) override { fit_ = fit_platt(train); }
-  double apply(double confidence) const override { return platt_apply(fit_, confidence); }
+  double apply(const ScoredFrames& f, std::size_t i) const override {
+    return platt_apply(fit_, f.confidence[i]);
+  }
   Json parameters() const override {
     return {{"model", "p(s) = 1 / (1 + exp(a s + b))"},
             {"a", fit_.a},
@@ -22,10 +25,30 @@ class PlattCalibrator : public ConfidenceCalibrator {
   PlattFit fit_;
 };
 
+class PlattVectorCalibrator : public ConfidenceCalibrator {
+ public:
+  void fit(const ScoredFrames& train) override { fit_ = fit_platt_vector(train); }
+  double apply(const ScoredFrames& f, std::size_t i) const override {
+    return platt_vector_apply(fit_, f.scores.at(i));
+  }
+  bool needs_feature_vectors() const override { return true; }
+  Json parameters() const override {
+    Json models = Json::array();
+    for (const auto& m : fit_.models)
+      models.push_back({{"a", m.a}, {"b", m.b}, {"iterations", m.iterations}});
+    return {{"model", "p_k(x) = 1 / (1 + exp(a_k . x + b_k)), k = argmax x"}, {"models", models}};
+  }
+
+ private:
+  PlattVectorFit fit_;
+};
+
 class IsotonicCalibrator : public ConfidenceCalibrator {
  public:
   void fit(const ScoredFrames& train) override { fit_ = fit_isotonic(train); }
-  double apply(double confidence) const override { return isotonic_apply(fit_, confidence); }
+  double apply(const ScoredFrames& f, std::size_t i) const override {
+    return isotonic_apply(fit_, f.confidence[i]);
+  }
   Json parameters() const override {
     Json blocks = Json::array();
     for (const auto& b : fit_.blocks)
@@ -40,7 +63,9 @@ class IsotonicCalibrator : public ConfidenceCalibrator {
 class TemperatureCalibrator : public ConfidenceCalibrator {
  public:
   void fit(const ScoredFrames& train) override { fit_ = fit_temperature(train); }
-  double apply(double confidence) const override { return temperature_apply(fit_, confidence); }
+  double apply(const ScoredFrames& f, std::size_t i) const override {
+    return temperature_apply(fit_, f.confidence[i]);
+  }
   Json parameters() const override {
     return {{"model", "q(s) = sigmoid(logit(s) / temperature)"},
             {"temperature", fit_.temperature},
@@ -63,6 +88,10 @@ void register_confidence_calibrators(CalibratorRegistry& registry) {
                make<IsotonicCalibrator>());
   registry.add("platt", "logistic fit by Newton's method with Platt's smoothed targets", {},
                make<PlattCalibrator>());
+  registry.add(
+      "platt-vector",
+      "the paper's N one-vs-rest logistic models on the feature vector (trace columns score_<k>, label)", {},
+      make<PlattVectorCalibrator>());
   registry.add("temperature", "Guo et al.: sigmoid(logit(s) / T), T minimising NLL", {},
                make<TemperatureCalibrator>());
 }

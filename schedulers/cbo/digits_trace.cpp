@@ -40,6 +40,22 @@ Tensor predict(const Trainer& model, const Tensor& input) {
   return fp.run({input}, false)[fp.graph().output_layers().front()];
 }
 
+// The NPU's outputs on one image: the softmax probabilities and the feature vector the paper names
+// (the last layer's values before the softmax, the output layer's input).
+struct NpuOutputs {
+  Tensor prob;
+  Tensor logits;
+};
+
+NpuOutputs predict_with_logits(const Trainer& model, const Tensor& input) {
+  const ForwardPass& fp = model.model();
+  const Graph& g = fp.graph();
+  const std::size_t out = g.output_layers().front();
+  const auto logits = static_cast<std::size_t>(g.index_of(g.layer(out).inputs.front()));
+  const std::vector<Tensor> acts = fp.run({input}, true);
+  return {acts[out], acts[logits]};
+}
+
 Trainer train(const char* zoo_name, std::uint64_t seed, std::int64_t epochs, const Dataset& data,
               const std::vector<std::size_t>& indices) {
   Trainer t(build_zoo_model(zoo_name), seed);
@@ -128,6 +144,7 @@ DigitsTrace make_digits_trace(const DigitsTraceOptions& o) {
   const std::size_t n_res = o.resolutions_px.size();
   const int full_px = o.resolutions_px.back();
   out.trace.resolutions_px = o.resolutions_px;
+  out.trace.classes = static_cast<std::size_t>(data.classes);
   s.server_accuracy.assign(n_res, 0.0);
   s.mean_size_bytes.assign(n_res, 0.0);
   for (int px : o.resolutions_px) s.detail_px.push_back(digits_detail_px(px, full_px));
@@ -138,9 +155,12 @@ DigitsTrace make_digits_trace(const DigitsTraceOptions& o) {
     TraceFrame f;
     f.video = fmt::format("v{:03}", static_cast<std::int64_t>(k) / o.frames_per_video);
     f.index = static_cast<std::int64_t>(k) % o.frames_per_video;
-    const Tensor p = predict(npu, digit);
+    const NpuOutputs npu_out = predict_with_logits(npu, digit);
+    const Tensor& p = npu_out.prob;
     f.confidence = *std::max_element(p.data.begin(), p.data.end());
     f.correct = arg_max(p) == label;
+    f.label = label;
+    f.scores.assign(npu_out.logits.data.begin(), npu_out.logits.data.end());
     for (std::size_t r = 0; r < n_res; ++r) {
       const auto png = kernels::png_compress(digits_frame(digit, o.resolutions_px[r], full_px));
       const Tensor seen = kernels::resize_area(kernels::png_decompress(png), kDigitPx, kDigitPx);

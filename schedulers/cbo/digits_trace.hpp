@@ -15,7 +15,8 @@
 ///    `frames_per_video` consecutive frames (ids v000, v001, ...). Consecutive frames are unrelated
 ///    images: there is no temporal correlation in these videos.
 /// 3. Per frame: the NPU model's raw confidence is its largest softmax output and it is correct when
-///    that class is the label.
+///    that class is the label. The trace also carries the label and the NPU's feature vector (its
+///    10 outputs before the softmax, `score_0` ... `score_9`), which `platt-vector` calibrates on.
 /// 4. Per offload resolution r (px): the 8x8 digit stands for the full frame at the largest
 ///    resolution R, so a frame at r keeps r / R of its linear detail. The frame sent is the digit
 ///    area-averaged to g = max(1, round(8 r / R)) pixels a side and scaled up to r x r by bilinear

@@ -16,7 +16,8 @@
 namespace coinfer::cbo {
 namespace {
 
-constexpr std::string_view kSizePrefix = "size_bytes_", kServerPrefix = "server_correct_";
+constexpr std::string_view kSizePrefix = "size_bytes_", kServerPrefix = "server_correct_",
+                           kScorePrefix = "score_";
 
 // Where each known column sits in a row.
 struct Columns {
@@ -24,6 +25,8 @@ struct Columns {
   std::size_t confidence = 0, correct = 0;
   std::vector<int> resolutions_px;
   std::vector<std::size_t> size, server;  // per resolution
+  std::optional<std::size_t> label;
+  std::vector<std::size_t> score;  // per class
 };
 
 // The <px> of `size_bytes_<px>` / `server_correct_<px>`, or 0 when `name` is not one of them.
@@ -33,6 +36,34 @@ int resolution_of(std::string_view name, std::string_view prefix) {
   int px = 0;
   const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), px);
   return ec == std::errc() && end == name.data() + name.size() && px >= 1 ? px : 0;
+}
+
+// The <k> of `score_<k>` (an integer >= 0 written without sign or leading zero), or -1.
+int class_of(std::string_view name) {
+  if (!name.starts_with(kScorePrefix)) return -1;
+  name.remove_prefix(kScorePrefix.size());
+  int k = 0;
+  const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), k);
+  const bool canonical = !name.empty() && (name.size() == 1 || name.front() != '0');
+  return ec == std::errc() && end == name.data() + name.size() && canonical ? k : -1;
+}
+
+// The feature vector's columns: score_0 ... score_<N-1>, N >= 2, with a label column.
+void find_feature_columns(const CsvRecord& header, const CsvHeader& h, Columns& out) {
+  std::map<int, std::size_t> score;
+  for (std::size_t c = 0; c < header.cells.size(); ++c)
+    if (const int k = class_of(header.cells[c]); k >= 0) score.emplace(k, c);
+  out.label = h.optional("label");
+  if (score.empty() && !out.label) return;
+  if (score.empty()) h.fail("column 'label' comes with the feature vector columns score_0, score_1, ...");
+  if (!out.label) h.fail("the feature vector columns score_<k> need a 'label' column (the true class)");
+  const int n = static_cast<int>(score.size());
+  if (n < 2 || score.rbegin()->first != n - 1)
+    h.fail(
+        fmt::format("expected the feature vector columns score_0 ... score_<N-1> with N >= 2, got {} "
+                    "columns up to score_{}",
+                    n, score.rbegin()->first));
+  for (const auto& [k, c] : score) out.score.push_back(c);
 }
 
 Columns find_columns(const CsvRecord& header, const std::string& file) {
@@ -62,6 +93,7 @@ Columns find_columns(const CsvRecord& header, const std::string& file) {
     out.size.push_back(c);
     out.server.push_back(server.at(px));
   }
+  find_feature_columns(header, h, out);
   return out;
 }
 
@@ -78,6 +110,13 @@ TraceFrame read_frame(const CsvCells& r, const Columns& cols, std::size_t line) 
     f.size_bytes.push_back(r.number(cols.size[k], 0, HUGE_VAL, "a number of bytes > 0", true));
     f.server_correct.push_back(r.flag(cols.server[k]) ? 1 : 0);
   }
+  if (cols.label) {
+    const std::size_t n = cols.score.size();
+    f.label =
+        static_cast<std::int64_t>(r.integer(*cols.label, 0, fmt::format("a class in [0, {}]", n - 1), n - 1));
+    for (const std::size_t c : cols.score)
+      f.scores.push_back(r.number(c, -HUGE_VAL, HUGE_VAL, "a finite number"));
+  }
   return f;
 }
 
@@ -88,6 +127,10 @@ ScoredFrames FrameTrace::local() const {
   for (const auto& f : frames) {
     out.confidence.push_back(f.confidence);
     out.correct.push_back(f.correct ? 1 : 0);
+    if (classes > 0) {
+      out.scores.push_back(f.scores);
+      out.labels.push_back(f.label);
+    }
   }
   return out;
 }
@@ -97,6 +140,7 @@ FrameTrace parse_frame_trace(const std::string& text, const std::string& file) {
   const Columns cols = find_columns(table.header, file);
   FrameTrace trace;
   trace.resolutions_px = cols.resolutions_px;
+  trace.classes = cols.score.size();
   for (const CsvRecord& row : table.rows)
     trace.frames.push_back(read_frame(CsvCells(row, table.header, file), cols, row.line));
   return trace;
@@ -104,6 +148,15 @@ FrameTrace parse_frame_trace(const std::string& text, const std::string& file) {
 
 FrameTrace read_frame_trace(const std::string& path) {
   return parse_frame_trace(read_data_file(path, "a trace CSV file"), path);
+}
+
+void require_feature_vectors(const FrameTrace& trace, const std::string& file, const std::string& method) {
+  if (trace.classes == 0)
+    throw InputError(
+        file, "line 1",
+        fmt::format("calibration '{}' needs the feature vector columns score_0 ... score_<N-1> and "
+                    "label (`coinfer make-trace digits` writes them); this trace has none",
+                    method));
 }
 
 void check_resolutions(const std::vector<int>& px) {
@@ -123,6 +176,8 @@ std::string format_frame_trace(const FrameTrace& trace) {
     header.push_back(fmt::format("{}{}", kSizePrefix, px));
     header.push_back(fmt::format("{}{}", kServerPrefix, px));
   }
+  if (trace.classes > 0) header.push_back("label");
+  for (std::size_t k = 0; k < trace.classes; ++k) header.push_back(fmt::format("{}{}", kScorePrefix, k));
   std::string out = csv_line(header);
   for (const auto& f : trace.frames) {
     assert(f.index >= 0 && f.size_bytes.size() == trace.resolutions_px.size());
@@ -131,6 +186,12 @@ std::string format_frame_trace(const FrameTrace& trace) {
     for (std::size_t r = 0; r < trace.resolutions_px.size(); ++r) {
       row.push_back(fmt::format("{}", f.size_bytes.at(r)));
       row.push_back(f.server_correct.at(r) ? "1" : "0");
+    }
+    if (trace.classes > 0) {
+      assert(f.scores.size() == trace.classes && f.label >= 0 &&
+             static_cast<std::size_t>(f.label) < trace.classes);
+      row.push_back(std::to_string(f.label));
+      for (const double x : f.scores) row.push_back(fmt::format("{:.6f}", x));
     }
     out += csv_line(row);
   }

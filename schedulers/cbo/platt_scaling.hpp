@@ -13,7 +13,9 @@
 /// B = log((N- + 1) / (N+ + 1)); the Hessian gets 1e-12 on its diagonal so that a degenerate set
 /// (one score value, one class) still gives a direction; the step halves until the objective drops
 /// by at least 1e-4 of the predicted decrease. It stops when the gradient is below 1e-10 n, after
-/// 100 iterations, or when no step below 1e-10 decreases the objective.
+/// 100 iterations, or when no step below 1e-10 decreases the objective. This is `fit_logistic`
+/// (platt_vector.hpp) with the one feature s; the paper's procedure on the whole feature vector is
+/// `fit_platt_vector` there.
 ///
 ///     auto fit = cbo::fit_platt({{0, 0, 0, 1, 1, 1}, {1, 0, 0, 1, 1, 0}});
 ///     double p = cbo::platt_apply(fit, 0.5);

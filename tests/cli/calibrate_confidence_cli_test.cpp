@@ -72,5 +72,6 @@ TEST_CASE("calibrate-confidence: an unknown method lists the known ones") {
   const auto r = run_cli("calibrate-confidence " + kTrace + " --method plat");
   CHECK(r.exit_code == 2);
   CHECK(r.err ==
-        "coinfer: error: --method: unknown calibration method 'plat'; known: isotonic, platt, temperature\n");
+        "coinfer: error: --method: unknown calibration method 'plat'; known: isotonic, platt, platt-vector, "
+        "temperature\n");
 }

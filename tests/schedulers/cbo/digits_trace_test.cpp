@@ -3,6 +3,7 @@
 // python3-sklearn's digits.csv.gz, as the training tests do.
 #include "schedulers/cbo/digits_trace.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <catch2/catch.hpp>
@@ -113,6 +114,50 @@ TEST_CASE("the shipped digits trace: the NPU's raw confidences are miscalibrated
     CHECK(raw > 0.15);  // overconfident: mean confidence 0.85, accuracy 0.60
     CHECK(platt < raw);
   }
+}
+
+TEST_CASE("the shipped digits trace: the feature vector agrees with the NPU's confidence and answer") {
+  // The label and score columns were added from a rerun of the documented command
+  // (examples/cbo/README.md): softmax of the scores must give the file's confidence, and the
+  // largest score's class must be the label exactly when the file says the NPU is right.
+  const auto t = cbo::read_frame_trace(kShipped);
+  REQUIRE(t.classes == 10);
+  for (const auto& f : t.frames) {
+    const auto top = std::max_element(f.scores.begin(), f.scores.end());
+    double sum = 0;
+    for (const double x : f.scores) sum += std::exp(x - *top);
+    INFO("line " << f.line);
+    CHECK(std::abs(1 / sum - f.confidence) < 2e-5);  // both columns rounded to 6 decimals
+    CHECK((top - f.scores.begin() == f.label) == f.correct);
+  }
+}
+
+TEST_CASE("the shipped digits trace: Platt on the feature vector calibrates better than on the top score") {
+  const auto t = cbo::read_frame_trace(kShipped);
+  cbo::CalibratorRegistry methods("calibration method");
+  cbo::register_confidence_calibrators(methods);
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const auto rows =
+        cbo::calibration_study(cbo::split_frames(t.local(), 0.5, seed), {"platt", "platt-vector"}, methods);
+    const double platt = cbo::expected_calibration_error(rows[1].held_out_bins);
+    const double vector = cbo::expected_calibration_error(rows[2].held_out_bins);
+    INFO("seed " << seed << ": held-out ECE " << platt << " Platt, " << vector << " Platt on the vector");
+    CHECK(vector < platt);
+  }
+}
+
+TEST_CASE("the digits trace carries the NPU's feature vector and each frame's label") {
+  const auto t = cbo::make_digits_trace(quick(2)).trace;
+  REQUIRE(t.classes == 10);
+  for (const auto& f : t.frames) {
+    REQUIRE(f.scores.size() == 10);
+    const auto top = std::max_element(f.scores.begin(), f.scores.end()) - f.scores.begin();
+    CHECK((top == f.label) == f.correct);
+  }
+  const auto again = cbo::parse_frame_trace(cbo::format_frame_trace(t), "t.csv");
+  CHECK(again.classes == 10);
+  CHECK(again.frames[3].label == t.frames[3].label);
+  CHECK(std::abs(again.frames[3].scores[7] - t.frames[3].scores[7]) <= 5e-7);
 }
 
 TEST_CASE("the server is less accurate at lower resolutions on the shipped digits trace") {

@@ -77,3 +77,29 @@ TEST_CASE("a missing trace file is an input error naming it") {
   CHECK_THROWS_WITH(cbo::read_frame_trace("/nonexistent/t.csv"),
                     Contains("/nonexistent/t.csv: file not found"));
 }
+
+TEST_CASE("a trace's feature vector: label and score columns, read and written back") {
+  const auto trace = cbo::parse_frame_trace(
+      "confidence,correct,score_1,label,score_0,score_2\n0.6,0,0.5,2,1.25,-3\n0.7,1,2,1,0,0.5\n", "t.csv");
+  CHECK(trace.classes == 3);
+  CHECK(trace.frames[0].label == 2);
+  CHECK(trace.frames[0].scores == std::vector<double>{1.25, 0.5, -3});
+  const auto local = trace.local();
+  REQUIRE(local.has_feature_vectors());
+  CHECK(local.labels == std::vector<std::int64_t>{2, 1});
+  CHECK(local.scores[1] == std::vector<double>{0, 2, 0.5});
+  auto with_index = trace;
+  for (auto& f : with_index.frames) f.index = 0;
+  const auto again = cbo::parse_frame_trace(cbo::format_frame_trace(with_index), "t.csv");
+  CHECK(again.classes == 3);
+  CHECK(again.frames[1].scores == trace.frames[1].scores);
+  CHECK(again.frames[0].label == 2);
+}
+
+TEST_CASE("a trace without a feature vector has none, and platt-vector asks for one") {
+  const auto trace = cbo::parse_frame_trace("confidence,correct\n0.5,1\n", "t.csv");
+  CHECK(trace.classes == 0);
+  CHECK_FALSE(trace.local().has_feature_vectors());
+  CHECK_THROWS_WITH(cbo::require_feature_vectors(trace, "t.csv", "platt-vector"),
+                    Contains("t.csv") && Contains("line 1") && Contains("score_0"));
+}
