@@ -8,8 +8,10 @@
 
 #include <fmt/format.h>
 
+#include "sim/check/plain_name.hpp"
 #include "sim/check/result_runner.hpp"
 #include "sim/core/error.hpp"
+#include "sim/report/share.hpp"
 #include "sim/scenario/yaml_json.hpp"
 
 namespace coinfer::check {
@@ -18,14 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-bool valid_id(const std::string& id) {
-  if (id.empty()) return false;
-  for (const char c : id)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.' && c != '+')
-      return false;
-  return true;
-}
 
 // `*` matches any run of characters, everything else itself.
 bool glob_match(std::string_view pattern, std::string_view text) {
@@ -125,8 +119,7 @@ OursSpec parse_ours(const Json& claim, const std::string& path, bool sweep) {
           "subject, against or group_by");
     return o;
   }
-  if (json_find(ours, "of", p))
-    throw InputError("", join_path(p, "of"), "'of' is read only with 'as: share_pct' or 'as: remainder_pct'");
+  if (json_find(ours, "of", p)) throw InputError("", join_path(p, "of"), kOfNeedsShare);
   if (o.subject.empty() && (!o.group_by.empty() || !o.against.empty() || json_find(ours, "as", p)))
     throw InputError("", join_path(p, "subject"), "group_by, against and as compare a subject row: name it");
   return o;
@@ -164,7 +157,7 @@ Claim parse_claim(const Json& doc, const std::string& path, const fs::path& dir)
   Claim c;
   c.path = path;
   c.id = json_string(doc, "id", path);
-  if (!valid_id(c.id))
+  if (!is_plain_name(c.id))
     throw InputError("", join_path(path, "id"), "expected a name of letters, digits and _-.+");
   c.claim = json_string(doc, "claim", path);
   c.source = json_string(doc, "source", path);
@@ -212,7 +205,7 @@ std::vector<Claim> expand_per(const Json& doc, const Claim& c) {
     const auto text = v.is_string() ? v.get<std::string>() : fmt::format("{:g}", v.get<double>());
     Claim e = c;
     e.id = c.id + "-" + text;
-    if (!valid_id(e.id))
+    if (!is_plain_name(e.id))
       throw InputError("", index_path(vp, i),
                        fmt::format("makes the id '{}'; expected letters, digits and _-.+", e.id));
     e.claim = std::string(label).replace(slot, 2, text) + ": " + c.claim;
@@ -318,8 +311,7 @@ std::vector<double> sweep_values(const Claim& c, const RunResults& r, const std:
       if (of == row->end())
         throw InputError(file, join_path(c.path, "ours.of"), fmt::format("no column '{}'", c.ours.of));
       const double whole = of->is_number() ? of->get<double>() : kNaN;
-      const double pct = whole == 0.0 ? kNaN : 100.0 * v / whole;
-      out.push_back(c.ours.as == OursSpec::As::SharePct ? pct : 100.0 - pct);
+      out.push_back(share_pct(v, whole, c.ours.as == OursSpec::As::RemainderPct));
     }
     return out;
   }

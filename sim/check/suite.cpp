@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/check/plain_name.hpp"
 #include "sim/core/error.hpp"
 #include "sim/scenario/yaml_json.hpp"
 
@@ -33,14 +34,6 @@ std::vector<std::string> keys_of(const std::vector<std::string>& kind) {
 std::string enum_or(const Json& obj, const char* key, const std::string& path, const std::string& fallback,
                     const std::vector<std::string>& allowed) {
   return obj.contains(key) ? json_enum(obj, key, path, allowed) : fallback;
-}
-
-bool valid_name(const std::string& name) {
-  if (name.empty()) return false;
-  for (const char c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.' && c != '+')
-      return false;
-  return true;
 }
 
 std::string existing_file(const Json& check, const char* key, const std::string& path,
@@ -159,7 +152,7 @@ std::vector<std::pair<std::string, std::string>> parse_ratios(const Json& check,
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [name, pattern] : v.items()) {
     const auto ppath = join_path(rpath, name);
-    if (!valid_name(name)) throw InputError("", ppath, "expected a name of letters, digits and _-.+");
+    if (!is_plain_name(name)) throw InputError("", ppath, "expected a name of letters, digits and _-.+");
     if (!pattern.is_string()) throw InputError("", ppath, "expected a regular expression");
     try {
       const std::regex re(pattern.get<std::string>());
@@ -220,7 +213,7 @@ Check parse_check(const Json& doc, const std::string& path, const std::string& d
   Check c;
   c.path = path;
   c.name = json_string(doc, "name", path);
-  if (!valid_name(c.name))
+  if (!is_plain_name(c.name))
     throw InputError(
         "", join_path(path, "name"),
         fmt::format("'{}': expected letters, digits and _-.+ (it names the baseline file)", c.name));

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/report/share.hpp"
 #include "sim/report/table.hpp"
 
 namespace coinfer {
@@ -39,9 +40,7 @@ double ours(const Json& row, const std::map<std::string, Json>& results, const s
   if (as == "share_pct" || as == "remainder_pct") {
     const auto of = json_string(row, "of", path);
     const double whole = metric_or_throw(results.at(run), of, run, join_path(path, "of"));
-    if (whole == 0.0) return std::nan("");
-    const double share = 100.0 * v * json_number_or(row, "scale", path, 1.0) / whole;
-    return as == "share_pct" ? share : 100.0 - share;
+    return share_pct(v * json_number_or(row, "scale", path, 1.0), whole, as == "remainder_pct");
   }
   const auto base_run = json_string(row, "baseline", path);
   const double base = metric_or_throw(results.at(base_run), metric, base_run, path);
@@ -83,8 +82,7 @@ void check_report(const Json& report, const std::vector<std::string>& labels) {
             "", join_path(path, "baseline"),
             fmt::format("'as: {}' divides by another metric of the same run ('of'), not a baseline run", as));
     } else if (json_find(row, "of", path)) {
-      throw InputError("", join_path(path, "of"),
-                       "'of' is read only with 'as: share_pct' or 'as: remainder_pct'");
+      throw InputError("", join_path(path, "of"), kOfNeedsShare);
     }
     if (as != "value" && !of_run && !json_find(row, "baseline", path))
       throw InputError("", join_path(path, "baseline"), fmt::format("'as: {}' needs a baseline run", as));
