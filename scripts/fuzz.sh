@@ -8,7 +8,8 @@
 #   --jobs J     targets run at once (default: nproc)
 #   --no-build   run the fuzz targets already in build-sanitize/fuzz/
 #   TARGET       model_json, calibration_json, plan_json, platform_yaml, scenario_yaml,
-#                sweep_yaml, solve, matrix_market, frame_trace (default: every fuzz/<target>_fuzz.cpp)
+#                sweep_yaml, solve, matrix_market, frame_trace, claims_yaml (default: every
+#                fuzz/<target>_fuzz.cpp)
 # Builds build-sanitize/ first if needed (the same build as scripts/test.sh --sanitize; clang).
 # Each target fuzzes a COPY of its committed corpus (fuzz/corpus/<target>/), so runs never grow
 # it; findings land in build-sanitize/fuzz-runs/<target>/ (crash-*, timeout-*, oom-*, log.txt).
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
     --seed) seed="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n 2,14p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,16p "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -44,7 +45,7 @@ fi
 max_len_of() {
   case "$1" in
     model_json|profile) echo 8192 ;;
-    scenario_yaml|sweep_yaml|platform_yaml) echo 4096 ;;
+    scenario_yaml|sweep_yaml|platform_yaml|claims_yaml) echo 4096 ;;
     *) echo 3072 ;;
   esac
 }
