@@ -60,6 +60,27 @@ Json stage_kinds(const Json& stages, const Graph& graph) {
   return out;
 }
 
+// The stages a figure of per-stage times names: the slowest compute stage, the largest transfer and
+// the first and last stage that transfers, in plan order.
+Json stage_summary(const Json& stages, const Json& order) {
+  double max_compute = 0.0, max_transfer = 0.0, first = 0.0, last = 0.0;
+  bool seen = false;
+  for (const auto& label : order) {
+    const Json& s = stages.at(label.get<std::string>());
+    max_compute = std::max(max_compute, s["compute_ms"].get<double>());
+    if (s["transfers"].get<int>() == 0) continue;
+    const double ms = s["transfer_ms"].get<double>();
+    max_transfer = std::max(max_transfer, ms);
+    if (!seen) first = ms;
+    seen = true;
+    last = ms;
+  }
+  return {{"max_compute_ms", max_compute},
+          {"max_transfer_ms", max_transfer},
+          {"first_transfer_ms", first},
+          {"last_transfer_ms", last}};
+}
+
 }  // namespace
 
 Json stage_metrics(const Plan& plan, const SimulationResult& result, const Graph& graph,
@@ -125,6 +146,7 @@ Json stage_metrics(const Plan& plan, const SimulationResult& result, const Graph
   return {{"stages", stages},
           {"stage_order", order},
           {"stage_kinds", stage_kinds(stages, graph)},
+          {"stage_summary", stage_summary(stages, order)},
           {"compute_ms", 1e3 * computing_s},
           {"delivery_ms", 1e3 * union_length(delivering)},
           {"exposed_delivery_ms", 1e3 * (latency_s - computing_s)},

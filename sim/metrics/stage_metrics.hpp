@@ -7,6 +7,7 @@
 ///                         "transfer_ms_to_source_per_sender", "bytes_to_source_per_sender"}},
 ///      "stage_order": [labels in plan order],
 ///      "stage_kinds": {op: {"stages", "mean_<each stage number above but transfers>"}},
+///      "stage_summary": {"max_compute_ms", "max_transfer_ms", "first_transfer_ms", "last_transfer_ms"},
 ///      "compute_ms", "delivery_ms", "exposed_delivery_ms",
 ///      "bytes_to_source", "bytes_from_source", "bytes_between_others"}
 ///
@@ -20,6 +21,9 @@
 ///   worker channel), transfer_ms_to_source_per_sender its on-air time into the source likewise.
 /// - stage_kinds: stages whose label names a layer of the graph, grouped by that layer's op
 ///   (e.g. "conv2d"): the mean per stage.
+/// - stage_summary: the slowest stage's compute_ms, the largest transfer_ms, and the transfer_ms of
+///   the first and the last stage (in stage_order) with a transfer; the transfer ones are 0 when no
+///   stage transfers. A report can name these instead of stage labels that depend on the split.
 /// - run level, frame 0: compute_ms = time during which some device computes; delivery_ms = time
 ///   during which some radio wakes up or some transfer is on the air (MoDNN's data delivery time:
 ///   wake-up plus transmission); exposed_delivery_ms = latency - compute_ms, the delivery not

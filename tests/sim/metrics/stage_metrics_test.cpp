@@ -79,3 +79,42 @@ TEST_CASE("stage metrics: a run without a trace is refused", "[metrics]") {
   r.result.trace.clear();
   CHECK_THROWS_AS(stage_metrics(r.plan, r.result, one_conv(), "go"), Error);
 }
+
+TEST_CASE("stage metrics: the summary names the slowest stage, the largest, first and last transfer",
+          "[metrics]") {
+  // A three-stage pipeline: s1 (0.2 s) -> link l1 (0.3 s on the air) -> s2 (0.5 s) -> l2 (0.1 s) -> s3.
+  const Plan plan{
+      "p",
+      "",
+      {compute_task("c1", "d1", 0.2, {}, "s1"), transfer_task("t1", "d1", "d2", 900, {"c1"}, "l1"),
+       compute_task("c2", "d2", 0.5, {"t1"}, "s2"), transfer_task("t2", "d2", "d3", 300, {"c2"}, "l2"),
+       compute_task("c3", "d3", 0.05, {"t2"}, "s3")}};
+  SimulationResult result;
+  FrameRecord f;
+  f.end_s = 1.15;
+  result.frames = {f};
+  result.trace = {{0, "c1", "compute", 0.0, 0.2, 0, "s1"},
+                  {1, "t1", "transfer", 0.2, 0.5, 0, "l1"},
+                  {2, "c2", "compute", 0.5, 1.0, 0, "s2"},
+                  {3, "t2", "transfer", 1.0, 1.1, 0, "l2"},
+                  {4, "c3", "compute", 1.1, 1.15, 0, "s3"}};
+  const Json s = stage_metrics(plan, result, one_conv(), "d1")["stage_summary"];
+  CHECK(s["max_compute_ms"].get<double>() == Approx(500.0));
+  CHECK(s["max_transfer_ms"].get<double>() == Approx(300.0));
+  CHECK(s["first_transfer_ms"].get<double>() == Approx(300.0));
+  CHECK(s["last_transfer_ms"].get<double>() == Approx(100.0));
+}
+
+TEST_CASE("stage metrics: without a transfer the summary's transfer times are 0", "[metrics]") {
+  const Plan plan{"p", "", {compute_task("c", "d1", 0.2, {}, "s1")}};
+  SimulationResult result;
+  FrameRecord f;
+  f.end_s = 0.2;
+  result.frames = {f};
+  result.trace = {{0, "c", "compute", 0.0, 0.2, 0, "s1"}};
+  const Json s = stage_metrics(plan, result, one_conv(), "d1")["stage_summary"];
+  CHECK(s["max_compute_ms"].get<double>() == Approx(200.0));
+  CHECK(s["first_transfer_ms"].get<double>() == 0.0);
+  CHECK(s["last_transfer_ms"].get<double>() == 0.0);
+  CHECK(s["max_transfer_ms"].get<double>() == 0.0);
+}
