@@ -238,7 +238,11 @@ std::map<std::string, double> RuntimeScheduler::summary() const {
                                     {"offloaded_bytes", s.offloaded_bytes},
                                     {"deadline_misses", static_cast<double>(s.misses)},
                                     {"frames_scored", static_cast<double>(s.scored)},
-                                    {"decisions", static_cast<double>(s.runs)}};
+                                    {"decisions", static_cast<double>(s.runs)},
+                                    {"raw_ece", s.calibration_error.raw_ece},
+                                    {"raw_mce", s.calibration_error.raw_mce},
+                                    {"calibration_ece", s.calibration_error.ece},
+                                    {"calibration_mce", s.calibration_error.mce}};
   if (mode_ == Mode::Optimal) out["model_accuracy"] = s.optimal_model_accuracy;
   return out;
 }

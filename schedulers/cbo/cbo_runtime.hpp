@@ -60,7 +60,9 @@
 /// Score of a frame: the server's answer if it was offloaded and came back by its deadline, else
 /// the local answer if there is one in time, else 0 (wrong). Summary: accuracy, offload_fraction,
 /// offloaded_bytes, deadline_misses (offloaded frames whose answer came back late, and frames left
-/// with no answer), decisions (Algorithm 1 runs).
+/// with no answer), decisions (Algorithm 1 runs), frames_scored, and Table I's calibration error on
+/// the streamed frames (held out from the fit): raw_ece / raw_mce of the raw confidences,
+/// calibration_ece / calibration_mce of `calibration`'s, whether or not the mode uses them.
 ///
 /// Timing the DP sees: a frame's arrival is its release + the stage-1 critical path, its deadline
 /// the workload's minus that path; T^o = `server_ms`; L = the downlink route's latency +

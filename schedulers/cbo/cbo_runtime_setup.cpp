@@ -203,15 +203,25 @@ RuntimeScheduler::RuntimeScheduler(Mode mode, RuntimeParams params)
     require_feature_vectors(s.trace, params_.trace_file, params_.calibration);
   calibrator->fit(train);
   s.calibration_fit = calibrator->parameters();
+  ScoredFrames raw_streamed, calibrated_streamed;
   for (std::size_t k = 0; k < s.streamed(); ++k) {
     const double raw = s.frame(k).confidence;
-    double a = raw;
-    if (s.calibrates) a = calibrator->apply(local, s.n_train + k);
+    const double calibrated = calibrator->apply(local, s.n_train + k);
+    raw_streamed.confidence.push_back(raw);
+    raw_streamed.correct.push_back(s.frame(k).correct ? 1 : 0);
+    calibrated_streamed.confidence.push_back(calibrated);
+    double a = s.calibrates ? calibrated : raw;
     if (mode_ == Mode::FastVa) a = mean_local;
     if (mode_ == Mode::Compress) a = 0.0;  // no local answer in time unless the CPU runs it
     s.local_accuracy.push_back(a);
     s.order_key.push_back(a);
   }
+  calibrated_streamed.correct = raw_streamed.correct;
+  const auto raw_bins = reliability_bins(raw_streamed),
+             calibrated_bins = reliability_bins(calibrated_streamed);
+  s.calibration_error = {expected_calibration_error(raw_bins), maximum_calibration_error(raw_bins),
+                         expected_calibration_error(calibrated_bins),
+                         maximum_calibration_error(calibrated_bins)};
   s.decision.assign(s.streamed(), kLocal);
   s.threshold_resolution = static_cast<int>(s.resolutions) - 1;
   if (params_.resolution_px > 0) {

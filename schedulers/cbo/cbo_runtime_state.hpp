@@ -26,6 +26,10 @@ struct RuntimeScheduler::State {
   std::vector<double> order_key;        ///< per streamed frame: the confidence Algorithm 1 sorts by
   std::vector<double> server_accuracy;  ///< A^o_r measured on the calibration frames
   Json calibration_fit;
+  /// ECE and MCE of the streamed frames' raw confidences, then of the calibration's (Table I).
+  struct {
+    double raw_ece = 0, raw_mce = 0, ece = 0, mce = 0;
+  } calibration_error;
   bool npu_first = false;        ///< stage 1 is the NPU pass (the frame has a local answer from it)
   bool calibrates = false;       ///< stage 1 ends with the confidence calibration
   int threshold_resolution = 0;  ///< cbo-threshold: the resolution it offloads at

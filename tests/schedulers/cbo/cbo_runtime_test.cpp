@@ -12,6 +12,7 @@
 #include "sim/core/error.hpp"
 #include "sim/platform/platform_yaml.hpp"
 #include "sim/replay/simulate.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace coinfer;
 using namespace coinfer::cbo;
@@ -216,4 +217,22 @@ TEST_CASE(
     CHECK(rates.front() == (oracle ? 2e6 : 5e6));
     CHECK(rates.back() == Approx(2e6).epsilon(1e-9));
   }
+}
+
+TEST_CASE("cbo runtime: Table I's calibration error is measured on the streamed frames, held out") {
+  // Frames 0-1 fit (isotonic: 0 below 0.7, 1 from 0.7), frames 2-3 stream. Raw streamed scores:
+  // 0.95 right (bin 10, |1 - 0.95|) and 0.15 wrong (bin 2, |0 - 0.15|): ECE (0.05 + 0.15) / 2 = 0.1,
+  // MCE 0.15. Calibrated to 1 and 0: both 0.
+  const test::ScratchDir dir;
+  RuntimeParams p;
+  p.trace_file = dir.write("t.csv",
+                           "confidence,correct,size_bytes_90,server_correct_90\n"
+                           "0.3,0,100,1\n0.7,1,100,1\n0.95,1,100,1\n0.15,0,100,1\n");
+  p.calibration = "isotonic";
+  const RuntimeScheduler s(Mode::Local, p);
+  const auto m = s.summary();
+  CHECK(m.at("raw_ece") == Approx(0.1));
+  CHECK(m.at("raw_mce") == Approx(0.15));
+  CHECK(m.at("calibration_ece") == 0.0);
+  CHECK(m.at("calibration_mce") == 0.0);
 }
