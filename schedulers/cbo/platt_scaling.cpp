@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "schedulers/cbo/logistic.hpp"
-#include "schedulers/cbo/platt_vector.hpp"
+#include "schedulers/cbo/logistic_fit.hpp"
 
 namespace coinfer::cbo {
 

@@ -9,13 +9,11 @@
 /// t- = 1 / (N- + 2), with N+ / N- the numbers of right / wrong training frames.
 ///
 /// The fit is Newton's method with a backtracking (Armijo) line search, as in Lin, Lin & Weng,
-/// "A note on Platt's probabilistic outputs for support vector machines" (2007): start at A = 0,
-/// B = log((N- + 1) / (N+ + 1)); the Hessian gets 1e-12 on its diagonal so that a degenerate set
-/// (one score value, one class) still gives a direction; the step halves until the objective drops
-/// by at least 1e-4 of the predicted decrease. It stops when the gradient is below 1e-10 n, after
-/// 100 iterations, or when no step below 1e-10 decreases the objective. This is `fit_logistic`
-/// (platt_vector.hpp) with the one feature s; the paper's procedure on the whole feature vector is
-/// `fit_platt_vector` there.
+/// "A note on Platt's probabilistic outputs for support vector machines" (2007): `fit_logistic`
+/// (logistic_fit.hpp) with the one feature s, started at A = 0, B = log((N- + 1) / (N+ + 1)); the
+/// Hessian's 1e-12 on its diagonal lets a degenerate set (one score value, one class) still give a
+/// direction. The paper's procedure on the whole feature vector is `fit_platt_vector`
+/// (platt_vector.hpp).
 ///
 ///     auto fit = cbo::fit_platt({{0, 0, 0, 1, 1, 1}, {1, 0, 0, 1, 1, 0}});
 ///     double p = cbo::platt_apply(fit, 0.5);

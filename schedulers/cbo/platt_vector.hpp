@@ -11,41 +11,17 @@
 /// confidence is the score of the class the local model answers (the largest x_k, the first on
 /// ties): the probability that its answer is right.
 ///
-/// Each model is fitted as `fit_logistic` below: Newton's method on the cross-entropy with a
-/// backtracking (Armijo) line search, started at a = 0, b = log((N- + 1) / (N+ + 1)), the Hessian
-/// with 1e-12 on its diagonal; it stops when every gradient component is below 1e-10 n, after 100
-/// iterations, or when no step above 1e-10 decreases the objective. With one feature this is exactly
-/// platt_scaling.hpp's fit.
+/// Each model is fitted by `fit_logistic` (logistic_fit.hpp), started at a = 0,
+/// b = log((N- + 1) / (N+ + 1)). With one feature this is exactly platt_scaling.hpp's fit.
 ///
 ///     auto fit = cbo::fit_platt_vector(train);          // train.scores, train.labels filled
 ///     double p = cbo::platt_vector_apply(fit, {2.0, -1.0, 0.5});
 #include <vector>
 
 #include "schedulers/cbo/calibration_error.hpp"
+#include "schedulers/cbo/logistic_fit.hpp"
 
 namespace coinfer::cbo {
-
-struct LogisticFit {
-  std::vector<double> a;  ///< one weight per feature
-  double b = 0;
-  int iterations = 0;  ///< Newton iterations taken
-};
-
-/// Minimises sum_i -t_i log p_i - (1 - t_i) log(1 - p_i) with p_i = 1 / (1 + exp(a . x_i + b)),
-/// from the start `b0` (a = 0). `x` holds one feature vector per row, all of one size;
-/// `std::invalid_argument` when `x` is empty or the sizes differ.
-LogisticFit fit_logistic(const std::vector<std::vector<double>>& x, const std::vector<double>& t, double b0);
-
-/// p = 1 / (1 + exp(a . x + b)), computed without overflow.
-double logistic_apply(const LogisticFit& fit, const std::vector<double>& x);
-
-/// Platt's smoothed targets for frames that are positive (1) or not (0), and the fit's start
-/// b0 = log((N- + 1) / (N+ + 1)).
-struct PlattTargets {
-  std::vector<double> t;
-  double b0 = 0;
-};
-PlattTargets platt_targets(const std::vector<char>& positive);
 
 struct PlattVectorFit {
   std::vector<LogisticFit> models;  ///< one per class
