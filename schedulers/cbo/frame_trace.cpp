@@ -29,23 +29,30 @@ struct Columns {
   std::vector<std::size_t> score;  // per class
 };
 
-// The <px> of `size_bytes_<px>` / `server_correct_<px>`, or 0 when `name` is not one of them.
-int resolution_of(std::string_view name, std::string_view prefix) {
-  if (!name.starts_with(prefix)) return 0;
+// The n of `<prefix><n>`, n written in decimal digits only (at most an int), or nothing.
+std::optional<int> number_after(std::string_view name, std::string_view prefix) {
+  if (!name.starts_with(prefix)) return std::nullopt;
   name.remove_prefix(prefix.size());
-  int px = 0;
-  const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), px);
-  return ec == std::errc() && end == name.data() + name.size() && px >= 1 ? px : 0;
+  if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  int n = 0;
+  const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), n);
+  if (ec != std::errc() || end != name.data() + name.size()) return std::nullopt;
+  return n;
 }
 
-// The <k> of `score_<k>` (an integer >= 0 written without sign or leading zero), or -1.
+// The <px> of `size_bytes_<px>` / `server_correct_<px>` (>= 1, leading zeros allowed), or 0 when
+// `name` is not one of them.
+int resolution_of(std::string_view name, std::string_view prefix) {
+  const auto px = number_after(name, prefix);
+  return px && *px >= 1 ? *px : 0;
+}
+
+// The <k> of `score_<k>` (written without leading zero), or -1.
 int class_of(std::string_view name) {
-  if (!name.starts_with(kScorePrefix)) return -1;
-  name.remove_prefix(kScorePrefix.size());
-  int k = 0;
-  const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), k);
-  const bool canonical = !name.empty() && (name.size() == 1 || name.front() != '0');
-  return ec == std::errc() && end == name.data() + name.size() && canonical ? k : -1;
+  const auto k = number_after(name, kScorePrefix);
+  const bool canonical = name.size() == kScorePrefix.size() + 1 || name[kScorePrefix.size()] != '0';
+  return k && canonical ? *k : -1;
 }
 
 // The feature vector's columns: score_0 ... score_<N-1>, N >= 2, with a label column.
