@@ -75,15 +75,14 @@ Json report_json(const Options& o, const cbo::FrameSplit& split,
 void run(const Options& o) {
   cbo::CalibratorRegistry registry("calibration method");
   cbo::register_confidence_calibrators(registry);
-  for (const auto& m : o.methods) (void)registry.resolved_params(m, Json::object(), "", "--method");
+  const auto methods = cbo::create_calibrators(o.methods, registry);
   check_train_fraction(o);
   const cbo::FrameTrace trace = cbo::read_frame_trace(o.trace);
-  for (const auto& m : o.methods)
-    if (registry.create(m, Json::object(), "", "--method")->needs_feature_vectors())
-      cbo::require_feature_vectors(trace, o.trace, m);
+  for (const auto& [name, c] : methods)
+    if (c->needs_feature_vectors()) cbo::require_feature_vectors(trace, o.trace, name);
   check_split(o, trace.frames.size());
   const auto split = cbo::split_frames(trace.local(), o.train_fraction, o.seed);
-  const auto rows = cbo::calibration_study(split, o.methods, registry);
+  const auto rows = cbo::calibration_study(split, methods);
   print_table(o, split, rows);
   if (!o.json.empty()) write_file_atomic(o.json, report_json(o, split, rows).dump(2) + "\n");
 }

@@ -11,6 +11,25 @@ double upper_edge(std::size_t i) { return static_cast<double>(i + 1) / kCalibrat
 
 }  // namespace
 
+ScoredFrames select_rows(const ScoredFrames& frames, const std::vector<std::size_t>& rows) {
+  ScoredFrames out;
+  for (const std::size_t r : rows) {
+    out.confidence.push_back(frames.confidence[r]);
+    out.correct.push_back(frames.correct[r]);
+    if (frames.has_feature_vectors()) {
+      out.scores.push_back(frames.scores[r]);
+      out.labels.push_back(frames.labels[r]);
+    }
+  }
+  return out;
+}
+
+ScoredFrames slice(const ScoredFrames& frames, std::size_t begin, std::size_t end) {
+  std::vector<std::size_t> rows(end - begin);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = begin + i;
+  return select_rows(frames, rows);
+}
+
 std::size_t calibration_bin(double confidence) {
   // A first guess from ceil(10 c) - 1, then corrected against the edges as doubles: 10 * 0.3 is
   // 3.0000000000000004, whose ceil would put 0.3 one bin too high.

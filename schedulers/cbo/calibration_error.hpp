@@ -43,6 +43,11 @@ struct ReliabilityBin {
 
 inline constexpr std::size_t kCalibrationBins = 10;
 
+/// The frames at `rows` (indices into `frames`), in that order.
+ScoredFrames select_rows(const ScoredFrames& frames, const std::vector<std::size_t>& rows);
+/// The frames [begin, end) of `frames` (begin <= end <= frames.size()).
+ScoredFrames slice(const ScoredFrames& frames, std::size_t begin, std::size_t end);
+
 /// The bin index (0-based) of a confidence in [0, 1]: the i with i/10 < c <= (i+1)/10, 0 for c = 0.
 std::size_t calibration_bin(double confidence);
 

@@ -7,19 +7,6 @@
 namespace coinfer::cbo {
 namespace {
 
-ScoredFrames pick(const ScoredFrames& frames, const std::vector<std::size_t>& rows) {
-  ScoredFrames out;
-  for (const std::size_t r : rows) {
-    out.confidence.push_back(frames.confidence[r]);
-    out.correct.push_back(frames.correct[r]);
-    if (frames.has_feature_vectors()) {
-      out.scores.push_back(frames.scores[r]);
-      out.labels.push_back(frames.labels[r]);
-    }
-  }
-  return out;
-}
-
 ScoredFrames calibrated(const ScoredFrames& frames, const ConfidenceCalibrator& c) {
   ScoredFrames out = frames;
   for (std::size_t i = 0; i < out.size(); ++i) out.confidence[i] = c.apply(frames, i);
@@ -58,21 +45,33 @@ FrameSplit split_frames(const ScoredFrames& frames, double train_fraction, std::
   for (std::size_t k = 0; k < n_train; ++k) is_train[order[k]] = 1;
   std::vector<std::size_t> train, held_out;
   for (std::size_t i = 0; i < n; ++i) (is_train[i] ? train : held_out).push_back(i);
-  return {pick(frames, train), pick(frames, held_out)};
+  return {select_rows(frames, train), select_rows(frames, held_out)};
 }
 
 std::vector<CalibrationRow> calibration_study(const FrameSplit& split,
-                                              const std::vector<std::string>& methods,
-                                              const CalibratorRegistry& registry) {
+                                              const std::vector<NamedCalibrator>& methods) {
   std::vector<CalibrationRow> rows;
   rows.push_back({"uncalibrated", Json(), reliability_bins(split.train), reliability_bins(split.held_out)});
-  for (const auto& name : methods) {
-    auto c = registry.create(name, Json::object(), "", "--method");
+  for (const auto& [name, c] : methods) {
     c->fit(split.train);
     rows.push_back({name, c->parameters(), reliability_bins(calibrated(split.train, *c)),
                     reliability_bins(calibrated(split.held_out, *c))});
   }
   return rows;
+}
+
+std::vector<NamedCalibrator> create_calibrators(const std::vector<std::string>& methods,
+                                                const CalibratorRegistry& registry) {
+  std::vector<NamedCalibrator> out;
+  for (const auto& name : methods)
+    out.push_back({name, registry.create(name, Json::object(), "", "--method")});
+  return out;
+}
+
+std::vector<CalibrationRow> calibration_study(const FrameSplit& split,
+                                              const std::vector<std::string>& methods,
+                                              const CalibratorRegistry& registry) {
+  return calibration_study(split, create_calibrators(methods, registry));
 }
 
 Json calibration_row_json(const CalibrationRow& row) {

@@ -8,6 +8,7 @@
 ///     auto split = cbo::split_frames(trace.local(), 0.5, 7);
 ///     auto rows = cbo::calibration_study(split, {"platt", "isotonic"}, methods);
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,21 @@ struct CalibrationRow {
   std::vector<ReliabilityBin> held_out_bins;
 };
 
-/// The uncalibrated row, then one row per method, each fitted on `split.train`.
+struct NamedCalibrator {
+  std::string name;
+  std::unique_ptr<ConfidenceCalibrator> calibrator;
+};
+
+/// The uncalibrated row, then one row per method, each fitted (in place) on `split.train`.
+std::vector<CalibrationRow> calibration_study(const FrameSplit& split,
+                                              const std::vector<NamedCalibrator>& methods);
+
+/// Each method made from `registry` with its default parameters (an unknown name is an
+/// `InputError` on `--method`).
+std::vector<NamedCalibrator> create_calibrators(const std::vector<std::string>& methods,
+                                                const CalibratorRegistry& registry);
+
+/// `calibration_study(split, create_calibrators(methods, registry))`.
 std::vector<CalibrationRow> calibration_study(const FrameSplit& split,
                                               const std::vector<std::string>& methods,
                                               const CalibratorRegistry& registry);

@@ -176,17 +176,11 @@ RuntimeScheduler::RuntimeScheduler(Mode mode, RuntimeParams params)
         "calibration_fraction",
         fmt::format("leaves no frame to calibrate on or to stream ({} frames in {})", n, params_.trace_file));
   const ScoredFrames local = s.trace.local();
-  ScoredFrames train;
+  const ScoredFrames train = slice(local, 0, s.n_train);
   double local_sum = 0;
   s.server_accuracy.assign(s.resolutions, 0.0);
   for (std::size_t i = 0; i < s.n_train; ++i) {
     const TraceFrame& f = s.trace.frames[i];
-    train.confidence.push_back(f.confidence);
-    train.correct.push_back(f.correct);
-    if (local.has_feature_vectors()) {
-      train.scores.push_back(f.scores);
-      train.labels.push_back(f.label);
-    }
     local_sum += f.correct;
     for (std::size_t r = 0; r < s.resolutions; ++r) s.server_accuracy[r] += f.server_correct[r];
   }
@@ -203,12 +197,11 @@ RuntimeScheduler::RuntimeScheduler(Mode mode, RuntimeParams params)
     require_feature_vectors(s.trace, params_.trace_file, params_.calibration);
   calibrator->fit(train);
   s.calibration_fit = calibrator->parameters();
-  ScoredFrames raw_streamed, calibrated_streamed;
+  const ScoredFrames raw_streamed = slice(local, s.n_train, n);
+  ScoredFrames calibrated_streamed;
   for (std::size_t k = 0; k < s.streamed(); ++k) {
-    const double raw = s.frame(k).confidence;
+    const double raw = raw_streamed.confidence[k];
     const double calibrated = calibrator->apply(local, s.n_train + k);
-    raw_streamed.confidence.push_back(raw);
-    raw_streamed.correct.push_back(s.frame(k).correct ? 1 : 0);
     calibrated_streamed.confidence.push_back(calibrated);
     double a = s.calibrates ? calibrated : raw;
     if (mode_ == Mode::FastVa) a = mean_local;
