@@ -23,8 +23,6 @@ configure_sanitized_build() {
               -DCOINFER_WERROR="$werror")
   if cxx="$(command -v clang++-14 || command -v clang++)"; then
     args+=(-DCMAKE_CXX_COMPILER="$cxx" -DCOINFER_FUZZ=ON)
-    # lld links the sanitized executables several times faster than ld.bfd.
-    if command -v ld.lld >/dev/null; then args+=(-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld); fi
   else
     echo "sanitize: clang++ not found; sanitizing with g++, without the fuzz targets" >&2
   fi

@@ -4,9 +4,9 @@
 #
 # --sanitize: builds with clang, AddressSanitizer (leaks included) + UndefinedBehaviorSanitizer and
 # libFuzzer's instrumentation into build-sanitize/ (no benchmarks, -O1, assertions on; the fuzz/
-# targets are built too, so scripts/fuzz.sh reuses the build) and runs the suite there but the notebooks
-# and docs pages (the plain run has them). Any
-# sanitizer report fails the test that caused it. Falls back to g++ (no fuzz targets) without clang.
+# targets are built too, so scripts/fuzz.sh reuses the build) and runs the suite there but the notebooks,
+# docs pages, scripts and a few checks that run no C++ of ours or only time processes (the plain run
+# has them; see below). Any sanitizer report fails the test that caused it. Falls back to g++ (no fuzz targets) without clang.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,8 +35,13 @@ start=$(date +%s)
 cmake --build "$build_dir" -j "$jobs"
 echo "test.sh: sanitized build took $(( $(date +%s) - start )) s"
 start=$(date +%s)
-# The notebooks and docs pages rerun whole paper scenarios through the CLI (a quarter of the suite's
-# time at -O1 under the sanitizers); the plain run executes them, and the CLI and scenario tests cover
-# the same code under the sanitizers.
-ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" -E '^(notebooks|docs): ' "$@"
+# Left to the plain run:
+# - the notebooks and docs pages: they rerun whole paper scenarios through the CLI (a quarter of the
+#   suite's time at -O1 under the sanitizers), and the CLI and scenario tests cover the same code;
+# - the Python scripts, the formatting and the tracked-files checks: no C++ of ours runs in them, or
+#   the same as in the plain run;
+# - the timing checks of `coinfer check`: they time repeated processes for seconds (a minute under
+#   the sanitizers); the other check tests run the same code.
+skip='^(notebooks|docs|scripts|format): |^test_cli:(no tracked file names|check: a timing )'
+ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" -E "$skip" "$@"
 echo "test.sh: sanitized tests took $(( $(date +%s) - start )) s"
