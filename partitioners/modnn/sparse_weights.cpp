@@ -118,27 +118,36 @@ SparseWeights generate_sparse_weights(const SparseWeightsSpec& spec) {
   }
   if (!spec.shuffle) return out;
 
-  // Rename row i -> row_perm[i] and column j -> col_perm[j], then restore the (row, col) order.
+  // Rename row i -> row_perm[i] and column j -> col_perm[j], then restore the (row, col) order. A
+  // row moves whole, so the rows are taken in their new order and only each row's `keep` entries
+  // are sorted, by their new column.
   const auto row_perm = random_permutation(spec.rows, rng);
   const auto col_perm = random_permutation(spec.cols, rng);
-  std::vector<std::size_t> idx(out.values.size());
-  for (auto& e : out.pattern.entries) e = {row_perm[e.row], col_perm[e.col]};
-  std::iota(idx.begin(), idx.end(), 0);
-  const auto& entries = out.pattern.entries;
-  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-    return entries[a].row != entries[b].row ? entries[a].row < entries[b].row
-                                            : entries[a].col < entries[b].col;
-  });
-  SparseWeights sorted = out;
-  for (std::size_t t = 0; t < idx.size(); ++t) {
-    sorted.pattern.entries[t] = out.pattern.entries[idx[t]];
-    sorted.values[t] = out.values[idx[t]];
+  std::vector<std::int64_t> source_row(static_cast<std::size_t>(spec.rows));
+  for (std::int64_t i = 0; i < spec.rows; ++i) source_row[row_perm[i]] = i;
+  SparseWeights shuffled;
+  shuffled.pattern.rows = spec.rows;
+  shuffled.pattern.cols = spec.cols;
+  shuffled.pattern.entries.reserve(out.pattern.entries.size());
+  shuffled.values.reserve(out.values.size());
+  std::vector<std::pair<std::int64_t, float>> row(static_cast<std::size_t>(keep));
+  for (std::int64_t r = 0; r < spec.rows; ++r) {
+    const auto first = static_cast<std::size_t>(source_row[r] * keep);
+    for (std::int64_t t = 0; t < keep; ++t)
+      row[t] = {col_perm[out.pattern.entries[first + t].col], out.values[first + t]};
+    std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [col, value] : row) {
+      shuffled.pattern.entries.push_back({r, col});
+      shuffled.values.push_back(value);
+    }
   }
   if (blocks > 0) {
-    for (std::int64_t i = 0; i < spec.rows; ++i) sorted.row_block[row_perm[i]] = out.row_block[i];
-    for (std::int64_t j = 0; j < spec.cols; ++j) sorted.col_block[col_perm[j]] = out.col_block[j];
+    shuffled.row_block.resize(out.row_block.size());
+    shuffled.col_block.resize(out.col_block.size());
+    for (std::int64_t i = 0; i < spec.rows; ++i) shuffled.row_block[row_perm[i]] = out.row_block[i];
+    for (std::int64_t j = 0; j < spec.cols; ++j) shuffled.col_block[col_perm[j]] = out.col_block[j];
   }
-  return sorted;
+  return shuffled;
 }
 
 SparsePattern parse_sparse_pattern(const Json& problem, const std::string& path,
