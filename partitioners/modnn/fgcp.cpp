@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -143,14 +144,16 @@ FgcpSolution fgcp_partition(const FgcpProblem& p) {
   for (std::size_t e = 0; e < entries.size(); ++e) ++st.home_count[home(e)];
   for (std::size_t w = 0; w < k; ++w) st.total_values += st.homes[w] + st.units[w];
 
-  // Outliers grouped by (worker, unit); each worker's groups sorted by (size, unit).
-  std::vector<std::size_t> order;
+  // Outliers grouped by (worker, unit); each worker's groups sorted by (size, unit). The sort runs
+  // on (worker * units + unit, entry) pairs held side by side, not on entry numbers that would look
+  // their keys up: the same order, without a cache miss per comparison.
+  const std::int64_t units = by_row ? p.pattern.cols : p.pattern.rows;
+  std::vector<std::pair<std::int64_t, std::size_t>> keyed;
   for (std::size_t e = 0; e < entries.size(); ++e)
-    if (unit_cluster[unit(e)] != s.assignment[e]) order.push_back(e);
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (s.assignment[a] != s.assignment[b]) return s.assignment[a] < s.assignment[b];
-    return unit(a) != unit(b) ? unit(a) < unit(b) : a < b;
-  });
+    if (unit_cluster[unit(e)] != s.assignment[e]) keyed.emplace_back(s.assignment[e] * units + unit(e), e);
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::size_t> order(keyed.size());
+  for (std::size_t t = 0; t < keyed.size(); ++t) order[t] = keyed[t].second;
   std::vector<std::vector<Group>> groups(k);
   for (std::size_t t = 0; t < order.size();) {
     std::size_t end = t;
