@@ -29,7 +29,7 @@
 namespace coinfer::cli {
 namespace {
 
-struct Options {
+struct CalibrateOptions {
   std::vector<std::string> files;
   bool write = false;
   bool check = false;
@@ -96,7 +96,7 @@ void check_fitted(const DeviceCalibration& c, const CalibrationFit& fit) {
 // The layout platforms/calibration/README.md asks of a file that --check verifies or --write
 // rewrites: `name` is the file stem, and (--check) a `fit` record names the basis whose refit
 // op_scale must equal the stored one.
-void check_layout(const Options& opts, const DeviceCalibration& c) {
+void check_layout(const CalibrateOptions& opts, const DeviceCalibration& c) {
   const auto stem = std::filesystem::path(c.file).stem().string();
   if ((opts.check || opts.write) && c.name != stem)
     throw InputError(
@@ -113,7 +113,7 @@ void check_layout(const Options& opts, const DeviceCalibration& c) {
 }
 
 // A profile-fitted file: --check refits it from the profiles its provenance records.
-bool check_profile_file(const Options& opts, const DeviceCalibration& c) {
+bool check_profile_file(const CalibrateOptions& opts, const DeviceCalibration& c) {
   std::cout << fmt::format("{} ({}): {}, fitted from {} profile(s), {}\n", c.name, c.file,
                            device_kind_name(c.kind), c.provenance->profiles.size(), c.provenance->date);
   const auto failures = check_profile_calibration(c, opts.repeats);
@@ -123,7 +123,7 @@ bool check_profile_file(const Options& opts, const DeviceCalibration& c) {
   return failures.empty();
 }
 
-void run(const Options& opts) {
+void run_calibrate(const CalibrateOptions& opts) {
   if (!opts.from_profile.profiles.empty() || !opts.from_profile.models.empty()) {
     if (!opts.files.empty() || opts.check || opts.write)
       throw InputError("", "--from-profile",
@@ -219,7 +219,7 @@ void add_from_profile_options(CLI::App& cmd, FromProfileOptions& o) {
 }  // namespace
 
 void add_calibrate_command(CLI::App& app) {
-  auto opts = std::make_shared<Options>();
+  auto opts = std::make_shared<CalibrateOptions>();
   auto* cmd = app.add_subcommand("calibrate", "Re-fit device calibration files from their reference figures");
   cmd->add_option("files", opts->files, "Calibration JSON files (platforms/calibration/*.json)");
   cmd->add_flag("--write", opts->write, "Write the refitted op_scale back into each file");
@@ -236,7 +236,7 @@ void add_calibrate_command(CLI::App& app) {
       ->check(number_in(0.0, 100.0))
       ->capture_default_str();
   add_from_profile_options(*cmd, opts->from_profile);
-  cmd->callback([opts] { run(*opts); });
+  cmd->callback([opts] { run_calibrate(*opts); });
 }
 
 }  // namespace coinfer::cli

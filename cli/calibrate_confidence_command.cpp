@@ -19,7 +19,7 @@
 namespace coinfer::cli {
 namespace {
 
-struct Options {
+struct ConfidenceOptions {
   std::string trace;
   std::vector<std::string> methods{"platt"};
   double train_fraction = 0.5;
@@ -27,13 +27,13 @@ struct Options {
   std::string json;
 };
 
-void check_train_fraction(const Options& o) {
+void check_train_fraction(const ConfidenceOptions& o) {
   if (!(o.train_fraction > 0 && o.train_fraction < 1))
     throw InputError("", "--train-fraction",
                      fmt::format("expected a number in (0, 1), got {}", o.train_fraction));
 }
 
-void check_split(const Options& o, std::size_t frames) {
+void check_split(const ConfidenceOptions& o, std::size_t frames) {
   const std::size_t train = cbo::train_frame_count(frames, o.train_fraction);
   if (train == 0 || train >= frames)
     throw InputError(o.trace, "",
@@ -44,7 +44,7 @@ void check_split(const Options& o, std::size_t frames) {
 
 std::string cell(double v) { return fmt::format("{:.4f}", v); }
 
-void print_table(const Options& o, const cbo::FrameSplit& split,
+void print_table(const ConfidenceOptions& o, const cbo::FrameSplit& split,
                  const std::vector<cbo::CalibrationRow>& rows) {
   std::cout << fmt::format(
       "{}: {} frames, {} for training and {} held out (seed {}); ECE and MCE over 10 bins\n", o.trace,
@@ -59,7 +59,7 @@ void print_table(const Options& o, const cbo::FrameSplit& split,
   std::cout << t.str();
 }
 
-Json report_json(const Options& o, const cbo::FrameSplit& split,
+Json report_json(const ConfidenceOptions& o, const cbo::FrameSplit& split,
                  const std::vector<cbo::CalibrationRow>& rows) {
   Json results = Json::array();
   for (const auto& r : rows) results.push_back(cbo::calibration_row_json(r));
@@ -72,7 +72,7 @@ Json report_json(const Options& o, const cbo::FrameSplit& split,
           {"results", results}};
 }
 
-void run(const Options& o) {
+void run_calibrate_confidence(const ConfidenceOptions& o) {
   cbo::CalibratorRegistry registry("calibration method");
   cbo::register_confidence_calibrators(registry);
   const auto methods = cbo::create_calibrators(o.methods, registry);
@@ -90,7 +90,7 @@ void run(const Options& o) {
 }  // namespace
 
 void add_calibrate_confidence_command(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<ConfidenceOptions>();
   auto* cmd = app.add_subcommand(
       "calibrate-confidence",
       "Fit confidence calibration (Platt, Platt on the feature vector, isotonic, temperature) on a per-frame "
@@ -110,7 +110,7 @@ void add_calibrate_confidence_command(CLI::App& app) {
       ->check(unsigned_integer())
       ->capture_default_str();
   cmd->add_option("--json", o->json, "Also write the fits and reliability data (per bin) to this JSON file");
-  cmd->callback([o] { run(*o); });
+  cmd->callback([o] { run_calibrate_confidence(*o); });
 }
 
 }  // namespace coinfer::cli

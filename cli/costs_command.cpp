@@ -24,7 +24,7 @@
 namespace coinfer::cli {
 namespace {
 
-struct Options {
+struct CostsOptions {
   std::string model;
   std::string device;
   bool groups = false;
@@ -36,7 +36,7 @@ struct Options {
 
 // The host timings the cost model scales: the deterministic estimate (the shipped calibrations'
 // basis), or this host's measured kernels (cached; normalised to the estimate by the cost model).
-HostProfile host_profile(const Graph& g, const Options& o) {
+HostProfile host_profile(const Graph& g, const CostsOptions& o) {
   if (o.host_profile == "estimate") return estimate_host_profile(g, HostSpeed::nominal());
   ProfileOptions po;
   po.repeats = o.repeats;
@@ -56,7 +56,7 @@ Json range_json(const CostModel& cost, const DeviceCalibration& device, std::siz
           {"sum_of_layers_s", cost.range_time_s(first, last, device, false)}};
 }
 
-Json costs_json(const CostModel& cost, const DeviceCalibration& device, const Options& o) {
+Json costs_json(const CostModel& cost, const DeviceCalibration& device, const CostsOptions& o) {
   const Graph& g = cost.graph();
   Json layers = Json::array();
   for (std::size_t pos = 0; pos < cost.size(); ++pos) {
@@ -123,7 +123,7 @@ void print_tables(const Json& j) {
   std::cout << "\n" << gt.str();
 }
 
-void run(const Options& o) {
+void run_costs(const CostsOptions& o) {
   if (o.host_profile != "estimate" && o.host_profile != "measured")
     throw InputError("", "--host-profile",
                      fmt::format("expected estimate or measured, got '{}'", o.host_profile));
@@ -140,7 +140,7 @@ void run(const Options& o) {
 }  // namespace
 
 void add_costs_command(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<CostsOptions>();
   auto* cmd = app.add_subcommand(
       "costs", "Each layer's (and group's) time and energy on a device, from the cost model");
   cmd->add_option("model", o->model, "Zoo name or model JSON file")->required();
@@ -160,7 +160,7 @@ void add_costs_command(CLI::App& app) {
       ->check(integer_in(1, 10000))
       ->capture_default_str();
   cmd->add_flag("--json", o->json, "Print JSON");
-  cmd->callback([o] { run(*o); });
+  cmd->callback([o] { run_costs(*o); });
 }
 
 }  // namespace coinfer::cli

@@ -193,7 +193,7 @@ const Category& category_by_name(const std::string& name) {
   throw InputError("", "list", fmt::format("unknown category '{}'; known: {}", name, fmt::join(names, ", ")));
 }
 
-void run(const std::string& category, bool json) {
+void run_list(const std::string& category, bool json) {
   std::vector<const Category*> chosen;
   if (category.empty())
     for (const auto& c : categories()) chosen.push_back(&c);
@@ -224,7 +224,7 @@ void add_list_command(CLI::App& app) {
   cmd->add_option("category", o->category,
                   "partitioners, schedulers, solvers, models, devices or networks (default: every one)");
   cmd->add_flag("--json", o->json, "Print JSON");
-  cmd->callback([o] { run(o->category, o->json); });
+  cmd->callback([o] { run_list(o->category, o->json); });
 }
 
 }  // namespace coinfer::cli

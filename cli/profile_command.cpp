@@ -19,7 +19,7 @@
 namespace coinfer::cli {
 namespace {
 
-struct Options {
+struct ProfileCliOptions {
   std::string model;
   bool groups = false;
   std::size_t max_group = 4;
@@ -64,7 +64,7 @@ void print_table(const Graph& g, const HostProfile& p) {
   std::cout << "\n" << gt.str();
 }
 
-void run(const Options& o) {
+void run_profile(const ProfileCliOptions& o) {
   const Graph g = load_model(o.model);
   ProfileOptions po;
   po.repeats = o.repeats;
@@ -94,7 +94,7 @@ void run(const Options& o) {
 }  // namespace
 
 void add_profile_command(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<ProfileCliOptions>();
   auto* cmd = app.add_subcommand("profile", "Time every layer of a model on this host with the real kernels");
   cmd->add_option("model", o->model, "Zoo name or model JSON file")->required();
   cmd->add_flag("--groups", o->groups,
@@ -120,7 +120,7 @@ void add_profile_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--json", o->json, "Print the profile as JSON");
   cmd->add_flag("--no-cache", o->no_cache, "Measure even when a cached profile exists (and do not write it)");
-  cmd->callback([o] { run(*o); });
+  cmd->callback([o] { run_profile(*o); });
 }
 
 }  // namespace coinfer::cli

@@ -9,7 +9,7 @@
 namespace coinfer::modnn {
 namespace {
 
-constexpr std::int64_t kMaxWorkers = 1024;
+constexpr std::int64_t kMaxFc1dWorkers = 1024;
 // A sparse matrix's rows and cols in [1, 2^24]: the plan keeps arrays per row and column (2^24
 // entries; fc layers have about 10^4). A dense one only needs its ranges: up to 2^31 - 1.
 constexpr std::int64_t kMaxSparseDimension = std::int64_t{1} << 24;
@@ -20,12 +20,12 @@ std::vector<double> parse_workers(const Json& problem) {
   if (has_workers == has_caps)
     throw InputError("", "workers", "expected exactly one of 'workers' or 'capabilities'");
   if (has_workers)
-    return std::vector<double>(static_cast<std::size_t>(json_int(problem, "workers", "", 1, kMaxWorkers)),
+    return std::vector<double>(static_cast<std::size_t>(json_int(problem, "workers", "", 1, kMaxFc1dWorkers)),
                                1.0);
   auto caps = json_number_array(problem, "capabilities", "");
   if (caps.empty()) throw InputError("", "capabilities", "expected at least 1 entry");
-  if (caps.size() > std::size_t(kMaxWorkers))
-    throw InputError("", "capabilities", fmt::format("expected at most {} entries", kMaxWorkers));
+  if (caps.size() > std::size_t(kMaxFc1dWorkers))
+    throw InputError("", "capabilities", fmt::format("expected at most {} entries", kMaxFc1dWorkers));
   for (std::size_t i = 0; i < caps.size(); ++i)
     if (!(caps[i] > 0.0) || !(caps[i] < 1e300))
       throw InputError("", index_path("capabilities", i),

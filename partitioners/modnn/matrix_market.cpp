@@ -21,7 +21,7 @@
 namespace coinfer::modnn {
 namespace {
 
-constexpr std::int64_t kMaxDimension = 2147483647;  // rows * cols then fits int64
+constexpr std::int64_t kMaxMarketDimension = 2147483647;  // rows * cols then fits int64
 constexpr std::string_view kHeaderForm =
     "'%%MatrixMarket matrix coordinate <pattern|real|integer> <general|symmetric|skew-symmetric>'";
 
@@ -258,7 +258,7 @@ void expand_symmetric(MatrixMarket& m) {
 MatrixMarket parse_matrix_market(std::string_view text, const std::string& file,
                                  const MatrixMarketOptions& options) {
   assert(options.max_dimension >= 1);
-  const auto max_dimension = std::min(options.max_dimension, kMaxDimension);
+  const auto max_dimension = std::min(options.max_dimension, kMaxMarketDimension);
   LineReader lines(text);
   std::string_view line;
   if (!lines.next(line)) fail(file, 1, fmt::format("empty file; expected the header {}", kHeaderForm));

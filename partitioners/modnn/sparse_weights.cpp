@@ -14,10 +14,10 @@
 namespace coinfer::modnn {
 namespace {
 
-constexpr std::int64_t kMaxDimension = 2147483647;  // indices are stored as int in cluster labels
+constexpr std::int64_t kMaxSparseDimension = 2147483647;  // indices are stored as int in cluster labels
 
 void check_spec(const SparseWeightsSpec& spec) {
-  if (spec.rows < 1 || spec.cols < 1 || spec.rows > kMaxDimension || spec.cols > kMaxDimension)
+  if (spec.rows < 1 || spec.cols < 1 || spec.rows > kMaxSparseDimension || spec.cols > kMaxSparseDimension)
     throw Error(fmt::format("sparse weights: rows and cols must be in [1, 2^31-1], got {} x {}", spec.rows,
                             spec.cols));
   if (!(spec.sparsity >= 0.0 && spec.sparsity < 1.0))
@@ -189,8 +189,8 @@ SparsePattern read_sparse_pattern_mtx(const std::string& file, std::int64_t max_
 }
 
 SparseWeights read_sparse_weights_mtx(const std::string& file) {
-  auto m = read_matrix_market(
-      file, {.max_dimension = kMaxDimension, .max_abs_value = double(std::numeric_limits<float>::max())});
+  auto m = read_matrix_market(file, {.max_dimension = kMaxSparseDimension,
+                                     .max_abs_value = double(std::numeric_limits<float>::max())});
   SparseWeights w;
   w.pattern = {m.rows, m.cols, std::move(m.entries)};
   if (m.values.empty()) {
@@ -207,7 +207,8 @@ std::string sparse_weights_mtx_text(const SparseWeights& weights, std::string_vi
 }
 
 void check_pattern_bounds(const SparsePattern& pattern) {
-  if (pattern.rows < 1 || pattern.cols < 1 || pattern.rows > kMaxDimension || pattern.cols > kMaxDimension)
+  if (pattern.rows < 1 || pattern.cols < 1 || pattern.rows > kMaxSparseDimension ||
+      pattern.cols > kMaxSparseDimension)
     throw Error(fmt::format("sparse pattern: size {} x {} outside [1, 2^31-1]", pattern.rows, pattern.cols));
   for (const auto& e : pattern.entries)
     if (e.row < 0 || e.row >= pattern.rows || e.col < 0 || e.col >= pattern.cols)

@@ -15,7 +15,7 @@ namespace coinfer::mobieye {
 namespace {
 
 constexpr std::string_view kBytesPrefix = "bytes_", kEncodePrefix = "host_encode_ms_";
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
 
 // "320x240" -> {320, 240}; nullopt unless both sides are integers in [1, 65535].
 std::optional<FrameSize> parse_size(std::string_view wxh) {
@@ -113,11 +113,12 @@ VideoFrame read_frame(const CsvCells& r, const Columns& cols, std::size_t index,
   }
   for (std::size_t k = 0; k < cols.sizes.size(); ++k) {
     f.bytes.push_back(static_cast<double>(r.integer(cols.bytes[k], 1, "an integer number of bytes >= 1")));
-    f.host_encode_ms.push_back(
-        cols.host_encode[k] ? r.number_or_nan(*cols.host_encode[k], 0, HUGE_VAL, "milliseconds >= 0") : kNaN);
+    f.host_encode_ms.push_back(cols.host_encode[k]
+                                   ? r.number_or_nan(*cols.host_encode[k], 0, HUGE_VAL, "milliseconds >= 0")
+                                   : kNotMeasured);
   }
   f.host_decode_ms =
-      cols.host_decode ? r.number_or_nan(*cols.host_decode, 0, HUGE_VAL, "milliseconds >= 0") : kNaN;
+      cols.host_decode ? r.number_or_nan(*cols.host_decode, 0, HUGE_VAL, "milliseconds >= 0") : kNotMeasured;
   return f;
 }
 

@@ -17,7 +17,7 @@ namespace {
 
 constexpr int kUnsignedByte = 0x08;  // IDX type code of the data
 constexpr std::int64_t kMaxPixels = std::int64_t{1} << 24;
-constexpr float kMaxPixel = 255.0f;
+constexpr float kMaxIdxPixel = 255.0f;
 
 // One IDX file opened through zlib (gzread reads gzip and plain files alike), its header read.
 class IdxFile {
@@ -111,7 +111,7 @@ Dataset load_idx(const std::string& images, const std::string& labels, std::int6
     image_file.read(bytes.data(), bytes.size(), fmt::format("image {} of {}", i + 1, count));
     Tensor image(d.sample_shape);
     std::transform(bytes.begin(), bytes.end(), image.data.begin(),
-                   [](unsigned char v) { return static_cast<float>(v) / kMaxPixel; });
+                   [](unsigned char v) { return static_cast<float>(v) / kMaxIdxPixel; });
     d.samples.push_back(std::move(image));
   }
   std::vector<unsigned char> label_bytes(keep);

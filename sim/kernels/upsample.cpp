@@ -10,12 +10,12 @@ namespace {
 
 // Source coordinate of output index `o` for a scale factor (align_corners=false), split into the two
 // neighbouring input indices and the weight of the second one.
-struct Tap {
+struct UpsampleTap {
   std::int64_t i0, i1;
   float w1;
 };
 
-Tap bilinear_tap(std::int64_t o, std::int64_t scale, std::int64_t in) {
+UpsampleTap bilinear_tap(std::int64_t o, std::int64_t scale, std::int64_t in) {
   const float src = std::max(0.0f, (static_cast<float>(o) + 0.5f) / static_cast<float>(scale) - 0.5f);
   const auto i0 = std::min(static_cast<std::int64_t>(src), in - 1);
   return {i0, std::min(i0 + 1, in - 1), src - static_cast<float>(i0)};
@@ -26,11 +26,11 @@ Tap bilinear_tap(std::int64_t o, std::int64_t scale, std::int64_t in) {
 template <class Visit>
 void for_each_bilinear_tap(const Shape& in, std::array<std::int64_t, 2> scale, Visit visit) {
   const std::int64_t c = in[0], h = in[1], w = in[2], oh = h * scale[0], ow = w * scale[1];
-  std::vector<Tap> cols(static_cast<std::size_t>(ow));
+  std::vector<UpsampleTap> cols(static_cast<std::size_t>(ow));
   for (std::int64_t x = 0; x < ow; ++x) cols[static_cast<std::size_t>(x)] = bilinear_tap(x, scale[1], w);
   for (std::int64_t ch = 0; ch < c; ++ch)
     for (std::int64_t y = 0; y < oh; ++y) {
-      const Tap r = bilinear_tap(y, scale[0], h);
+      const UpsampleTap r = bilinear_tap(y, scale[0], h);
       for (std::int64_t x = 0; x < ow; ++x) visit(ch, y, x, r, cols[static_cast<std::size_t>(x)]);
     }
 }
@@ -56,7 +56,8 @@ Tensor upsample(const Tensor& input, std::array<std::int64_t, 2> scale, std::str
         for (std::int64_t x = 0; x < ow; ++x) out.at(ch, y, x) = input.at(ch, y / scale[0], x / scale[1]);
   } else {
     for_each_bilinear_tap(
-        input.shape, scale, [&](std::int64_t ch, std::int64_t y, std::int64_t x, const Tap& r, const Tap& t) {
+        input.shape, scale,
+        [&](std::int64_t ch, std::int64_t y, std::int64_t x, const UpsampleTap& r, const UpsampleTap& t) {
           const float top = (1 - t.w1) * input.at(ch, r.i0, t.i0) + t.w1 * input.at(ch, r.i0, t.i1);
           const float bottom = (1 - t.w1) * input.at(ch, r.i1, t.i0) + t.w1 * input.at(ch, r.i1, t.i1);
           out.at(ch, y, x) = (1 - r.w1) * top + r.w1 * bottom;
@@ -80,14 +81,15 @@ Tensor upsample_backward(const Shape& in, const Tensor& dy, std::array<std::int6
     return dx;
   }
   // Bilinear: out = (1 - wr)((1 - wc) in[r0, c0] + wc in[r0, c1]) + wr((1 - wc) in[r1, c0] + wc in[r1, c1]).
-  for_each_bilinear_tap(in, scale,
-                        [&](std::int64_t ch, std::int64_t y, std::int64_t x, const Tap& r, const Tap& t) {
-                          const float g = dy.at(ch, y, x), top = (1 - r.w1) * g, bottom = r.w1 * g;
-                          dx.at(ch, r.i0, t.i0) += (1 - t.w1) * top;
-                          dx.at(ch, r.i0, t.i1) += t.w1 * top;
-                          dx.at(ch, r.i1, t.i0) += (1 - t.w1) * bottom;
-                          dx.at(ch, r.i1, t.i1) += t.w1 * bottom;
-                        });
+  for_each_bilinear_tap(
+      in, scale,
+      [&](std::int64_t ch, std::int64_t y, std::int64_t x, const UpsampleTap& r, const UpsampleTap& t) {
+        const float g = dy.at(ch, y, x), top = (1 - r.w1) * g, bottom = r.w1 * g;
+        dx.at(ch, r.i0, t.i0) += (1 - t.w1) * top;
+        dx.at(ch, r.i0, t.i1) += t.w1 * top;
+        dx.at(ch, r.i1, t.i0) += (1 - t.w1) * bottom;
+        dx.at(ch, r.i1, t.i1) += t.w1 * bottom;
+      });
   return dx;
 }
 
