@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <type_traits>
 
 namespace coinfer::cbo {
 namespace {
@@ -25,9 +26,11 @@ ScoredFrames select_rows(const ScoredFrames& frames, const std::vector<std::size
 }
 
 ScoredFrames slice(const ScoredFrames& frames, std::size_t begin, std::size_t end) {
-  std::vector<std::size_t> rows(end - begin);
-  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = begin + i;
-  return select_rows(frames, rows);
+  const auto range = [&](const auto& v) {
+    using Column = std::decay_t<decltype(v)>;
+    return v.empty() ? Column{} : Column(v.begin() + std::ptrdiff_t(begin), v.begin() + std::ptrdiff_t(end));
+  };
+  return {range(frames.confidence), range(frames.correct), range(frames.scores), range(frames.labels)};
 }
 
 std::size_t calibration_bin(double confidence) {
