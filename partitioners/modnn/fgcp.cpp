@@ -64,7 +64,7 @@ struct OffloadState {
   std::int64_t total_values = 0;
 };
 
-/// One offload candidate: worker `worker`'s outliers in unit `unit`, entry numbers order[begin, end).
+/// One offload candidate: worker `worker`'s outliers in unit `unit`, entries keyed[begin, end).
 struct Group {
   std::int64_t unit = 0;
   std::size_t begin = 0, end = 0;
@@ -152,15 +152,12 @@ FgcpSolution fgcp_partition(const FgcpProblem& p) {
   for (std::size_t e = 0; e < entries.size(); ++e)
     if (unit_cluster[unit(e)] != s.assignment[e]) keyed.emplace_back(s.assignment[e] * units + unit(e), e);
   std::sort(keyed.begin(), keyed.end());
-  std::vector<std::size_t> order(keyed.size());
-  for (std::size_t t = 0; t < keyed.size(); ++t) order[t] = keyed[t].second;
   std::vector<std::vector<Group>> groups(k);
-  for (std::size_t t = 0; t < order.size();) {
+  for (std::size_t t = 0; t < keyed.size();) {
+    const std::int64_t key = keyed[t].first;
     std::size_t end = t;
-    while (end < order.size() && s.assignment[order[end]] == s.assignment[order[t]] &&
-           unit(order[end]) == unit(order[t]))
-      ++end;
-    groups[std::size_t(s.assignment[order[t]])].push_back({unit(order[t]), t, end});
+    while (end < keyed.size() && keyed[end].first == key) ++end;
+    groups[std::size_t(key / units)].push_back({key % units, t, end});
     t = end;
   }
   for (auto& g : groups)
@@ -188,7 +185,7 @@ FgcpSolution fgcp_partition(const FgcpProblem& p) {
     // Moving the group: the worker loses its non-zeros, the unit (it is outside its cluster, so the
     // group holds all of the worker's non-zeros in it) and every home index left without non-zeros.
     std::int64_t dropped = 0;
-    for (std::size_t t = g.begin; t < g.end; ++t) dropped += st.home_count[home(order[t])] == 1;
+    for (std::size_t t = g.begin; t < g.end; ++t) dropped += st.home_count[home(keyed[t].second)] == 1;
     const auto n = std::int64_t(g.size());
     const double worker_after = node_et_s(st.nonzeros[worst] - n, p.worker_s_per_nonzero[worst],
                                           st.homes[worst] - dropped + st.units[worst] - 1, value_s);
@@ -197,8 +194,8 @@ FgcpSolution fgcp_partition(const FgcpProblem& p) {
       if (w != worst) et_after = std::max(et_after, ets[w]);
     if (et_after > et) break;  // the move would raise ET: stop (sec. 5.3's balance point)
     for (std::size_t t = g.begin; t < g.end; ++t) {
-      --st.home_count[home(order[t])];
-      s.assignment[order[t]] = kGroupOwner;
+      --st.home_count[home(keyed[t].second)];
+      s.assignment[keyed[t].second] = kGroupOwner;
     }
     st.nonzeros[worst] -= n;
     st.homes[worst] -= dropped;

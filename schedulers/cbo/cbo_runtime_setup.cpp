@@ -177,15 +177,13 @@ RuntimeScheduler::RuntimeScheduler(Mode mode, RuntimeParams params)
         fmt::format("leaves no frame to calibrate on or to stream ({} frames in {})", n, params_.trace_file));
   const ScoredFrames local = s.trace.local();
   const ScoredFrames train = slice(local, 0, s.n_train);
-  double local_sum = 0;
   s.server_accuracy.assign(s.resolutions, 0.0);
-  for (std::size_t i = 0; i < s.n_train; ++i) {
-    const TraceFrame& f = s.trace.frames[i];
-    local_sum += f.correct;
-    for (std::size_t r = 0; r < s.resolutions; ++r) s.server_accuracy[r] += f.server_correct[r];
-  }
+  for (std::size_t i = 0; i < s.n_train; ++i)
+    for (std::size_t r = 0; r < s.resolutions; ++r)
+      s.server_accuracy[r] += s.trace.frames[i].server_correct[r];
   for (auto& a : s.server_accuracy) a /= static_cast<double>(s.n_train);
-  const double mean_local = local_sum / static_cast<double>(s.n_train);
+  const double mean_local =
+      std::accumulate(train.correct.begin(), train.correct.end(), 0.0) / static_cast<double>(s.n_train);
   const bool optimal_on_confidences = mode_ == Mode::Optimal && !params_.optimal_knows_answers;
   s.npu_first = runs_npu(mode_) || optimal_on_confidences;
   s.calibrates =
