@@ -1,15 +1,16 @@
 #!/usr/bin/python3
 """Per-layer latency of torchvision models on PyTorch (CPU, or a CUDA GPU), named with coinfer's layer names.
 
-    scripts/torch-profile.py --coinfer build/coinfer --out DIR [--steps 30] [--rounds 3] [--warmup 5]
-                             [--threads 1] [--device cpu|cuda] [--trace resnet18] [--trace-steps 1]
-                             [MODEL...]
+    scripts/torch-profile.py (--coinfer build/coinfer | --layers DIR) --out DIR [--steps 30] [--rounds 3]
+                             [--warmup 5] [--threads 1] [--device cpu|cuda] [--trace resnet18]
+                             [--trace-steps 1] [MODEL...]
 
 For every MODEL (default: all of MODELS below) the torchvision model of the same architecture is
 built with random weights (nothing is downloaded), put in eval mode and run at batch 1 on
 `--threads` CPU threads. torch.fx gives its execution order (every module call, the re-used relu
 and the residual `add` included); each node is mapped, in order, to our layers with work
-(`coinfer model show --json MODEL`, all but the input) and run inside
+(`coinfer model show --json MODEL`, all but the input; with --layers, the file DIR/MODEL.json that
+command wrote, for a machine without coinfer) and run inside
 `torch.profiler.record_function(<our layer name>)`. The mapping is verified and the script fails
 loudly unless the counts agree and every pair has a matching op type, output shape and parameter
 count. Torch nodes that do no work of their own (`flatten`, an adaptive average pool whose output
@@ -20,11 +21,17 @@ The --steps profiled steps of a model are taken in --rounds rounds, each round g
 model in turn, so that a burst of load from other processes falls on all models alike.
 Writes DIR/MODEL.csv (`layer,ms`: the median over the profiled steps of each layer's annotated
 range, milliseconds), DIR/MODEL.trace.json for the models named by --trace (the Chrome trace of
---trace-steps further steps, profiled apart) and DIR/provenance.txt
-(CPU, versions, threads, steps, date, load average).
+--trace-steps further steps, profiled apart), DIR/end_to_end.csv (`model,layer_sum_ms,plain_step_ms`:
+the sum of a model's layer medians, and the median over --steps steps of the model run as torch runs
+it, with no named ranges and no synchronisation between layers: what the per-layer measurement adds)
+and DIR/provenance.txt (CPU, versions, threads, steps, date, load average). With --device cuda,
+also DIR/MODEL.kernels.csv: per layer the median time its GPU kernels ran (the profiler's CUDA
+activity under the layer's range; a layer that launched none, such as dropout in eval mode, is left
+out), what the layer costs once the host's launch overhead is hidden (CUDA graphs, a serving
+runtime); end_to_end.csv then has their sum as `kernel_sum_ms`.
 With --device cuda the model and input live on the GPU and every named range ends with
 torch.cuda.synchronize() (and starts after one), so that it covers the layer's kernels, not only
-their launch; provenance.txt then names the GPU and the CUDA version. Fit a device from the CSVs
+their launch; provenance.txt then names the GPU, the CUDA and cuDNN versions and whether TF32 was allowed. Fit a device from the CSVs
 with `coinfer calibrate --from-profile` (docs/guide/prediction-error.md).
 Exit status 2 on a mapping mismatch, a bad argument or --device cuda without a CUDA GPU.
 """
@@ -38,6 +45,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import time
 
 import torch
 import torch.fx
@@ -56,12 +64,24 @@ def fail(message):
     sys.exit(2)
 
 
-def our_layers(coinfer, model):
-    """Our layers with work (all but `input`), in the order `model show --json` lists them."""
-    out = subprocess.run([coinfer, "model", "show", "--json", model], capture_output=True, text=True)
-    if out.returncode != 0:
-        fail(f"{coinfer} model show --json {model}: {out.stderr.strip()}")
-    return [layer for layer in json.loads(out.stdout)["layers"] if layer["op"] != "input"]
+def our_layers(coinfer, layers_dir, model):
+    """Our layers with work (all but `input`), in the order `model show --json` lists them: from
+    coinfer, or from layers_dir/MODEL.json (that command's output saved) when layers_dir is set."""
+    if layers_dir:
+        path = os.path.join(layers_dir, f"{model}.json")
+        try:
+            with open(path) as f:
+                shown = json.load(f)
+        except (OSError, ValueError) as e:
+            fail(f"--layers: {path}: {e} (expected the output of `coinfer model show --json {model}`)")
+        if not isinstance(shown, dict) or not isinstance(shown.get("layers"), list):
+            fail(f"--layers: {path}: expected the output of `coinfer model show --json {model}` (no 'layers' list)")
+    else:
+        out = subprocess.run([coinfer, "model", "show", "--json", model], capture_output=True, text=True)
+        if out.returncode != 0:
+            fail(f"{coinfer} model show --json {model}: {out.stderr.strip()}")
+        shown = json.loads(out.stdout)
+    return [layer for layer in shown["layers"] if layer["op"] != "input"]
 
 
 def squeeze_tail(shape):
@@ -159,12 +179,12 @@ class NamedInterpreter(torch.fx.Interpreter):
             return getattr(self, node.op)(node.target, args, kwargs)
 
 
-def build(model, coinfer, device="cpu"):
+def build(model, coinfer, layers_dir=None, device="cpu"):
     net = getattr(torchvision.models, model)(weights=None).eval()
     gm = torch.fx.symbolic_trace(net)
     x = torch.randn(1, 3, 224, 224)
     ShapeProp(gm).propagate(x)
-    mapping, tail = map_layers(model, gm, our_layers(coinfer, model))
+    mapping, tail = map_layers(model, gm, our_layers(coinfer, layers_dir, model))
     cuda = device == "cuda"
     gm, x = gm.to(device), x.to(device)
     interpreter = NamedInterpreter(gm, mapping, cuda)
@@ -176,18 +196,38 @@ def build(model, coinfer, device="cpu"):
                 out = torch.softmax(out, dim=1)
         return out
 
-    return step, list(mapping.values()) + tail
+    def plain_step():
+        out = gm(x)
+        for _ in tail:
+            out = torch.softmax(out, dim=1)
+        if cuda:
+            torch.cuda.synchronize()
+        return out
+
+    return step, plain_step, list(mapping.values()) + tail
 
 
-def profile_steps(step, names, steps, samples):
-    """Runs `steps` profiled steps and appends each named range's milliseconds to samples[name]."""
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+def kernel_us(event):
+    """Microseconds of GPU kernels launched inside a CPU event, its children's included."""
+    total = getattr(event, "device_time_total", None)  # torch 2; torch 1.13 names it cuda_time_total
+    return total if total is not None else event.cuda_time_total
+
+
+def profile_steps(step, names, steps, samples, kernels=None):
+    """Runs `steps` profiled steps and appends each named range's milliseconds to samples[name];
+    with `kernels` (a dict like samples: CUDA), also the milliseconds its GPU kernels ran."""
+    activities = [torch.profiler.ProfilerActivity.CPU]
+    if kernels is not None:
+        activities.append(torch.profiler.ProfilerActivity.CUDA)
+    with torch.profiler.profile(activities=activities) as prof:
         for _ in range(steps):
             step()
     wanted = set(names)
     for event in prof.events():
-        if event.name in wanted:
+        if event.name in wanted and event.device_type == torch.autograd.DeviceType.CPU:
             samples[event.name].append(event.time_range.elapsed_us() / 1000.0)
+            if kernels is not None:
+                kernels[event.name].append(kernel_us(event) / 1000.0)
 
 
 def profile_models(args, steps):
@@ -197,32 +237,59 @@ def profile_models(args, steps):
     built = {}
     for model in args.models:
         torch.manual_seed(0)
-        step, names = build(model, args.coinfer, args.device)
+        step, plain_step, names = build(model, args.coinfer, args.layers, args.device)
         for _ in range(args.warmup):
             step()
-        built[model] = (step, names, {name: [] for name in names})
+            plain_step()
+        kernels = {name: [] for name in names} if args.device == "cuda" else None
+        built[model] = (step, names, {name: [] for name in names}, kernels, plain_step, [])
     for _ in range(args.rounds):
-        for model, (step, names, samples) in built.items():
-            profile_steps(step, names, steps // args.rounds, samples)
-    for model, (step, names, samples) in built.items():
-        write_model(model, step, names, samples, steps, args)
+        for model, (step, names, samples, kernels, plain_step, plain) in built.items():
+            profile_steps(step, names, steps // args.rounds, samples, kernels)
+            plain += timed_steps(plain_step, steps // args.rounds)
+    rows = []
+    for model, (step, names, samples, kernels, plain_step, plain) in built.items():
+        row = [model, write_model(model, step, names, samples, steps, args, "")]
+        if kernels is not None:
+            row.append(write_model(model, None, names, kernels, steps, args, ".kernels"))
+        rows.append(",".join(f"{x:.6g}" if isinstance(x, float) else x for x in row + [statistics.median(plain)]))
+    header = "model,layer_sum_ms," + ("kernel_sum_ms," if args.device == "cuda" else "") + "plain_step_ms"
+    with open(os.path.join(args.out, "end_to_end.csv"), "w") as f:
+        f.write(header + "\n" + "\n".join(rows) + "\n")
 
 
-def write_model(model, step, names, samples, steps, args):
+def timed_steps(plain_step, steps):
+    """Wall milliseconds of each of `steps` plain steps (each ends synchronised on CUDA)."""
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        plain_step()
+        times.append((time.perf_counter() - start) * 1000.0)
+    return times
+
+
+def write_model(model, step, names, samples, steps, args, suffix):
+    """Writes DIR/MODEL{suffix}.csv (the medians) and, with a step, the trace --trace asks for;
+    returns the sum of the medians."""
     for name in names:
         if len(samples[name]) != steps:
             fail(f"{model}: layer {name} has {len(samples[name])} profiled ranges, expected {steps}")
     medians = {name: statistics.median(samples[name]) for name in names}
-    with open(os.path.join(args.out, f"{model}.csv"), "w") as f:
+    if suffix:  # a layer that launched no kernel (dropout in eval mode) has no GPU time to fit
+        names = [name for name in names if medians[name] > 0]
+        if not names:
+            fail(f"{model}: the profiler attributed no GPU kernel time to any layer")
+    with open(os.path.join(args.out, f"{model}{suffix}.csv"), "w") as f:
         f.write("layer,ms\n")
         for name in names:
             f.write(f"{name},{medians[name]:.6g}\n")
-    if model in args.trace:  # a separate short profile: the trace of every step would be megabytes
+    if step is not None and model in args.trace:  # a separate short profile: the trace of every step would be megabytes
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as short:
             for _ in range(args.trace_steps):
                 step()
         short.export_chrome_trace(os.path.join(args.out, f"{model}.trace.json"))
-    print(f"{model}: {len(names)} layers, sum of medians {sum(medians.values()):.2f} ms")
+    print(f"{model}{suffix}: {len(names)} layers, sum of medians {sum(medians.values()):.2f} ms")
+    return sum(medians.values())
 
 
 def cpu_model():
@@ -234,7 +301,9 @@ def cpu_model():
 
 
 def gpu_model():
-    return f"cuda: {torch.cuda.get_device_name(0)} (CUDA {torch.version.cuda})"
+    return (f"cuda: {torch.cuda.get_device_name(0)} (CUDA {torch.version.cuda}, cuDNN "
+            f"{torch.backends.cudnn.version()}); TF32 allowed in convolutions: "
+            f"{torch.backends.cudnn.allow_tf32}, in matmuls: {torch.backends.cuda.matmul.allow_tf32}")
 
 
 def load_average():
@@ -245,6 +314,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("models", nargs="*", default=MODELS)
     p.add_argument("--coinfer", default="build/coinfer")
+    p.add_argument("--layers", help="read our layers from DIR/MODEL.json (`coinfer model show --json MODEL`) "
+                                    "instead of running --coinfer")
     p.add_argument("--out", required=True)
     p.add_argument("--steps", type=int, default=30)
     p.add_argument("--rounds", type=int, default=3)

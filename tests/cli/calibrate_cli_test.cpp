@@ -34,7 +34,7 @@ TEST_CASE("calibrate --check passes for every shipped file on the estimate basis
   const auto r = run_cli("calibrate --check --basis estimate" + shipped_files());
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.out, Contains("check: 13 file(s)") && Contains("0 file(s) failed"));
+  CHECK_THAT(r.out, Contains("check: 14 file(s)") && Contains("0 file(s) failed"));
   CHECK_THAT(r.out, Contains("vgg16 latency") && Contains("15809 ms"));
 }
 
@@ -44,7 +44,7 @@ TEST_CASE("calibrate --check reproduces every shipped file on the basis its fit 
   const auto r = run_cli("calibrate --check" + shipped_files());
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.out, Contains("check: 13 file(s)") && Contains("0 file(s) failed"));
+  CHECK_THAT(r.out, Contains("check: 14 file(s)") && Contains("0 file(s) failed"));
   CHECK_THAT(r.out, Contains("host basis estimate on 'nominal reference host'"));
   CHECK_THAT(r.out, !Contains("FAIL"));
 }
