@@ -4,15 +4,11 @@
 
 #include <fmt/format.h>
 
+#include "partitioners/modnn/solver_limits.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer::modnn {
 namespace {
-
-constexpr std::int64_t kMaxFc1dWorkers = 1024;
-// A sparse matrix's rows and cols in [1, 2^24]: the plan keeps arrays per row and column (2^24
-// entries; fc layers have about 10^4). A dense one only needs its ranges: up to 2^31 - 1.
-constexpr std::int64_t kMaxSparseDimension = std::int64_t{1} << 24;
 
 std::vector<double> parse_workers(const Json& problem) {
   const bool has_workers = json_find(problem, "workers", "") != nullptr;
@@ -20,12 +16,12 @@ std::vector<double> parse_workers(const Json& problem) {
   if (has_workers == has_caps)
     throw InputError("", "workers", "expected exactly one of 'workers' or 'capabilities'");
   if (has_workers)
-    return std::vector<double>(static_cast<std::size_t>(json_int(problem, "workers", "", 1, kMaxFc1dWorkers)),
+    return std::vector<double>(static_cast<std::size_t>(json_int(problem, "workers", "", 1, kMaxWorkers)),
                                1.0);
   auto caps = json_number_array(problem, "capabilities", "");
   if (caps.empty()) throw InputError("", "capabilities", "expected at least 1 entry");
-  if (caps.size() > std::size_t(kMaxFc1dWorkers))
-    throw InputError("", "capabilities", fmt::format("expected at most {} entries", kMaxFc1dWorkers));
+  if (caps.size() > std::size_t(kMaxWorkers))
+    throw InputError("", "capabilities", fmt::format("expected at most {} entries", kMaxWorkers));
   for (std::size_t i = 0; i < caps.size(); ++i)
     if (!(caps[i] > 0.0) || !(caps[i] < 1e300))
       throw InputError("", index_path("capabilities", i),
@@ -47,9 +43,11 @@ Fc1dProblem parse_fc_1d_problem(const Json& problem) {
       problem, "", {"rows", "cols", "workers", "capabilities", "bytes_per_value", "entries", "comment"});
   Fc1dProblem p;
   p.sparse = json_find(problem, "entries", "") != nullptr;
+  // A sparse matrix's plan keeps arrays per row and column (solver_limits.hpp); a dense one only
+  // needs its ranges: up to 2^31 - 1.
   if (p.sparse) {
-    json_int(problem, "rows", "", 1, kMaxSparseDimension);
-    json_int(problem, "cols", "", 1, kMaxSparseDimension);
+    json_int(problem, "rows", "", 1, kMaxSparseMatrixDimension);
+    json_int(problem, "cols", "", 1, kMaxSparseMatrixDimension);
     p.pattern = parse_sparse_pattern(problem);
   } else {
     p.pattern.rows = json_int(problem, "rows", "", 1, 2147483647);

@@ -10,20 +10,17 @@
 #include <fmt/format.h>
 
 #include "partitioners/modnn/mscc.hpp"
+#include "partitioners/modnn/solver_limits.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer::modnn {
 namespace {
 
-constexpr std::size_t kMaxFgcpWorkers = 1024;
 // Accepted ranges (README "Adding an algorithm", solver ranges). Why each bound:
-// - rows, cols in [1, 2^24]: FGCP (and MSCC, when it finds the clusters) keeps arrays per row and
-//   column, 2^24 entries of a few bytes each (fc layers have about 10^4: VGG-16 FC6 is 25088 x 4096);
-//   2^31 rows asked for tens of GiB before any work.
+// - rows, cols and workers: solver_limits.hpp.
 // - seconds per non-zero in [0, 3600] (an hour per multiply-add is slower than any device) and
 //   throughput_bps in [1, 1e12] as a platform's link rates: ET sums stay finite (64 / 1e-300 bps
 //   per value was inf).
-constexpr std::int64_t kMaxFgcpDimension = std::int64_t{1} << 24;
 constexpr double kMaxSecondsPerNonZero = 3600.0;
 constexpr double kMinThroughput_bps = 1.0, kMaxThroughput_bps = 1e12;
 
@@ -37,8 +34,8 @@ double node_et_s(std::int64_t nonzeros, double s_per_nonzero, std::int64_t value
 void check_problem(const FgcpProblem& p) {
   check_pattern_bounds(p.pattern);
   const auto k = p.worker_s_per_nonzero.size();
-  if (k == 0 || k > kMaxFgcpWorkers)
-    throw Error(fmt::format("fgcp: expected 1..{} workers, got {}", kMaxFgcpWorkers, k));
+  if (k == 0 || k > std::size_t(kMaxWorkers))
+    throw Error(fmt::format("fgcp: expected 1..{} workers, got {}", kMaxWorkers, k));
   if (p.row_cluster.size() != std::size_t(p.pattern.rows) ||
       p.col_cluster.size() != std::size_t(p.pattern.cols))
     throw Error("fgcp: row_cluster / col_cluster sizes differ from rows / cols");
@@ -216,13 +213,13 @@ FgcpProblem parse_fgcp_problem(const Json& problem, const std::filesystem::path&
       {"rows", "cols", "entries", "matrix_file", "row_cluster", "col_cluster", "seed", "worker_s_per_nonzero",
        "go_s_per_nonzero", "throughput_bps", "bytes_per_value", "comment"});
   FgcpProblem p;
-  p.pattern = parse_sparse_pattern(problem, "", {base_dir, kMaxFgcpDimension});
+  p.pattern = parse_sparse_pattern(problem, "", {base_dir, kMaxSparseMatrixDimension});
   p.worker_s_per_nonzero =
       json_number_array(problem, "worker_s_per_nonzero", "", -1, 0.0, kMaxSecondsPerNonZero);
   const auto k = p.worker_s_per_nonzero.size();
   if (k == 0) throw InputError("", "worker_s_per_nonzero", "expected at least 1 entry");
-  if (k > kMaxFgcpWorkers)
-    throw InputError("", "worker_s_per_nonzero", fmt::format("expected at most {} entries", kMaxFgcpWorkers));
+  if (k > std::size_t(kMaxWorkers))
+    throw InputError("", "worker_s_per_nonzero", fmt::format("expected at most {} entries", kMaxWorkers));
   p.go_s_per_nonzero = json_number(problem, "go_s_per_nonzero", "", 0.0, kMaxSecondsPerNonZero);
   p.throughput_bps = json_number(problem, "throughput_bps", "", 0.0, kMaxThroughput_bps);
   if (!(p.throughput_bps > 0.0)) throw InputError("", "throughput_bps", "expected a number > 0, got 0");

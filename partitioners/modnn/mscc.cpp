@@ -10,16 +10,13 @@
 #include <Eigen/SparseCore>
 
 #include "partitioners/modnn/kmeans.hpp"
+#include "partitioners/modnn/solver_limits.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer::modnn {
 namespace {
 
 using SpMat = Eigen::SparseMatrix<double, Eigen::RowMajor>;
-constexpr std::int64_t kMaxClusters = 1024;
-// rows and cols in [1, 2^24]: the clustering keeps arrays per row and column (2^24 entries of a few
-// bytes each; fc layers have about 10^4: VGG-16 FC6 is 25088 x 4096), where 2^31 asked for tens of GiB.
-constexpr std::int64_t kMaxMsccDimension = std::int64_t{1} << 24;
 constexpr Eigen::Index kDenseLimit = 400;  // smaller side up to this: dense eigensolver
 
 /// y = N x with N = A^T A (`tall`: A has more rows than columns) or N = A A^T, never formed.
@@ -162,8 +159,8 @@ MsccProblem parse_mscc_problem(const Json& problem, const std::filesystem::path&
                            {"rows", "cols", "entries", "matrix_file", "clusters", "seed", "restarts",
                             "max_iterations", "comment"});
   MsccProblem p;
-  p.pattern = parse_sparse_pattern(problem, "", {base_dir, kMaxMsccDimension});
-  p.clusters = json_int(problem, "clusters", "", 1, std::min({p.pattern.rows, p.pattern.cols, kMaxClusters}));
+  p.pattern = parse_sparse_pattern(problem, "", {base_dir, kMaxSparseMatrixDimension});
+  p.clusters = json_int(problem, "clusters", "", 1, std::min({p.pattern.rows, p.pattern.cols, kMaxWorkers}));
   p.seed = static_cast<std::uint64_t>(json_int(problem, "seed", "", 0));
   p.restarts = json_int_or(problem, "restarts", "", 10, 1, 1000);
   p.max_iterations = json_int_or(problem, "max_iterations", "", 300, 1, 100000);

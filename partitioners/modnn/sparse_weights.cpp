@@ -14,10 +14,10 @@
 namespace coinfer::modnn {
 namespace {
 
-constexpr std::int64_t kMaxSparseDimension = 2147483647;  // indices are stored as int in cluster labels
+constexpr std::int64_t kMaxWeightsDimension = 2147483647;  // indices are stored as int in cluster labels
 
 void check_spec(const SparseWeightsSpec& spec) {
-  if (spec.rows < 1 || spec.cols < 1 || spec.rows > kMaxSparseDimension || spec.cols > kMaxSparseDimension)
+  if (spec.rows < 1 || spec.cols < 1 || spec.rows > kMaxWeightsDimension || spec.cols > kMaxWeightsDimension)
     throw Error(fmt::format("sparse weights: rows and cols must be in [1, 2^31-1], got {} x {}", spec.rows,
                             spec.cols));
   if (!(spec.sparsity >= 0.0 && spec.sparsity < 1.0))
@@ -189,7 +189,7 @@ SparsePattern read_sparse_pattern_mtx(const std::string& file, std::int64_t max_
 }
 
 SparseWeights read_sparse_weights_mtx(const std::string& file) {
-  auto m = read_matrix_market(file, {.max_dimension = kMaxSparseDimension,
+  auto m = read_matrix_market(file, {.max_dimension = kMaxWeightsDimension,
                                      .max_abs_value = double(std::numeric_limits<float>::max())});
   SparseWeights w;
   w.pattern = {m.rows, m.cols, std::move(m.entries)};
@@ -207,8 +207,8 @@ std::string sparse_weights_mtx_text(const SparseWeights& weights, std::string_vi
 }
 
 void check_pattern_bounds(const SparsePattern& pattern) {
-  if (pattern.rows < 1 || pattern.cols < 1 || pattern.rows > kMaxSparseDimension ||
-      pattern.cols > kMaxSparseDimension)
+  if (pattern.rows < 1 || pattern.cols < 1 || pattern.rows > kMaxWeightsDimension ||
+      pattern.cols > kMaxWeightsDimension)
     throw Error(fmt::format("sparse pattern: size {} x {} outside [1, 2^31-1]", pattern.rows, pattern.cols));
   for (const auto& e : pattern.entries)
     if (e.row < 0 || e.row >= pattern.rows || e.col < 0 || e.col >= pattern.cols)
