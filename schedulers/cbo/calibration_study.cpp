@@ -68,12 +68,6 @@ std::vector<NamedCalibrator> create_calibrators(const std::vector<std::string>& 
   return out;
 }
 
-std::vector<CalibrationRow> calibration_study(const FrameSplit& split,
-                                              const std::vector<std::string>& methods,
-                                              const CalibratorRegistry& registry) {
-  return calibration_study(split, create_calibrators(methods, registry));
-}
-
 Json calibration_row_json(const CalibrationRow& row) {
   return {{"method", row.method},
           {"parameters", row.parameters},

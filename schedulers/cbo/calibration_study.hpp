@@ -6,7 +6,7 @@
 ///     CalibratorRegistry methods("calibration method");
 ///     register_confidence_calibrators(methods);
 ///     auto split = cbo::split_frames(trace.local(), 0.5, 7);
-///     auto rows = cbo::calibration_study(split, {"platt", "isotonic"}, methods);
+///     auto rows = cbo::calibration_study(split, cbo::create_calibrators({"platt", "isotonic"}, methods));
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -49,11 +49,6 @@ std::vector<CalibrationRow> calibration_study(const FrameSplit& split,
 /// `InputError` on `--method`).
 std::vector<NamedCalibrator> create_calibrators(const std::vector<std::string>& methods,
                                                 const CalibratorRegistry& registry);
-
-/// `calibration_study(split, create_calibrators(methods, registry))`.
-std::vector<CalibrationRow> calibration_study(const FrameSplit& split,
-                                              const std::vector<std::string>& methods,
-                                              const CalibratorRegistry& registry);
 
 /// `{"method", "parameters", "train": {"ece", "mce", "reliability"}, "held_out": {...}}`; an empty
 /// bin's mean confidence and accuracy are null.

@@ -57,7 +57,7 @@ TEST_CASE("the study starts with the uncalibrated scores, and isotonic is exact 
   cbo::register_confidence_calibrators(registry);
   const auto frames = ten_frames();
   const cbo::FrameSplit split{frames, frames};
-  const auto rows = cbo::calibration_study(split, {"isotonic", "platt"}, registry);
+  const auto rows = cbo::calibration_study(split, cbo::create_calibrators({"isotonic", "platt"}, registry));
   REQUIRE(rows.size() == 3);
   CHECK(rows[0].method == "uncalibrated");
   CHECK(rows[0].parameters.is_null());

@@ -107,7 +107,8 @@ TEST_CASE("the shipped digits trace: the NPU's raw confidences are miscalibrated
   cbo::CalibratorRegistry methods("calibration method");
   cbo::register_confidence_calibrators(methods);
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const auto rows = cbo::calibration_study(cbo::split_frames(t.local(), 0.5, seed), {"platt"}, methods);
+    const auto rows = cbo::calibration_study(cbo::split_frames(t.local(), 0.5, seed),
+                                             cbo::create_calibrators({"platt"}, methods));
     const double raw = cbo::expected_calibration_error(rows[0].held_out_bins);
     const double platt = cbo::expected_calibration_error(rows[1].held_out_bins);
     INFO("seed " << seed << ": held-out ECE " << raw << " raw, " << platt << " Platt");
@@ -137,8 +138,8 @@ TEST_CASE("the shipped digits trace: Platt on the feature vector calibrates bett
   cbo::CalibratorRegistry methods("calibration method");
   cbo::register_confidence_calibrators(methods);
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const auto rows =
-        cbo::calibration_study(cbo::split_frames(t.local(), 0.5, seed), {"platt", "platt-vector"}, methods);
+    const auto rows = cbo::calibration_study(cbo::split_frames(t.local(), 0.5, seed),
+                                             cbo::create_calibrators({"platt", "platt-vector"}, methods));
     const double platt = cbo::expected_calibration_error(rows[1].held_out_bins);
     const double vector = cbo::expected_calibration_error(rows[2].held_out_bins);
     INFO("seed " << seed << ": held-out ECE " << platt << " Platt, " << vector << " Platt on the vector");
