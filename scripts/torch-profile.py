@@ -31,8 +31,9 @@ out), what the layer costs once the host's launch overhead is hidden (CUDA graph
 runtime); end_to_end.csv then has their sum as `kernel_sum_ms`.
 With --device cuda the model and input live on the GPU and every named range ends with
 torch.cuda.synchronize() (and starts after one), so that it covers the layer's kernels, not only
-their launch; provenance.txt then names the GPU, the CUDA and cuDNN versions and whether TF32 was allowed. Fit a device from the CSVs
-with `coinfer calibrate --from-profile` (docs/guide/prediction-error.md).
+their launch; provenance.txt then names the GPU, the CUDA and cuDNN versions and whether TF32 was
+allowed. Fit a device from the CSVs with `coinfer calibrate --from-profile`
+(docs/guide/prediction-error.md).
 Exit status 2 on a mapping mismatch, a bad argument or --device cuda without a CUDA GPU.
 """
 import argparse
