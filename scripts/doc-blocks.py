@@ -70,12 +70,18 @@ def link_outputs(path, lines, blocks):
 
 
 def scratch(coinfer):
-    """A scratch folder with the repository's inputs and build/coinfer."""
+    """A scratch folder with the repository's inputs, build/coinfer and the coinfer-* tools built
+    beside it (coinfer-ns3-wifi-cell)."""
     root = tempfile.mkdtemp(prefix="coinfer_docs_")
     for name in INPUTS:
         shutil.copytree(os.path.join(REPO, name), os.path.join(root, name), symlinks=True)
     os.makedirs(os.path.join(root, "build"))
     os.symlink(os.path.abspath(coinfer), os.path.join(root, "build", "coinfer"))
+    build = os.path.dirname(os.path.abspath(coinfer))
+    for name in sorted(os.listdir(build)):
+        tool = os.path.join(build, name)
+        if name.startswith("coinfer-") and os.path.isfile(tool) and os.access(tool, os.X_OK):
+            os.symlink(tool, os.path.join(root, "build", name))
     return root
 
 

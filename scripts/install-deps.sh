@@ -4,12 +4,14 @@
 # (scripts/torch-profile.py; only its own test, tests/scripts/torch_profile_test.py, needs them,
 # and it is skipped where they are missing). FFmpeg's libraries and x264 build the video traces
 # (sim/video); opencv-doc (about 96 MB) ships vtest.avi, the clip docs/guide/video-traces.md measures.
+# libns3-dev: ns-3's headers, for the packet-level wifi cell of docs/guide/flow-vs-packet.md (its
+# libraries already come with SimGrid).
 # Idempotent: packages already present are left alone. Works as root or through sudo.
 set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config clang-format
-  libsimgrid-dev libeigen3-dev libspectra-dev nlohmann-json3-dev libfmt-dev
+  libsimgrid-dev libns3-dev libeigen3-dev libspectra-dev nlohmann-json3-dev libfmt-dev
   catch2 libyaml-cpp-dev libcli11-dev libglpk-dev libpng-dev zlib1g-dev
   libbenchmark-dev libopenblas-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libx264-dev
