@@ -87,6 +87,28 @@ TEST_CASE("replay: two transfers sharing a link split its rate") {
   CHECK(r2.trace[0].end_s == Approx(1.01).epsilon(1e-9));
 }
 
+TEST_CASE("replay: N stations uploading together to one station of a cell all finish at L + N * 8S / R") {
+  // The flow model's answer that docs/guide/flow-vs-packet.md holds against ns-3's packets, at the
+  // sizes of its table: N stations each send 1 MB to an access point at once on one 8 Mbps cell.
+  for (const int n : {4, 32}) {
+    std::vector<Device> devices{test_device("ap")};
+    std::vector<std::string> members{"ap"};
+    std::vector<Task> tasks;
+    for (int i = 0; i < n; ++i) {
+      const std::string station = "s" + std::to_string(i);
+      devices.push_back(test_device(station));
+      members.push_back(station);
+      tasks.push_back(transfer_task("x" + std::to_string(i), station, "ap", 1e6, {}));
+    }
+    const Platform p = test::make_platform(
+        std::move(devices), {test::shared_network("w", NetworkKind::Wifi, std::move(members), 8e6, 0.01)});
+    const auto r = run_traced(p, {"p", "", std::move(tasks)});
+    INFO(n << " stations");
+    REQUIRE(r.trace.size() == std::size_t(n));
+    for (const auto& t : r.trace) CHECK(t.end_s == Approx(0.01 + n * 8 * 1e6 / 8e6).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("replay: cellular uplinks of different phones do not share") {
   Network lte;
   lte.name = "lte";
