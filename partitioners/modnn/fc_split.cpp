@@ -120,8 +120,9 @@ FcSplit split_fc_layer(const FcLayerSpec& layer, FcMethod method, const std::vec
     if (method == FcMethod::MsccFgcp) throw Error("MSCC + FGCP partitions sparse fc layers only");
     s = dense_fc_1d(layer, capabilities, worker);
   } else {
-    const auto weights = generate_sparse_weights({layer.inputs, layer.units, layer.sparsity, layer.seed,
-                                                  layer.planted_blocks, 4.0, layer.planted_blocks > 0});
+    const auto weights =
+        generate_sparse_weights({layer.inputs, layer.units, layer.sparsity, layer.seed, layer.planted_blocks,
+                                 layer.block_scale, layer.planted_blocks > 0});
     const auto& p = weights.pattern;
     const auto owner =
         fc_owner(p, method, capabilities, worker, go, throughput_bps, bytes_per_value, layer.seed);

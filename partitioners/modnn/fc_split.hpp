@@ -35,6 +35,7 @@ struct FcLayerSpec {
   double sparsity = 0.0;            ///< 0: dense
   std::uint64_t seed = 0;           ///< weight generator and MSCC seed
   std::int64_t planted_blocks = 0;  ///< generator: 0 none, b > 0 b hidden diagonal blocks (shuffled)
+  double block_scale = 4.0;         ///< generator: std of in-block weights relative to the others
 };
 
 struct FcBlock {

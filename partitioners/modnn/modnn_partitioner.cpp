@@ -25,6 +25,11 @@ std::vector<ParamSpec> common_params() {
       ParamSpec::integer("fc_planted_blocks", "diagonal blocks hidden in the generated sparse fc weights")
           .with_default(0)
           .range(0, 1024),
+      ParamSpec::number("fc_block_scale",
+                        "standard deviation of the weights inside the planted blocks, relative to the others "
+                        "(1: the blocks are invisible)")
+          .with_default(4.0)
+          .range(1.0, 1000.0),
       ParamSpec::integer("seed", "seed of the generated sparse weights and of MSCC")
           .with_default(0)
           .at_least(0),
@@ -49,6 +54,7 @@ ModnnOptions options_from(const Json& params, const std::string& name) {
   o.max_workers = params.at("max_workers").is_null() ? 0 : params.at("max_workers").get<int>();
   if (!params.at("fc_sparsity").is_null()) o.fc_sparsity = params.at("fc_sparsity").get<double>();
   o.fc_planted_blocks = params.at("fc_planted_blocks").get<std::int64_t>();
+  o.fc_block_scale = params.at("fc_block_scale").get<double>();
   o.seed = params.at("seed").get<std::uint64_t>();
   if (params.contains("conv"))
     o.conv = params.at("conv").get<std::string>() == "grid2d" ? ConvSplit::Grid2d : ConvSplit::Bodp;

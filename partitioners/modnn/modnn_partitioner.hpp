@@ -4,7 +4,8 @@
 ///   number of workers at the sweet spot (minimum ET) unless `workers` forces it.
 ///   params (schema in modnn_partitioner.cpp, printed by `coinfer list partitioners`): workers,
 ///   max_workers, conv: bodp|grid2d, sparse_fc: mscc-fgcp|fc-1d, fc_sparsity (overrides every fc
-///   layer's sparsity; weights are generated, sparse_weights.hpp), fc_planted_blocks, seed.
+///   layer's sparsity; weights are generated, sparse_weights.hpp), fc_planted_blocks, fc_block_scale,
+///   seed.
 /// - `bodp`: the same with conv = bodp and sparse_fc = fc-1d (MoDNN's conv partition alone).
 /// - `grid2d`: the same with conv = grid2d and sparse_fc = fc-1d (the 2-D grid baseline).
 ///

@@ -197,8 +197,8 @@ class Builder {
   FcSplit split_fc(const Stage& s) const {
     const Layer& l = layer_at_position(ctx_.graph, s.first);
     const double sparsity = o_.fc_sparsity.value_or(l.attrs.sparsity);
-    const FcLayerSpec spec{elements(s.first - 1), l.attrs.units, sparsity, o_.seed + s.first,
-                           o_.fc_planted_blocks};
+    const FcLayerSpec spec{elements(s.first - 1), l.attrs.units,        sparsity,
+                           o_.seed + s.first,     o_.fc_planted_blocks, o_.fc_block_scale};
     const auto worker = fc_rates_or_dense(s.first, device(workers_.front()), sparsity);
     const auto go = fc_rates_or_dense(s.first, device(ctx_.source), sparsity);
     return split_fc_layer(spec, sparsity > 0.0 ? o_.sparse_fc : FcMethod::Fc1d, capabilities_, worker, go,

@@ -44,6 +44,7 @@ struct ModnnOptions {
   FcMethod sparse_fc = FcMethod::MsccFgcp;  ///< for sparse fc layers; dense ones always use fc-1d
   std::optional<double> fc_sparsity;        ///< overrides every fc layer's own sparsity
   std::int64_t fc_planted_blocks = 0;       ///< generated sparse weights: hidden block structure
+  double fc_block_scale = 4.0;              ///< std of in-block weights relative to the others
   int workers = 0;                          ///< 0: the sweet spot over 1..max_workers
   int max_workers = 0;                      ///< 0: every device reachable from the GO
   std::uint64_t seed = 0;                   ///< sparse weights and MSCC

@@ -50,3 +50,19 @@ TEST_CASE("modnn fc: MSCC + FGCP on a dense layer is refused", "[modnn][fc]") {
   const FcRates r{1e-9, 1e-8, 0.1};
   CHECK_THROWS_AS(split_fc_layer({40, 20, 0.0, 1}, FcMethod::MsccFgcp, {1, 1}, r, r, 1e6, 4), Error);
 }
+
+TEST_CASE(
+    "modnn fc: on perfect planted blocks MSCC + FGCP sends every input and output once, "
+    "fc-1d every input once and every output k times",
+    "[modnn][fc]") {
+  // 4 hidden blocks, in-block weights 1000x wider: pruning keeps only in-block weights. The
+  // reduction over fc-1d is then the closed form 1 - (R + C) / (R + kC), whatever the sparsity:
+  // the ceiling Fig. 2.10's claims meet with the fc-1d baseline cut along the longer side.
+  const FcRates r{1e-9, 1e-9 / 0.158, 0.158};
+  const FcLayerSpec layer{600, 200, 0.9, 5, 4, 1000.0};
+  const auto base = split_fc_layer(layer, FcMethod::Fc1d, {1, 1, 1, 1}, r, r, 43.8e6, 4);
+  const auto mscc = split_fc_layer(layer, FcMethod::MsccFgcp, {1, 1, 1, 1}, r, r, 43.8e6, 4);
+  CHECK(mscc.go.nonzeros == 0);
+  CHECK(mscc.transfer_values == 600 + 200);
+  CHECK(base.transfer_values == 600 + 4 * 200);
+}
