@@ -1,5 +1,5 @@
-// `coinfer png-wire MODEL [--seed S] [--weights-file F] [--csv FILE]`: JointDNN's per-layer zero
-// ratio (ZR) and PNG compression ratio (CR) of a model's conv-shaped activations ([JointDNN
+// `coinfer png-wire MODEL [--seed S] [--weights-file F] [--relu-zero-ratio Z] [--csv FILE]`: JointDNN's
+// per-layer zero ratio (ZR) and PNG compression ratio (CR) of a model's conv-shaped activations ([JointDNN
 // §4.2, Fig. 14]), from a real forward pass and the real PNG kernel. Kernel times are left out, so
 // the output is the same on every run.
 #include <fstream>
@@ -22,12 +22,14 @@ struct PngWireCliOptions {
   std::string model;
   std::uint64_t seed = 1;
   std::string weights_file;
+  std::optional<double> relu_zero_ratio;
   std::string csv;
 };
 
 void run_png_wire(const PngWireCliOptions& o) {
   const Graph g = load_model(o.model);
-  const auto wire = jointdnn::measure_png_wire(g, {o.seed, o.weights_file, "--weights-file", 1});
+  const auto wire = jointdnn::measure_png_wire(
+      g, {o.seed, o.weights_file, "--weights-file", 1, o.relu_zero_ratio, "--relu-zero-ratio"});
   TextTable t({"layer", "fp32 bytes", "png bytes", "ZR %", "CR"}, {false, true, true, true, true});
   std::string csv = "layer,position,fp32_bytes,png_bytes,zero_ratio,cr\n";
   double cr_sum = 0.0, cr_max = 0.0;
@@ -45,8 +47,9 @@ void run_png_wire(const PngWireCliOptions& o) {
     ++n;
   }
   std::cout << fmt::format(
-      "model {}: PNG on the wire (8-bit quantization, channels tiled), weights {}\n", g.name(),
-      o.weights_file.empty() ? fmt::format("seeded random (seed {})", o.seed) : o.weights_file);
+      "model {}: PNG on the wire (8-bit quantization, channels tiled), weights {}{}\n", g.name(),
+      o.weights_file.empty() ? fmt::format("seeded random (seed {})", o.seed) : o.weights_file,
+      o.relu_zero_ratio ? fmt::format(", {:g} of every conv relu's output zeroed", *o.relu_zero_ratio) : "");
   std::cout << t.str();
   if (n > 0)
     std::cout << fmt::format(
@@ -72,6 +75,10 @@ void add_png_wire_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--weights-file", o->weights_file,
                   "Raw float32 weights (format: partitioners/jointdnn/png_wire.hpp) instead of seeded ones");
+  cmd->add_option("--relu-zero-ratio", o->relu_zero_ratio,
+                  "Zero this fraction of every conv relu's output, by lowering its bias (trained CNNs: "
+                  "0.5 to 0.9, JointDNN sec. 4.2)")
+      ->check(CLI::Range(0.01, 0.99));
   cmd->add_option("--csv", o->csv, "Also write the table as CSV");
   cmd->callback([o] { run_png_wire(*o); });
 }

@@ -77,10 +77,49 @@ void load_raw_weights(ForwardPass& fp, const std::string& path, const std::strin
   // The format is little-endian; every host coinfer builds on is too (x86-64, aarch64).
 }
 
+void set_relu_zero_ratio(ForwardPass& fp, std::vector<Tensor>& activations, double ratio,
+                         const std::string& key) {
+  if (!(ratio > 0.0 && ratio < 1.0))
+    throw InputError("", key, fmt::format("expected a zero ratio in (0, 1), got {}", ratio));
+  const Graph& g = fp.graph();
+  const auto& order = g.topological_order();
+  std::vector<std::size_t> position(g.size());
+  for (std::size_t pos = 0; pos < order.size(); ++pos) position[order[pos]] = pos;
+  for (std::size_t pos = 0; pos < order.size(); ++pos) {
+    const std::size_t i = order[pos];
+    if (g.layer(i).op != OpKind::Relu || activations[i].rank() != 3) continue;
+    const std::size_t p = fp.producers(i).front();
+    const Layer& producer = g.layer(p);
+    auto& w = fp.mutable_weights(p);
+    std::vector<float>* offset = producer.op == OpKind::Conv2d && !w.bias.empty() ? &w.bias.data
+                                 : producer.op == OpKind::BatchNorm               ? &w.batch_norm.shift
+                                                                                  : nullptr;
+    if (offset == nullptr)
+      throw InputError("", key,
+                       fmt::format("relu '{}' follows '{}' ({}), which has no bias or shift to lower; a zero "
+                                   "ratio is set through a conv2d with a bias or a batch_norm",
+                                   g.layer(i).name, producer.name, op_name(producer.op)));
+    const Tensor& x = activations[p];
+    const auto plane = static_cast<std::size_t>(x.dim(1) * x.dim(2));
+    // The k-th smallest value of each channel moves to 0: k values end <= 0 and the relu zeros them.
+    const auto k =
+        std::clamp<std::size_t>(static_cast<std::size_t>(std::llround(ratio * double(plane))), 1, plane);
+    std::vector<float> channel(plane);
+    for (std::size_t c = 0; c < offset->size(); ++c) {
+      std::copy_n(x.data.begin() + static_cast<std::ptrdiff_t>(c * plane), plane, channel.begin());
+      std::nth_element(channel.begin(), channel.begin() + static_cast<std::ptrdiff_t>(k - 1), channel.end());
+      (*offset)[c] -= channel[k - 1];
+    }
+    fp.run_range(position[p], order.size(), activations);
+  }
+}
+
 std::vector<PngWireLayer> measure_png_wire(const Graph& graph, const PngWireOptions& options) {
   ForwardPass fp(graph, options.seed);
   if (!options.weights_file.empty()) load_raw_weights(fp, options.weights_file, options.weights_key);
-  const auto acts = fp.run(fp.make_inputs(options.seed));
+  auto acts = fp.run(fp.make_inputs(options.seed));
+  if (options.relu_zero_ratio)
+    set_relu_zero_ratio(fp, acts, *options.relu_zero_ratio, options.zero_ratio_key);
   const Graph& g = fp.graph();
   std::vector<PngWireLayer> out;
   for (auto i : g.topological_order()) {

@@ -17,9 +17,18 @@
 ///   Layers without parameters contribute nothing. The file must hold exactly the model's dense
 ///   parameters (4 x count bytes); pruned (sparse) fc and lstm layers are not supported.
 ///
+/// Sparser activations (`relu_zero_ratio`): trained CNNs zero 50% to 90% of their values after a
+/// relu ([JointDNN §4.2]); seeded random weights about 50%. With `relu_zero_ratio` z, before the
+/// measurement every relu on a conv-shaped (C, H, W) tensor gets z of each channel's values zeroed:
+/// its producer's bias (conv2d) or shift (batch_norm) is lowered, channel by channel, by the
+/// z-quantile of that channel's output, relus in topological order, each on the activations the
+/// shifts before it produced. The weights stay random; only the zero ratio is set, the quantity
+/// the paper ties the compression ratio to. A relu whose producer has no bias or shift is an error.
+///
 ///     auto wire = measure_png_wire(build_zoo_model("alexnet"), {.seed = 1});
 ///     wire[3].zero_ratio, wire[3].ratio_vs_8bit   // ZR and CR of the layer at position 3
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,10 +37,12 @@
 namespace coinfer::jointdnn {
 
 struct PngWireOptions {
-  std::uint64_t seed = 1;               ///< weights (unless `weights_file`) and input
-  std::string weights_file;             ///< "" = seeded random weights; else the raw format above
-  std::string weights_key = "weights";  ///< key path named in errors about the file
-  int repeats = 3;                      ///< kernel timings: the median of this many runs
+  std::uint64_t seed = 1;                 ///< weights (unless `weights_file`) and input
+  std::string weights_file;               ///< "" = seeded random weights; else the raw format above
+  std::string weights_key = "weights";    ///< key path named in errors about the file
+  int repeats = 3;                        ///< kernel timings: the median of this many runs
+  std::optional<double> relu_zero_ratio;  ///< in (0, 1): zero ratio set after every conv relu (above)
+  std::string zero_ratio_key = "relu_zero_ratio";  ///< key path named in errors about it
 };
 
 /// One layer's output on the wire (indexed by topological position).
@@ -49,6 +60,13 @@ struct PngWireLayer {
 /// Throws `InputError` (path `options.weights_key`, file named) when the weights file cannot be
 /// read or has the wrong size, naming the expected byte count.
 std::vector<PngWireLayer> measure_png_wire(const Graph& graph, const PngWireOptions& options);
+
+/// Lowers the bias or shift before every relu on a conv-shaped tensor so that `ratio` of each of
+/// its channels is zero (above); `activations` (every layer's, from `fp.run`) are brought up to
+/// date. Throws `InputError` (path `key`) for a ratio outside (0, 1) or a relu whose producer is not
+/// a conv2d with a bias or a batch_norm.
+void set_relu_zero_ratio(ForwardPass& fp, std::vector<Tensor>& activations, double ratio,
+                         const std::string& key);
 
 /// Replaces `fp`'s weights with those of a raw weights file (format above). Throws `InputError`.
 void load_raw_weights(ForwardPass& fp, const std::string& path, const std::string& key);

@@ -59,6 +59,12 @@ ParamSchema scenario_schema(bool with_solver) {
       ParamSpec::path("weights_file",
                       "png: raw float32 weights file (format in partitioners/jointdnn/png_wire.hpp) "
                       "instead of seeded random weights"),
+      ParamSpec::number(
+          "relu_zero_ratio",
+          "png: fraction of every conv relu's output set to zero by lowering its bias "
+          "(trained CNNs: 0.5 to 0.9, sec. 4.2; unset: the weights' own). Like seed, an input of the "
+          "forward pass only png runs: a sweep sets it on its baselines too")
+          .range(0.01, 0.99),
       ParamSpec::value("table",
                        "lookup table (sec. 2.4.2): {uplink_mbps: [..], downlink_mbps: [..]}, increasing; one "
                        "plan variant per cell after the nominal plan (partitioners/jointdnn/table.hpp)"),
@@ -107,6 +113,7 @@ jointdnn::ScenarioSetup scenario_setup(const Json& params) {
   s.weights = json_string_or(params, "weights_file", "partitioner", "");
   if (!s.weights.empty() && !s.png)
     throw InputError("", "partitioner.weights_file", "weights are read only with compression: png");
+  s.relu_zero_ratio = json_optional_number(params, "relu_zero_ratio", "partitioner", 0.0);
   return s;
 }
 

@@ -181,7 +181,8 @@ void fill_wire(const Graph& g, const ScenarioSetup& setup, const DeviceCalibrati
   sp.compress_s.assign(order.size(), {0.0, 0.0});
   sp.decompress_s.assign(order.size(), {0.0, 0.0});
   if (!setup.png) return;
-  const auto wire = measure_png_wire(g, {setup.seed, setup.weights, "partitioner.weights_file", 3});
+  const auto wire = measure_png_wire(g, {setup.seed, setup.weights, "partitioner.weights_file", 3,
+                                         setup.relu_zero_ratio, "partitioner.relu_zero_ratio"});
   const std::array<double, 2> scale = {byte_work_scale(mobile), byte_work_scale(cloud)};
   for (std::size_t k = 0; k < order.size(); ++k) {
     if (!wire[k].compressed) continue;

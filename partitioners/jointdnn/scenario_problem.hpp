@@ -75,6 +75,9 @@ struct ScenarioSetup {
   bool int8_wire = false;
   std::uint64_t seed = 1;
   std::string weights;
+  /// `relu_zero_ratio: z` (png only): z of every conv relu's output zeroed (png_wire.hpp), the
+  /// zero ratio trained weights give and random ones do not.
+  std::optional<double> relu_zero_ratio;
   /// Rates (bps) the crossings are costed at instead of the network's nominal uplink / downlink
   /// (the `table` grid cells, table.hpp); latency and the radio model stay the network's.
   std::optional<double> uplink_bps, downlink_bps;

@@ -77,7 +77,12 @@ TEST_CASE("png at batch B sends B x each sample's PNG") {
   setup.png = true;
   setup.seed = 7;
   const auto sp = build_scenario_problem(f.ctx, setup);
-  const auto wire = measure_png_wire(f.graph, {7, "", "weights", 1});
+  const auto wire = measure_png_wire(f.graph, [] {
+    PngWireOptions o;
+    o.seed = 7;
+    o.repeats = 1;
+    return o;
+  }());
   for (std::size_t j = 0; j < wire.size(); ++j)
     CHECK(sp.wire_bytes[j] == 4.0 * (wire[j].compressed ? wire[j].png_bytes : wire[j].raw_bytes));
   const int n = sp.problem.layers;

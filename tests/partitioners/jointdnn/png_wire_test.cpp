@@ -23,6 +23,20 @@ using Catch::Matchers::Contains;
 namespace {
 
 // data 3x32x32 -> conv1 8x32x32 -> relu1 -> pool1 8x16x16 -> conv2 16x16x16 -> relu2 -> fc 10.
+/// Options with one kernel timing (the tests do not look at the times).
+PngWireOptions quick(std::uint64_t seed, const std::string& weights_file = "",
+                     const std::string& weights_key = "weights", std::optional<double> zero_ratio = {},
+                     const std::string& zero_ratio_key = "relu_zero_ratio") {
+  PngWireOptions o;
+  o.seed = seed;
+  o.weights_file = weights_file;
+  o.weights_key = weights_key;
+  o.repeats = 1;
+  o.relu_zero_ratio = zero_ratio;
+  o.zero_ratio_key = zero_ratio_key;
+  return o;
+}
+
 Graph small_cnn() {
   GraphBuilder b("small_cnn");
   auto x = b.input("data", {3, 32, 32});
@@ -60,7 +74,7 @@ std::string temp_file(const std::string& name) { return (coinfer::test::scratch_
 
 TEST_CASE("png on the wire: conv-shaped outputs are compressed losslessly at the size the kernel gives") {
   const Graph g = small_cnn();
-  const auto wire = measure_png_wire(g, {7, "", "weights", 1});
+  const auto wire = measure_png_wire(g, quick(7));
   const ForwardPass fp(g, 7);
   const auto acts = fp.run(fp.make_inputs(7));
   const auto& order = fp.graph().topological_order();
@@ -96,24 +110,61 @@ TEST_CASE("a raw weights file replaces the seeded weights") {
   const auto same = temp_file("same.bin");
   write_raw_weights(fp, same, 1.0f);
   // The seed-3 weights read back from the file give the seed-3 ratios exactly.
-  const auto seeded = measure_png_wire(g, {3, "", "weights", 1});
-  const auto read = measure_png_wire(g, {3, same, "weights", 1});
+  const auto seeded = measure_png_wire(g, quick(3));
+  const auto read = measure_png_wire(g, quick(3, same));
   for (std::size_t k = 0; k < seeded.size(); ++k) CHECK(read[k].png_bytes == seeded[k].png_bytes);
   // All-zero weights: every activation after conv1 is zero (ZR = 1).
   const auto zeros = temp_file("zeros.bin");
   write_raw_weights(fp, zeros, 0.0f);
-  const auto dead = measure_png_wire(g, {3, zeros, "weights", 1});
+  const auto dead = measure_png_wire(g, quick(3, zeros));
   CHECK(dead[1].zero_ratio == 1.0);
   CHECK(dead[4].zero_ratio == 1.0);
   std::filesystem::remove(same);
   std::filesystem::remove(zeros);
 }
 
+TEST_CASE("png on the wire: a relu zero ratio zeroes that fraction of every channel of every conv relu") {
+  const Graph g = small_cnn();
+  ForwardPass fp(g, 7);
+  auto acts = fp.run(fp.make_inputs(7));
+  set_relu_zero_ratio(fp, acts, 0.8, "relu_zero_ratio");
+  for (const char* name : {"relu1", "relu2"}) {
+    const Tensor& x = acts[static_cast<std::size_t>(fp.graph().index_of(name))];
+    const auto plane = static_cast<std::size_t>(x.dim(1) * x.dim(2));
+    const auto k = static_cast<std::ptrdiff_t>(std::llround(0.8 * double(plane)));
+    for (std::int64_t c = 0; c < x.dim(0); ++c) {
+      const auto first = x.data.begin() + static_cast<std::ptrdiff_t>(c * plane);
+      const auto zeros = std::count(first, first + static_cast<std::ptrdiff_t>(plane), 0.0f);
+      INFO(name << " channel " << c);
+      CHECK(std::abs(zeros - k) <= 1);  // the k-th smallest lands on 0 up to one rounding
+    }
+  }
+  // The same through measure_png_wire; sparser activations compress better (the paper's Fig. 14).
+  const auto half = measure_png_wire(g, quick(7, "", "weights", 0.5));
+  const auto most = measure_png_wire(g, quick(7, "", "weights", 0.9));
+  CHECK(half[2].zero_ratio == Approx(0.5).margin(0.01));
+  CHECK(most[2].zero_ratio == Approx(0.9).margin(0.01));
+  CHECK(most[2].ratio_vs_8bit > 1.5 * half[2].ratio_vs_8bit);
+}
+
+TEST_CASE("png on the wire: a zero ratio outside (0, 1), or a relu with no bias before it, is refused") {
+  const Graph g = small_cnn();
+  CHECK_THROWS_WITH(measure_png_wire(g, quick(7, "", "weights", 1.0, "partitioner.relu_zero_ratio")),
+                    Contains("partitioner.relu_zero_ratio: expected a zero ratio in (0, 1), got 1"));
+  GraphBuilder b("pool_relu");
+  auto x = b.input("data", {3, 16, 16});
+  x = b.conv(x, "conv1", 4, 3, 1, 1);
+  x = b.max_pool(x, "pool1", 2, 2);
+  b.relu(x, "relu1");
+  CHECK_THROWS_WITH(measure_png_wire(b.build(), quick(7, "", "weights", 0.7)),
+                    Contains("relu 'relu1' follows 'pool1' (max_pool), which has no bias or shift to lower"));
+}
+
 TEST_CASE("a raw weights file of the wrong size names the expected byte count") {
   const auto path = temp_file("short.bin");
   std::ofstream(path, std::ios::binary) << "abcd";
   // conv1 8x3x3x3 + 8 = 224, conv2 16x8x3x3 + 16 = 1168, fc 10x4096 + 10 = 40970: 42,362 floats.
-  CHECK_THROWS_WITH(measure_png_wire(small_cnn(), {1, path, "partitioner.weights_file", 1}),
+  CHECK_THROWS_WITH(measure_png_wire(small_cnn(), quick(1, path, "partitioner.weights_file")),
                     Contains("partitioner.weights_file: expected 169448 bytes (42362 float32 parameters of "
                              "model 'small_cnn'), got 4"));
   std::filesystem::remove(path);
@@ -128,7 +179,7 @@ TEST_CASE("png crossings: the wire carries the PNG size and the replay equals th
   setup.png = true;
   setup.seed = 7;
   const auto sp = build_scenario_problem(f.ctx, setup);
-  const auto wire = measure_png_wire(f.graph, {7, "", "weights", 1});
+  const auto wire = measure_png_wire(f.graph, quick(7));
   const int n = sp.problem.layers;
   for (int j = 0; j <= n; ++j)
     CHECK(sp.wire_bytes[j] == (wire[j].compressed ? wire[j].png_bytes : wire[j].raw_bytes));
