@@ -144,6 +144,12 @@ struct DeviceCalibration {
   std::map<std::string, double> model_scale;
   std::optional<SparseModel> sparse_model;
   std::optional<CodecTimes> codec;  ///< `codec: {encode_ms?, decode_ms?, source}`
+  /// Inputs of a batch the device runs at once (a GPU's lanes that one input leaves idle): a batch
+  /// of B costs its batch-B host time x op_scale / min(B, batch_lanes), dense fc layers excepted
+  /// (their batched host time already amortises the weight reads). 1: batches cost what the host's
+  /// batched kernels say. Set by a platform's `batch_lanes` (platform_yaml.hpp), not by
+  /// calibration files: no device file measures it yet.
+  std::int64_t batch_lanes = 1;
   std::optional<FitRecord> fit;
   std::optional<ProfileProvenance> provenance;  ///< only for files fitted from profiles
   std::string notes;  ///< where the papers give too little: which public source the estimate follows

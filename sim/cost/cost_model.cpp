@@ -113,13 +113,22 @@ void CostModel::check_range(std::size_t first, std::size_t last) const {
 
 double CostModel::host_time_s(std::size_t position) const { return profile_.layers.at(position).median_s; }
 
+double CostModel::lanes_in_use(const DeviceCalibration& device, const Layer& layer) const {
+  // A batch of B runs min(B, batch_lanes) inputs at once (DeviceCalibration::batch_lanes). Dense
+  // fc layers are left out: their batch-B host time already amortises the weight reads (the
+  // estimate's roofline, the batched GEMM), and lanes on top would make a batch cheaper than one input.
+  if (profile_.batch <= 1 || device.batch_lanes <= 1 || op_class_of(layer) == OpClass::Fc) return 1.0;
+  return static_cast<double>(std::min(profile_.batch, device.batch_lanes));
+}
+
 double CostModel::scale_of(std::size_t position, const DeviceCalibration& device) const {
   check_basis(device);
   double pinned = 1.0;  // a pinned figure of this model on this device (calibrate.hpp)
   if (!device.model_scale.empty())
     if (const auto it = device.model_scale.find(graph_->name()); it != device.model_scale.end())
       pinned = it->second;
-  return op_scale_for(device, layer_at(position)) * pinned;
+  const Layer& layer = layer_at(position);
+  return op_scale_for(device, layer) * pinned / lanes_in_use(device, layer);
 }
 
 double CostModel::layer_time_s(std::size_t position, const DeviceCalibration& device) const {

@@ -80,11 +80,15 @@ class CostModel {
   /// Device time of the whole model.
   double total_time_s(const DeviceCalibration& device) const;
   /// Device time / host time of one layer: op_scale of its class, times the device's pinned factor
-  /// for this model (DeviceCalibration::model_scale) when a figure pins it.
+  /// for this model (DeviceCalibration::model_scale) when a figure pins it, over min(B,
+  /// batch_lanes) for a profile of batch B (DeviceCalibration::batch_lanes; dense fc layers
+  /// excepted, whose batched host time already amortises their weight reads).
   double scale_of(std::size_t position, const DeviceCalibration& device) const;
 
  private:
   const Layer& layer_at(std::size_t position) const;
+  /// Inputs of this profile's batch the device runs at once for `layer` (1 at batch 1).
+  double lanes_in_use(const DeviceCalibration& device, const Layer& layer) const;
   void check_basis(const DeviceCalibration& device) const;
   void check_range(std::size_t first, std::size_t last) const;
   /// The time of [first, last] given its summed device and host times (a grouped timing if any).

@@ -23,8 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kTopKeys{"name", "notes", "description", "devices", "networks"};
-const std::vector<std::string> kDeviceKeys{"name",  "calibration", "role",
-                                           "slots", "time_scale",  "op_time_scale"};
+const std::vector<std::string> kDeviceKeys{"name",       "calibration",   "role",       "slots",
+                                           "time_scale", "op_time_scale", "batch_lanes"};
 // Network kinds, network / link / bandwidth keys: the table of network_keys.hpp.
 const std::vector<std::string> kKinds = network_kind_names();
 const std::vector<std::string> kModels = bandwidth_models();
@@ -369,6 +369,8 @@ Device parse_device(const Json& obj, const std::string& path, const std::string&
   if (json_find(obj, "time_scale", path))
     scale_device_times(d.calibration, json_number(obj, "time_scale", path, 1e-6, 1e6));
   if (json_find(obj, "op_time_scale", path)) scale_op_class_times(d.calibration, obj, path);
+  // `batch_lanes: L`: a batch of B runs min(B, L) inputs at once (DeviceCalibration::batch_lanes).
+  d.calibration.batch_lanes = json_int_or(obj, "batch_lanes", path, 1, 1, 65536);
   return d;
 }
 

@@ -10,6 +10,9 @@
 ///         role: phone                         # optional free text
 ///         slots: 1                            # optional: compute tasks run at once, in [1, 1024]
 ///         time_scale: 2                       # optional: every compute time of the calibration x2
+///         op_time_scale: {fc: 4}              # optional: the named op classes only, x4
+///         batch_lanes: 8                      # optional: a batch of B runs min(B, 8) inputs at
+///                                             #   once (DeviceCalibration::batch_lanes; default 1)
 ///     networks:
 ///       - name: wlan
 ///         kind: wifi                          # wifi | wifi_direct | wired | lte | 3g | 4g

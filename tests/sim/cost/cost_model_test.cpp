@@ -100,6 +100,23 @@ TEST_CASE("a layer's device time is its host time times its class scale") {
   CHECK(cost.layer_time_s(3, d) == Approx(0.004 * 5));   // fc x5
 }
 
+TEST_CASE("batch lanes: a batch of B runs min(B, lanes) inputs at once, dense fc layers excepted") {
+  const Graph g = tiny();
+  auto batched = tiny_profile();  // the same host times, read as those of a batch of 8
+  batched.batch = 8;
+  const CostModel one(g, tiny_profile(), kAsGiven);
+  const CostModel eight(g, batched, kAsGiven);
+  auto d = device();
+  d.batch_lanes = 4;
+  CHECK(eight.layer_time_s(1, d) == Approx(0.010 * 10 / 4));  // conv: 4 of the 8 at once
+  CHECK(eight.layer_time_s(2, d) == Approx(0.001 * 2 / 4));   // relu
+  CHECK(eight.layer_time_s(3, d) == Approx(0.004 * 5));       // fc: its batched time as given
+  CHECK(one.layer_time_s(1, d) == Approx(0.010 * 10));        // batch 1: no lane is idle to fill
+  d.batch_lanes = 32;                                         // more lanes than inputs: 8 at once
+  CHECK(eight.layer_time_s(1, d) == Approx(0.010 * 10 / 8));
+  CHECK(eight.range_time_s(1, 3, d) == Approx(0.010 * 10 / 8 + 0.001 * 2 / 8 + 0.004 * 5));
+}
+
 TEST_CASE("a range's time is the sum of its scaled layer times") {
   const Graph g = tiny();
   const CostModel cost(g, tiny_profile(), kAsGiven);

@@ -261,6 +261,19 @@ TEST_CASE("platform: a time_scale of 0 is out of range, naming the device") {
                     Catch::Matchers::Contains("devices[0].time_scale"));
 }
 
+TEST_CASE("platform: batch_lanes is set on the device's calibration, 1 unless given") {
+  TempDir dir;
+  const Platform p = load_platform_file(good_with_phone_keys(dir, "batch_lanes: 8"));
+  CHECK(p.devices[0].calibration.batch_lanes == 8);
+  CHECK(p.devices[1].calibration.batch_lanes == 1);
+}
+
+TEST_CASE("platform: batch_lanes of 0 is out of range, naming the device") {
+  TempDir dir;
+  CHECK_THROWS_WITH(load_platform_file(good_with_phone_keys(dir, "batch_lanes: 0")),
+                    Catch::Matchers::Contains("devices[0].batch_lanes"));
+}
+
 TEST_CASE("platform: op_time_scale multiplies only the named op classes, after time_scale") {
   TempDir dir;
   const Platform p =
