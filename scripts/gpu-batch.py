@@ -15,17 +15,19 @@ with each time over the batch-1 time of the same model. Exit status 2 on a bad a
 --device cuda without a CUDA GPU.
 """
 import argparse
+import functools
+import os
 import statistics
 import sys
-import time
 
 import torch
 import torchvision
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch_timing  # noqa: E402 (scripts/torch_timing.py, next to this script)
 
-def fail(message):
-    print(f"gpu-batch.py: {message}", file=sys.stderr)
-    sys.exit(2)
+
+fail = functools.partial(torch_timing.fail, "gpu-batch.py")
 
 
 def graph_ms(net, x, reps, warmup):
@@ -51,13 +53,8 @@ def graph_ms(net, x, reps, warmup):
 
 
 def eager_ms(net, x, reps, warmup, cuda):
-    times = []
-    for _ in range(warmup + reps):
-        begin = time.perf_counter()
-        net(x)
-        if cuda:
-            torch.cuda.synchronize()
-        times.append((time.perf_counter() - begin) * 1000.0)
+    """Median wall ms of net(x) as PyTorch runs it, to a synchronisation on CUDA."""
+    times = torch_timing.wall_ms(lambda: net(x), warmup + reps, torch.cuda.synchronize if cuda else None)
     return statistics.median(times[warmup:])
 
 

@@ -11,6 +11,8 @@ one row per state) and prints it; the idle and busy medians are a calibration fi
 (`idle_w`, `busy_w`). Exit status 2 without a CUDA GPU or without nvidia-smi.
 """
 import argparse
+import functools
+import os
 import shutil
 import statistics
 import subprocess
@@ -21,10 +23,11 @@ import time
 import torch
 import torchvision
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch_timing  # noqa: E402 (scripts/torch_timing.py, next to this script)
 
-def fail(message):
-    print(f"gpu-power.py: {message}", file=sys.stderr)
-    sys.exit(2)
+
+fail = functools.partial(torch_timing.fail, "gpu-power.py")
 
 
 def sample(seconds, interval_ms):

@@ -39,6 +39,7 @@ Exit status 2 on a mapping mismatch, a bad argument or --device cuda without a C
 import argparse
 import contextlib
 import datetime
+import functools
 import json
 import operator
 import os
@@ -46,12 +47,14 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
 
 import torch
 import torch.fx
 import torchvision
 from torch.fx.passes.shape_prop import ShapeProp
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch_timing  # noqa: E402 (scripts/torch_timing.py, next to this script)
 
 # Zoo models whose torchvision counterpart has the same architecture (layers, shapes, params).
 # Left out: alexnet (ours is the two-group Caffe AlexNet with LRN; torchvision's is the one-tower
@@ -60,9 +63,7 @@ from torch.fx.passes.shape_prop import ShapeProp
 MODELS = ["vgg16", "resnet18", "resnet50", "resnet101", "resnet152", "mobilenet_v2"]
 
 
-def fail(message):
-    print(f"torch-profile.py: {message}", file=sys.stderr)
-    sys.exit(2)
+fail = functools.partial(torch_timing.fail, "torch-profile.py")
 
 
 def our_layers(coinfer, layers_dir, model):
@@ -247,7 +248,7 @@ def profile_models(args, steps):
     for _ in range(args.rounds):
         for model, (step, names, samples, kernels, plain_step, plain) in built.items():
             profile_steps(step, names, steps // args.rounds, samples, kernels)
-            plain += timed_steps(plain_step, steps // args.rounds)
+            plain += torch_timing.wall_ms(plain_step, steps // args.rounds)
     rows = []
     for model, (step, names, samples, kernels, plain_step, plain) in built.items():
         row = [model, write_model(model, step, names, samples, steps, args, "")]
@@ -257,16 +258,6 @@ def profile_models(args, steps):
     header = "model,layer_sum_ms," + ("kernel_sum_ms," if args.device == "cuda" else "") + "plain_step_ms"
     with open(os.path.join(args.out, "end_to_end.csv"), "w") as f:
         f.write(header + "\n" + "\n".join(rows) + "\n")
-
-
-def timed_steps(plain_step, steps):
-    """Wall milliseconds of each of `steps` plain steps (each ends synchronised on CUDA)."""
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        plain_step()
-        times.append((time.perf_counter() - start) * 1000.0)
-    return times
 
 
 def write_model(model, step, names, samples, steps, args, suffix):
