@@ -38,6 +38,7 @@ Exit status 2 on a mapping mismatch, a bad argument or --device cuda without a C
 """
 import argparse
 import contextlib
+import dataclasses
 import datetime
 import functools
 import json
@@ -232,6 +233,17 @@ def profile_steps(step, names, steps, samples, kernels=None):
                 kernels[event.name].append(kernel_us(event) / 1000.0)
 
 
+@dataclasses.dataclass
+class Profiled:
+    """One model under profile: its steps, its layer names and the samples gathered so far."""
+    step: object  # the profiled forward step
+    plain_step: object  # the same step without the profiler (end to end)
+    names: list
+    samples: dict = dataclasses.field(default_factory=dict)  # layer -> ms per step (wall)
+    kernels: dict = None  # layer -> GPU kernel ms per step (CUDA only)
+    plain: list = dataclasses.field(default_factory=list)  # plain step ms
+
+
 def profile_models(args, steps):
     """Every model profiled in --rounds interleaved rounds of steps / --rounds steps (a burst of
     load on the machine then touches every model alike, not the one that happened to run);
@@ -244,17 +256,17 @@ def profile_models(args, steps):
             step()
             plain_step()
         kernels = {name: [] for name in names} if args.device == "cuda" else None
-        built[model] = (step, names, {name: [] for name in names}, kernels, plain_step, [])
+        built[model] = Profiled(step, plain_step, names, {name: [] for name in names}, kernels)
     for _ in range(args.rounds):
-        for model, (step, names, samples, kernels, plain_step, plain) in built.items():
-            profile_steps(step, names, steps // args.rounds, samples, kernels)
-            plain += torch_timing.wall_ms(plain_step, steps // args.rounds)
+        for m in built.values():
+            profile_steps(m.step, m.names, steps // args.rounds, m.samples, m.kernels)
+            m.plain += torch_timing.wall_ms(m.plain_step, steps // args.rounds)
     rows = []
-    for model, (step, names, samples, kernels, plain_step, plain) in built.items():
-        row = [model, write_model(model, step, names, samples, steps, args, "")]
-        if kernels is not None:
-            row.append(write_model(model, None, names, kernels, steps, args, ".kernels"))
-        rows.append(",".join(f"{x:.6g}" if isinstance(x, float) else x for x in row + [statistics.median(plain)]))
+    for model, m in built.items():
+        row = [model, write_model(model, m.step, m.names, m.samples, steps, args, "")]
+        if m.kernels is not None:
+            row.append(write_model(model, None, m.names, m.kernels, steps, args, ".kernels"))
+        rows.append(",".join(f"{x:.6g}" if isinstance(x, float) else x for x in row + [statistics.median(m.plain)]))
     header = "model,layer_sum_ms," + ("kernel_sum_ms," if args.device == "cuda" else "") + "plain_step_ms"
     with open(os.path.join(args.out, "end_to_end.csv"), "w") as f:
         f.write(header + "\n" + "\n".join(rows) + "\n")
