@@ -85,8 +85,12 @@ void set_relu_zero_ratio(ForwardPass& fp, std::vector<Tensor>& activations, doub
   const auto& order = g.topological_order();
   std::vector<std::size_t> position(g.size());
   for (std::size_t pos = 0; pos < order.size(); ++pos) position[order[pos]] = pos;
+  // One pass in topological order: once a bias moved, every later layer is recomputed as it is
+  // reached, so each relu's producer is read up to date with the shifts before it.
+  bool shifted = false;
   for (std::size_t pos = 0; pos < order.size(); ++pos) {
     const std::size_t i = order[pos];
+    if (shifted) fp.run_range(pos, pos + 1, activations);
     if (g.layer(i).op != OpKind::Relu || activations[i].rank() != 3) continue;
     const std::size_t p = fp.producers(i).front();
     const Layer& producer = g.layer(p);
@@ -110,7 +114,8 @@ void set_relu_zero_ratio(ForwardPass& fp, std::vector<Tensor>& activations, doub
       std::nth_element(channel.begin(), channel.begin() + static_cast<std::ptrdiff_t>(k - 1), channel.end());
       (*offset)[c] -= channel[k - 1];
     }
-    fp.run_range(position[p], order.size(), activations);
+    fp.run_range(position[p], pos + 1, activations);  // the producer, what it feeds up to this relu
+    shifted = true;
   }
 }
 
