@@ -143,7 +143,7 @@ void add_costs_command(CLI::App& app) {
   auto o = std::make_shared<CostsOptions>();
   auto* cmd = app.add_subcommand(
       "costs", "Each layer's (and group's) time and energy on a device, from the cost model");
-  cmd->add_option("model", o->model, "Zoo name or model JSON file")->required();
+  cmd->add_option("model", o->model, "Zoo name, model JSON file or ONNX file")->required();
   cmd->add_option("--device", o->device,
                   "Shipped device name (`coinfer list devices`) or calibration JSON file")
       ->required();

@@ -8,6 +8,7 @@
 #include "sim/core/error.hpp"
 #include "sim/graph/graph_json.hpp"
 #include "sim/models/zoo.hpp"
+#include "sim/onnx/onnx_import.hpp"
 #include "sim/report/table.hpp"
 
 namespace coinfer::cli {
@@ -59,8 +60,8 @@ void add_model_commands(CLI::App& app) {
 
   auto show_model = std::make_shared<std::string>();
   auto show_json = std::make_shared<bool>(false);
-  auto* show = model->add_subcommand("show", "Layer table of a zoo model or JSON model file");
-  show->add_option("model", *show_model, "Zoo name or model JSON file")->required();
+  auto* show = model->add_subcommand("show", "Layer table of a zoo model, JSON model file or ONNX file");
+  show->add_option("model", *show_model, "Zoo name, model JSON file or ONNX file")->required();
   show->add_flag("--json", *show_json, "Print the layer table as JSON");
   show->callback([show_model, show_json] {
     const Graph g = load_model(*show_model);
@@ -71,15 +72,19 @@ void add_model_commands(CLI::App& app) {
   });
 
   auto export_model = std::make_shared<std::string>();
-  auto* exp = model->add_subcommand("export", "Write a model in the JSON model format to stdout");
-  exp->add_option("model", *export_model, "Zoo name or model JSON file")->required();
+  auto* exp = model->add_subcommand("export",
+                                    "Write a model in the JSON model format to stdout (its structure: an "
+                                    "ONNX file's weights stay in the file)");
+  exp->add_option("model", *export_model, "Zoo name, model JSON file or ONNX file")->required();
   exp->callback([export_model] { std::cout << graph_to_json(load_model(*export_model)).dump(2) << "\n"; });
 
   auto validate_file = std::make_shared<std::string>();
-  auto* validate = app.add_subcommand("validate", "Check a model JSON file and report the first problem");
+  auto* validate =
+      app.add_subcommand("validate", "Check a model JSON or ONNX file and report the first problem");
   validate->add_option("file", *validate_file, "File to check")->required();
   validate->callback([validate_file] {
-    const Graph g = load_model_file(*validate_file);
+    const Graph g =
+        is_onnx_file(*validate_file) ? import_onnx(*validate_file) : load_model_file(*validate_file);
     std::cout << fmt::format("{}: ok (model '{}', {} layers, {} params)\n", *validate_file, g.name(),
                              g.size(), format_count(g.total_params()));
   });

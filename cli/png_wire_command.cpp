@@ -69,7 +69,7 @@ void add_png_wire_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "png-wire",
       "Per-layer zero ratio and PNG compression ratio of a model's activations (JointDNN Fig. 14)");
-  cmd->add_option("model", o->model, "Zoo name or model JSON file")->required();
+  cmd->add_option("model", o->model, "Zoo name, model JSON file or ONNX file")->required();
   cmd->add_option("--seed", o->seed, "Seed of the weights and the input")
       ->check(unsigned_integer())
       ->capture_default_str();

@@ -96,7 +96,7 @@ void run_profile(const ProfileCliOptions& o) {
 void add_profile_command(CLI::App& app) {
   auto o = std::make_shared<ProfileCliOptions>();
   auto* cmd = app.add_subcommand("profile", "Time every layer of a model on this host with the real kernels");
-  cmd->add_option("model", o->model, "Zoo name or model JSON file")->required();
+  cmd->add_option("model", o->model, "Zoo name, model JSON file or ONNX file")->required();
   cmd->add_flag("--groups", o->groups,
                 "Also time every run of 2..--max-group consecutive layers, and the whole model");
   cmd->add_option("--max-group", o->max_group, "Longest run of consecutive layers timed by --groups")

@@ -91,7 +91,7 @@ void add_ssi_profile_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "ssi-profile",
       "Time a forward pass with SSI convolutions against the dense pass per mask density (MobiEye)");
-  cmd->add_option("--model", c->model, "Zoo name or model JSON file")->capture_default_str();
+  cmd->add_option("--model", c->model, "Zoo name, model JSON file or ONNX file")->capture_default_str();
   cmd->add_option("--from-group", c->profile.from_group,
                   "First conv group run sparsely (its first layer: conv<N>)")
       ->capture_default_str()

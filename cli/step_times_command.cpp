@@ -86,7 +86,7 @@ void add_step_times_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "step-times",
       "Time a real training step at several minibatch sizes (AdaLearner's lookup table, Fig. 3.7)");
-  cmd->add_option("model", o->model, "Zoo name or model JSON file")->required();
+  cmd->add_option("model", o->model, "Zoo name, model JSON file or ONNX file")->required();
   cmd->add_option("--batches", o->batches, "Minibatch sizes")
       ->delimiter(',')
       ->capture_default_str()

@@ -4,6 +4,7 @@
 # (scripts/torch-profile.py; only its own test, tests/scripts/torch_profile_test.py, needs them,
 # and it is skipped where they are missing). FFmpeg's libraries and x264 build the video traces
 # (sim/video); opencv-doc (about 96 MB) ships vtest.avi, the clip docs/guide/video-traces.md measures.
+# libonnx-dev + libprotobuf-dev: the ONNX importer (sim/onnx); python3-onnx and torch export its test models.
 # libns3-dev: ns-3's headers, for the packet-level wifi cell of docs/guide/flow-vs-packet.md (its
 # libraries already come with SimGrid).
 # Idempotent: packages already present are left alone. Works as root or through sudo.
@@ -17,6 +18,7 @@ packages=(
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libx264-dev
   python3 python3-matplotlib python3-pandas python3-nbconvert python3-ipykernel python3-nbformat
   python3-sklearn dataset-fashion-mnist python3-torch python3-torchvision
+  libonnx-dev libprotobuf-dev python3-onnx
   opencv-doc
   parallel slurmctld slurmd slurm-client munge
   clang libclang-rt-14-dev lld llvm-14

@@ -94,9 +94,12 @@ ForwardPass::ForwardPass(Graph graph, std::uint64_t seed) : graph_(std::move(gra
     const Layer& l = graph_.layer(i);
     for (const auto& name : l.inputs)
       producers_[i].push_back(static_cast<std::size_t>(graph_.index_of(name)));
-    if (!producers_[i].empty())
-      weights_[i] =
-          kernels::make_weights(l, graph_.layer(producers_[i][0]).output_shape, derive_seed(seed, l.name));
+    if (producers_[i].empty()) continue;
+    const Shape& in = graph_.layer(producers_[i][0]).output_shape;
+    const StoredWeights* stored = graph_.stored_weights();
+    const auto it = stored ? stored->find(l.name) : StoredWeights::const_iterator{};
+    weights_[i] = stored && it != stored->end() ? kernels::weights_from_stored(l, in, it->second)
+                                                : kernels::make_weights(l, in, derive_seed(seed, l.name));
   }
 }
 

@@ -45,7 +45,8 @@ void check_forward_pass_memory(const Graph& graph, std::int64_t limit_bytes = ho
 class ForwardPass {
  public:
   /// Infers the graph if needed and makes every layer's weights from
-  /// `derive_seed(seed, layer.name)`. Throws `Error` / `InputError` for an invalid graph, and
+  /// `derive_seed(seed, layer.name)`, but for the layers whose weights the model file brought
+  /// (`Graph::stored_weights`, an ONNX import): those run with the file's values. Throws `Error` / `InputError` for an invalid graph, and
   /// `InputError` when the forward pass would not fit the host's memory (check_forward_pass_memory).
   ForwardPass(Graph graph, std::uint64_t seed);
 

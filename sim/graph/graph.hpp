@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/graph/layer.hpp"
+#include "sim/graph/stored_weights.hpp"
 
 namespace coinfer {
 
@@ -62,6 +63,11 @@ class Graph {
   std::int64_t total_params() const;
   std::int64_t total_macs() const;
 
+  /// Weights the model file brought (an ONNX import), or null: then functional mode seeds every layer.
+  /// Shared, not copied, between copies of the graph; not part of `==` or of the JSON model format.
+  const StoredWeights* stored_weights() const { return stored_weights_.get(); }
+  void set_stored_weights(StoredWeightsPtr weights) { stored_weights_ = std::move(weights); }
+
   bool operator==(const Graph& other) const { return name_ == other.name_ && layers_ == other.layers_; }
 
  private:
@@ -75,6 +81,7 @@ class Graph {
   std::vector<std::vector<std::size_t>> producers_;
   std::vector<std::vector<std::size_t>> consumers_;
   std::vector<std::size_t> order_;
+  StoredWeightsPtr stored_weights_;
   bool inferred_ = false;
 };
 

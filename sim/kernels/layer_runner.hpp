@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/graph/layer.hpp"
+#include "sim/graph/stored_weights.hpp"
 #include "sim/kernels/conv.hpp"
 #include "sim/kernels/dense.hpp"
 #include "sim/kernels/lstm.hpp"
@@ -39,6 +40,11 @@ struct LayerWeights {
 /// Seeded weights for `layer` given its (first) input shape. Layers without parameters get an empty
 /// LayerWeights. Throws `Error` if the input shape does not fit the layer.
 LayerWeights make_weights(const Layer& layer, const Shape& input, std::uint64_t seed);
+
+/// `layer`'s weights from the values a model file brought (sim/graph/stored_weights.hpp). Throws
+/// `InputError` naming the layer when an array's count or shape differs from what the layer takes, or
+/// when the op carries no weights a file could give.
+LayerWeights weights_from_stored(const Layer& layer, const Shape& input, const StoredLayerWeights& stored);
 
 /// The convolution parameters of a conv layer's attributes (stride, padding, dilation, output padding,
 /// groups).

@@ -1,4 +1,5 @@
 #include "sim/models/zoo.hpp"
+#include "sim/onnx/onnx_import.hpp"
 
 #include <fmt/format.h>
 
@@ -58,13 +59,14 @@ Graph build_zoo_model(std::string_view name) {
     if (e.name == name) return e.build();
     names.push_back(e.name);
   }
-  throw InputError(
-      "", "model",
-      fmt::format("unknown model '{}'; known: {} (or a .json model file)", name, fmt::join(names, ", ")));
+  throw InputError("", "model",
+                   fmt::format("unknown model '{}'; known: {} (or a .json or .onnx model file)", name,
+                               fmt::join(names, ", ")));
 }
 
 Graph load_model(const std::string& name_or_file) {
   if (is_zoo_model(name_or_file)) return build_zoo_model(name_or_file);
+  if (is_onnx_file(name_or_file)) return import_onnx(name_or_file);
   if (name_or_file.find('/') != std::string::npos || name_or_file.ends_with(".json"))
     return load_model_file(name_or_file);
   return build_zoo_model(name_or_file);

@@ -118,12 +118,12 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
     s.model = is_zoo_model(model) ? model : resolve(base_dir, model);
     if (!is_zoo_model(model)) {
       std::error_code ec;  // exists() without it throws filesystem_error for a name too long
-      if (!model.ends_with(".json") && model.find('/') == std::string::npos &&
+      if (!model.ends_with(".json") && !model.ends_with(".onnx") && model.find('/') == std::string::npos &&
           !std::filesystem::exists(s.model, ec))
         throw InputError(
             "", "model",
             fmt::format("'{}' is neither a zoo model (`coinfer models` lists them) nor a model file", model));
-      require_file(model, s.model, "model", "a model JSON file");
+      require_file(model, s.model, "model", "a model JSON or ONNX file");
     }
     const Json& platform = json_at(doc, "platform", "");
     if (platform.is_string()) {

@@ -100,8 +100,8 @@ void run_file(const std::string& stem) {
 
 const std::vector<std::string> kFiles = {
     "adalearner", "bandwidth_traces", "cbo_run",    "check",   "claims", "cli",     "components",
-    "fuzz",       "jointdnn",         "make_trace", "mobieye", "mtx",    "numbers", "pipeline",
-    "profiles",   "scenarios",        "sweeps",     "traces",  "train"};
+    "fuzz",       "jointdnn",         "make_trace", "mobieye", "mtx",    "numbers", "onnx",
+    "pipeline",   "profiles",         "scenarios",  "sweeps",  "traces", "train"};
 
 }  // namespace
 
@@ -129,6 +129,7 @@ BATTERY_FILE(make_trace)
 BATTERY_FILE(mobieye)
 BATTERY_FILE(mtx)
 BATTERY_FILE(numbers)
+BATTERY_FILE(onnx)
 BATTERY_FILE(pipeline)
 BATTERY_FILE(profiles)
 BATTERY_FILE(scenarios)

@@ -1,0 +1,43 @@
+#pragma once
+/// Weights a model file brings with it (an ONNX import's initializers), by layer name. A layer listed
+/// here runs with these values in functional mode; every other layer gets seeded weights
+/// (sim/kernels/layer_runner.hpp). The arrays of a layer are in the order its kernels take them:
+///
+///     conv2d, depthwise_conv2d, fc   weight (PyTorch layout), then bias when the layer has one
+///     batch_norm                     scale, shift, mean, variance (one value per channel)
+///
+/// The bytes are little-endian fp32, as ONNX stores raw tensor data, so an importer can move a
+/// protobuf string in without copying it.
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/graph/shape.hpp"
+
+namespace coinfer {
+
+struct StoredArray {
+  Shape shape;
+  std::string bytes;  ///< shape_elements(shape) little-endian fp32 values
+
+  std::int64_t size() const { return static_cast<std::int64_t>(bytes.size() / sizeof(float)); }
+  /// The values, copied out (the bytes of a std::string carry no float alignment promise).
+  std::vector<float> values() const {
+    std::vector<float> v(bytes.size() / sizeof(float));
+    if (!v.empty()) std::memcpy(v.data(), bytes.data(), v.size() * sizeof(float));
+    return v;
+  }
+};
+
+struct StoredLayerWeights {
+  std::vector<StoredArray> arrays;
+  double epsilon = 1e-5;  ///< batch_norm
+};
+
+using StoredWeights = std::unordered_map<std::string, StoredLayerWeights>;
+using StoredWeightsPtr = std::shared_ptr<const StoredWeights>;
+
+}  // namespace coinfer

@@ -1,0 +1,591 @@
+#include "sim/onnx/onnx_import.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/onnx/onnx_model_file.hpp"
+
+namespace coinfer {
+namespace {
+
+using onnx_file::int_values;
+
+// What an ONNX tensor name stands for while the nodes are mapped: a layer's output (an activation,
+// possibly seen through a pending zero Pad that the next conv or average pool absorbs) or a constant.
+struct Value {
+  std::string layer;  // producing layer; empty for a constant
+  Shape shape;        // coinfer's shape (no batch dimension)
+  std::array<std::int64_t, 2> pad{0, 0};
+  onnx::TensorProto* constant = nullptr;
+  bool is_activation() const { return !layer.empty(); }
+};
+
+const std::vector<std::string> kSupported = {"Add",
+                                             "AveragePool",
+                                             "BatchNormalization",
+                                             "Clip",
+                                             "Concat",
+                                             "Constant",
+                                             "Conv",
+                                             "Dropout",
+                                             "Flatten",
+                                             "Gemm",
+                                             "GlobalAveragePool",
+                                             "Identity",
+                                             "LRN",
+                                             "LeakyRelu",
+                                             "MaxPool",
+                                             "Pad",
+                                             "ReduceMean",
+                                             "Relu",
+                                             "Reshape",
+                                             "Sigmoid",
+                                             "Softmax",
+                                             "Tanh"};
+
+class Importer {
+ public:
+  Importer(std::string file, onnx::ModelProto model)
+      : file_(std::move(file)),
+        dir_(std::filesystem::path(file_).parent_path().string()),
+        model_(std::move(model)),
+        weights_(std::make_shared<StoredWeights>()) {}
+
+  Graph run() {
+    graph_.set_name(std::filesystem::path(file_).stem().string());
+    auto& g = *model_.mutable_graph();
+    for (auto& t : *g.mutable_initializer()) values_[t.name()] = Value{"", {}, {0, 0}, &t};
+    count_uses(g);
+    for (const auto& vi : g.value_info()) onnx_shapes_[vi.name()] = vi;
+    for (const auto& vi : g.output()) onnx_shapes_[vi.name()] = vi;
+    for (int i = 0; i < g.input_size(); ++i)
+      if (!values_.count(g.input(i).name())) add_input(g.input(i), i);
+    for (int i = 0; i < g.node_size(); ++i) {
+      node_index_ = i;
+      map_node(*g.mutable_node(i));
+    }
+    for (int i = 0; i < g.output_size(); ++i) {
+      const Value& v = value(g.output(i).name());
+      if (!v.is_activation())
+        fail_at(index_path("graph.output", static_cast<std::size_t>(i)),
+                fmt::format("output '{}' is a constant; coinfer models a network's computed outputs",
+                            g.output(i).name()));
+    }
+    graph_.set_stored_weights(weights_);
+    try {
+      graph_.infer();
+    } catch (const InputError& e) {
+      throw e.with_file(file_);
+    }
+    return std::move(graph_);
+  }
+
+ private:
+  // How many nodes read each tensor, through Identity chains (the exporter dedups equal initializers
+  // into Identity nodes of one), keyed by the tensor the chain starts from.
+  void count_uses(const onnx::GraphProto& g) {
+    std::unordered_map<std::string, std::string> root;
+    const auto root_of = [&](const std::string& name) {
+      auto it = root.find(name);
+      return it == root.end() ? name : it->second;
+    };
+    for (const auto& n : g.node()) {
+      if (n.op_type() == "Identity" && n.input_size() == 1 && n.output_size() == 1)
+        root[n.output(0)] = root_of(n.input(0));
+      else
+        for (const auto& in : n.input()) ++uses_[root_of(in)];
+    }
+  }
+
+  // ---- errors and attributes ----
+  [[noreturn]] void fail_at(const std::string& path, const std::string& message) const {
+    throw InputError(file_, path, message);
+  }
+  [[noreturn]] void fail(const onnx::NodeProto& n, const std::string& message) const {
+    fail_at(index_path("graph.node", static_cast<std::size_t>(node_index_)),
+            fmt::format("node '{}' ({}): {}", n.name(), n.op_type(), message));
+  }
+
+  static const onnx::AttributeProto* attr(const onnx::NodeProto& n, const std::string& name) {
+    for (const auto& a : n.attribute())
+      if (a.name() == name) return &a;
+    return nullptr;
+  }
+  static std::int64_t int_attr(const onnx::NodeProto& n, const std::string& name, std::int64_t fallback) {
+    const auto* a = attr(n, name);
+    return a ? a->i() : fallback;
+  }
+  static double float_attr(const onnx::NodeProto& n, const std::string& name, double fallback) {
+    const auto* a = attr(n, name);
+    return a ? a->f() : fallback;
+  }
+  static std::vector<std::int64_t> ints_attr(const onnx::NodeProto& n, const std::string& name) {
+    const auto* a = attr(n, name);
+    return a ? std::vector<std::int64_t>(a->ints().begin(), a->ints().end()) : std::vector<std::int64_t>{};
+  }
+  static std::string string_attr(const onnx::NodeProto& n, const std::string& name, std::string fallback) {
+    const auto* a = attr(n, name);
+    return a ? a->s() : fallback;
+  }
+
+  // ---- values ----
+  Value& value(const std::string& name) {
+    auto it = values_.find(name);
+    if (it == values_.end())
+      throw InputError(file_, index_path("graph.node", static_cast<std::size_t>(node_index_)),
+                       fmt::format("tensor '{}' is not produced by any node coinfer maps", name));
+    return it->second;
+  }
+  const Value& activation(const onnx::NodeProto& n, int input) {
+    if (input >= n.input_size() || n.input(input).empty()) fail(n, fmt::format("input {} is missing", input));
+    const Value& v = value(n.input(input));
+    if (!v.is_activation())
+      fail(n, fmt::format("input {} ('{}') is a constant; coinfer expects a computed tensor there", input,
+                          n.input(input)));
+    return v;
+  }
+  onnx::TensorProto* constant(const onnx::NodeProto& n, int input) {
+    if (input >= n.input_size() || n.input(input).empty()) return nullptr;
+    const Value& v = value(n.input(input));
+    if (v.is_activation())
+      fail(n, fmt::format("input {} ('{}') is computed; coinfer expects a constant (an initializer) there",
+                          input, n.input(input)));
+    return v.constant;
+  }
+  // A weight array. An initializer read by one node moves its bytes out of the protobuf (no copy); one
+  // shared by several nodes is copied for each.
+  StoredArray weight(const onnx::NodeProto& n, int input) {
+    onnx::TensorProto* t = constant(n, input);
+    if (!t) fail(n, fmt::format("input {} (a weight) is missing", input));
+    try {
+      if (uses_[t->name()] <= 1) return onnx_file::take_floats(*t, dir_);
+      const std::vector<float> v = onnx_file::float_values(*t, dir_);
+      return StoredArray{onnx_file::dims_of(*t),
+                         std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float))};
+    } catch (const InputError& e) {
+      fail(n, e.path() + ": " + e.message());
+    }
+  }
+  std::vector<std::int64_t> ints_of(const onnx::NodeProto& n, int input) {
+    onnx::TensorProto* t = constant(n, input);
+    if (!t) fail(n, fmt::format("input {} is missing", input));
+    try {
+      return int_values(*t, dir_);
+    } catch (const InputError& e) {
+      fail(n, e.path() + ": " + e.message());
+    }
+  }
+  std::optional<float> scalar_of(const onnx::NodeProto& n, int input) {
+    onnx::TensorProto* t = constant(n, input);
+    if (!t) return std::nullopt;
+    std::vector<float> v;
+    try {
+      v = onnx_file::float_values(*t, dir_);
+    } catch (const InputError& e) {
+      fail(n, e.path() + ": " + e.message());
+    }
+    if (v.size() != 1) fail(n, fmt::format("input {} must be a scalar", input));
+    return v[0];
+  }
+  void alias(const onnx::NodeProto& n, const std::string& from) { values_[n.output(0)] = value(from); }
+
+  // ---- layers ----
+  std::string layer_name(const onnx::NodeProto& n) {
+    std::string base = n.name().empty() ? fmt::format("{}_{}", n.op_type(), node_index_) : n.name();
+    std::string name = base;
+    for (int k = 1; !names_.insert(name).second; ++k) name = fmt::format("{}_{}", base, k);
+    return name;
+  }
+
+  // Adds `l` (inputs and attributes set), derives its shape and checks it against ONNX's.
+  void add_layer(const onnx::NodeProto& n, Layer l, const std::string& output,
+                 std::vector<StoredArray> arrays = {}, double epsilon = 1e-5) {
+    std::vector<const Shape*> in;
+    for (const auto& name : l.inputs) in.push_back(&graph_.layer_by_name(name).output_shape);
+    try {
+      infer_layer(l, in);
+    } catch (const InputError& e) {
+      fail(n, e.path().empty() ? e.message() : e.path() + ": " + e.message());
+    }
+    check_shape(n, output, l.output_shape);
+    if (!arrays.empty()) (*weights_)[l.name] = StoredLayerWeights{std::move(arrays), epsilon};
+    values_[output] = Value{l.name, l.output_shape, {0, 0}, nullptr};
+    graph_.add(std::move(l));
+  }
+  Layer layer(const onnx::NodeProto& n, OpKind op, const std::vector<std::string>& inputs) {
+    Layer l;
+    l.name = layer_name(n);
+    l.op = op;
+    l.inputs = inputs;
+    return l;
+  }
+
+  void check_shape(const onnx::NodeProto& n, const std::string& output, const Shape& ours) {
+    auto it = onnx_shapes_.find(output);
+    if (it == onnx_shapes_.end() || !it->second.type().tensor_type().has_shape()) return;
+    Shape theirs;
+    for (const auto& d : it->second.type().tensor_type().shape().dim()) {
+      if (!d.has_dim_value()) return;
+      theirs.push_back(d.dim_value());
+    }
+    Shape expected{1};
+    expected.insert(expected.end(), ours.begin(), ours.end());
+    if (theirs != expected)
+      fail(n, fmt::format("coinfer derives {} (batch 1 prepended), ONNX shape inference {}",
+                          shape_to_string(expected), shape_to_string(theirs)));
+  }
+
+  void add_input(const onnx::ValueInfoProto& vi, int index) {
+    const auto path = index_path("graph.input", static_cast<std::size_t>(index));
+    const auto& type = vi.type().tensor_type();
+    if (!vi.type().has_tensor_type() || type.elem_type() != onnx::TensorProto_DataType_FLOAT)
+      fail_at(path, fmt::format("input '{}': expected a float32 tensor", vi.name()));
+    Shape dims;
+    for (int d = 0; d < type.shape().dim_size(); ++d) {
+      const auto& dim = type.shape().dim(d);
+      if (!dim.has_dim_value() || dim.dim_value() < 1)
+        fail_at(path,
+                fmt::format("input '{}': dimension {} is dynamic{}; coinfer needs every dimension fixed: "
+                            "export without dynamic_axes",
+                            vi.name(), d, dim.has_dim_param() ? " ('" + dim.dim_param() + "')" : ""));
+      dims.push_back(dim.dim_value());
+    }
+    if (dims.size() < 2 || dims.size() > 4 || dims[0] != 1)
+      fail_at(path,
+              fmt::format("input '{}' is {}; coinfer expects one sample: [1, C, H, W], [1, T, F] or [1, F]",
+                          vi.name(), shape_to_string(dims)));
+    Layer l;
+    l.name = vi.name();
+    names_.insert(l.name);
+    l.op = OpKind::Input;
+    l.attrs.shape = Shape(dims.begin() + 1, dims.end());
+    infer_layer(l, {});
+    values_[vi.name()] = Value{l.name, l.output_shape, {0, 0}, nullptr};
+    graph_.add(std::move(l));
+  }
+
+  // pads [b0, b1, e0, e1] of a 2-D op: symmetric, plus a pending Pad on its input.
+  std::array<std::int64_t, 2> spatial_pads(const onnx::NodeProto& n, const Value& in) {
+    const std::string auto_pad = string_attr(n, "auto_pad", "NOTSET");
+    if (auto_pad != "NOTSET" && auto_pad != "VALID")
+      fail(n, fmt::format("auto_pad {} is not supported; export with explicit pads", auto_pad));
+    std::vector<std::int64_t> pads = ints_attr(n, "pads");
+    if (pads.empty()) pads.assign(4, 0);
+    if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3])
+      fail(n, fmt::format("pads [{}] are not symmetric 2-D padding; coinfer pads top = bottom, left = right",
+                          fmt::join(pads, ", ")));
+    return {pads[0] + in.pad[0], pads[1] + in.pad[1]};
+  }
+  static std::array<std::int64_t, 2> pair(const std::vector<std::int64_t>& v, std::int64_t fallback) {
+    return v.size() == 2 ? std::array<std::int64_t, 2>{v[0], v[1]}
+                         : std::array<std::int64_t, 2>{fallback, fallback};
+  }
+  void require_2d(const onnx::NodeProto& n, const Value& in) {
+    if (in.shape.size() != 3)
+      fail(n, fmt::format("expects a [1, C, H, W] input, got {} (batch dropped)", shape_to_string(in.shape)));
+  }
+  void require_unpadded(const onnx::NodeProto& n, const Value& in) {
+    if (in.pad != std::array<std::int64_t, 2>{0, 0})
+      fail(n, "reads a zero-padded tensor (Pad); coinfer folds Pad only into Conv and AveragePool");
+  }
+
+  // ---- the nodes ----
+  void map_node(onnx::NodeProto& n) {
+    const std::string& op = n.op_type();
+    if (!n.domain().empty() && n.domain() != "ai.onnx") fail(n, "only the default ONNX domain is supported");
+    if (op == "Constant") return map_constant(n);
+    if (op == "Identity") return alias(n, n.input(0));
+    if (op == "Dropout") return map_dropout(n);
+    if (op == "Pad") return map_pad(n);
+    if (op == "Conv") return map_conv(n);
+    if (op == "Gemm") return map_gemm(n);
+    if (op == "MaxPool" || op == "AveragePool") return map_pool(n);
+    if (op == "GlobalAveragePool") return map_global_pool(n, true);
+    if (op == "ReduceMean") return map_reduce_mean(n);
+    if (op == "Flatten") return map_flatten(n);
+    if (op == "Reshape") return map_reshape(n);
+    if (op == "BatchNormalization") return map_batch_norm(n);
+    if (op == "Add") return map_add(n);
+    if (op == "Concat") return map_concat(n);
+    if (op == "Clip") return map_clip(n);
+    if (op == "LRN") return map_lrn(n);
+    if (op == "Softmax") return map_softmax(n);
+    if (op == "Relu") return map_unary(n, OpKind::Relu);
+    if (op == "Sigmoid") return map_unary(n, OpKind::Sigmoid);
+    if (op == "Tanh") return map_unary(n, OpKind::Tanh);
+    if (op == "LeakyRelu") {
+      Layer l = layer(n, OpKind::LeakyRelu, {activation(n, 0).layer});
+      require_unpadded(n, activation(n, 0));
+      l.attrs.negative_slope = float_attr(n, "alpha", 0.01);
+      return add_layer(n, std::move(l), n.output(0));
+    }
+    fail(n, fmt::format("op not supported; coinfer imports {}", fmt::join(kSupported, ", ")));
+  }
+
+  void map_constant(onnx::NodeProto& n) {
+    auto* a = const_cast<onnx::AttributeProto*>(attr(n, "value"));
+    if (!a || !a->has_t()) fail(n, "only a Constant with a tensor 'value' is supported");
+    a->mutable_t()->set_name(n.output(0));
+    values_[n.output(0)] = Value{"", {}, {0, 0}, a->mutable_t()};
+  }
+
+  void map_dropout(const onnx::NodeProto& n) {
+    if (n.output_size() > 1 && !n.output(1).empty())
+      fail(n, "its mask output is used; at inference coinfer reads Dropout as the identity");
+    alias(n, n.input(0));
+  }
+
+  void map_pad(const onnx::NodeProto& n) {
+    const Value& in = activation(n, 0);
+    if (string_attr(n, "mode", "constant") != "constant") fail(n, "only constant padding is supported");
+    if (auto c = scalar_of(n, 2); c && *c != 0.0f) fail(n, "only zero padding is supported");
+    const std::vector<std::int64_t> pads = ints_of(n, 1);
+    if (in.shape.size() != 3 || pads.size() != 8 || pads[0] || pads[1] || pads[4] || pads[5] ||
+        pads[2] != pads[6] || pads[3] != pads[7] || pads[2] < 0 || pads[3] < 0)
+      fail(n, fmt::format("pads [{}]: coinfer folds only symmetric zero padding of H and W of a [1, C, H, W] "
+                          "tensor into the next Conv or AveragePool",
+                          fmt::join(pads, ", ")));
+    Value out = in;
+    out.pad = {in.pad[0] + pads[2], in.pad[1] + pads[3]};
+    values_[n.output(0)] = out;
+  }
+
+  void map_conv(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_2d(n, in);
+    StoredArray w = weight(n, 1);
+    if (w.shape.size() != 4) fail(n, "only 2-D convolutions (a 4-D weight) are supported");
+    const std::int64_t group = int_attr(n, "group", 1), cin = in.shape[0], cout = w.shape[0];
+    const bool depthwise = group > 1 && group == cin && w.shape[1] == 1 && cout % cin == 0;
+    Layer l = layer(n, depthwise ? OpKind::DepthwiseConv2d : OpKind::Conv2d, {in.layer});
+    auto& a = l.attrs;
+    a.kernel = {w.shape[2], w.shape[3]};
+    if (auto k = ints_attr(n, "kernel_shape"); !k.empty() && pair(k, 0) != a.kernel)
+      fail(n, "kernel_shape differs from the weight's");
+    a.stride = pair(ints_attr(n, "strides"), 1);
+    a.dilation = pair(ints_attr(n, "dilations"), 1);
+    a.padding = spatial_pads(n, in);
+    if (depthwise) {
+      a.multiplier = cout / cin;
+    } else {
+      a.out_channels = cout;
+      a.groups = group;
+    }
+    std::vector<StoredArray> arrays{std::move(w)};
+    a.bias = n.input_size() > 2 && !n.input(2).empty();
+    if (a.bias) arrays.push_back(weight(n, 2));
+    add_layer(n, std::move(l), n.output(0), std::move(arrays));
+  }
+
+  void map_gemm(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_unpadded(n, in);
+    if (int_attr(n, "transA", 0) != 0 || float_attr(n, "alpha", 1.0) != 1.0 ||
+        float_attr(n, "beta", 1.0) != 1.0)
+      fail(n, "only Gemm with transA = 0, alpha = beta = 1 (a fully connected layer) is supported");
+    if (in.shape.size() != 1)
+      fail(n, fmt::format("expects a [1, K] input, got {}", shape_to_string(in.shape)));
+    StoredArray w = weight(n, 1);
+    if (w.shape.size() != 2) fail(n, "expects a 2-D weight");
+    if (int_attr(n, "transB", 0) == 0) {  // [K, N] -> [N, K], the fc layout
+      const std::vector<float> v = w.values();
+      const std::int64_t k = w.shape[0], m = w.shape[1];
+      std::vector<float> t(v.size());
+      for (std::int64_t i = 0; i < k; ++i)
+        for (std::int64_t j = 0; j < m; ++j)
+          t[static_cast<std::size_t>(j * k + i)] = v[static_cast<std::size_t>(i * m + j)];
+      w = StoredArray{{m, k}, std::string(reinterpret_cast<const char*>(t.data()), t.size() * sizeof(float))};
+    }
+    Layer l = layer(n, OpKind::FullyConnected, {in.layer});
+    l.attrs.units = w.shape[0];
+    std::vector<StoredArray> arrays{std::move(w)};
+    l.attrs.bias = n.input_size() > 2 && !n.input(2).empty();
+    if (l.attrs.bias) {
+      StoredArray b = weight(n, 2);
+      if (shape_elements(b.shape) != l.attrs.units)
+        fail(n, fmt::format("bias {} does not broadcast as one value per output", shape_to_string(b.shape)));
+      b.shape = {l.attrs.units};
+      arrays.push_back(std::move(b));
+    }
+    add_layer(n, std::move(l), n.output(0), std::move(arrays));
+  }
+
+  void map_pool(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_2d(n, in);
+    const bool avg = n.op_type() == "AveragePool";
+    if (!avg) require_unpadded(n, in);
+    if (n.output_size() > 1 && !n.output(1).empty()) fail(n, "its indices output is not supported");
+    for (auto d : ints_attr(n, "dilations"))
+      if (d != 1) fail(n, "dilated pooling is not supported");
+    if (int_attr(n, "storage_order", 0) != 0) fail(n, "storage_order 1 is not supported");
+    Layer l = layer(n, avg ? OpKind::AvgPool : OpKind::MaxPool, {in.layer});
+    auto& a = l.attrs;
+    a.kernel = pair(ints_attr(n, "kernel_shape"), 0);
+    a.stride = pair(ints_attr(n, "strides"), 1);
+    const auto own = spatial_pads(n, Value{});
+    a.padding = spatial_pads(n, in);
+    a.ceil_mode = int_attr(n, "ceil_mode", 0) != 0;
+    if (avg && (own[0] || own[1]) && int_attr(n, "count_include_pad", 0) == 0)
+      fail(n,
+           "padding excluded from the average (count_include_pad = 0) is not supported; coinfer counts "
+           "padded zeros, as PyTorch's default");
+    add_layer(n, std::move(l), n.output(0));
+  }
+
+  void map_global_pool(const onnx::NodeProto& n, bool keepdims) {
+    const Value in = activation(n, 0);
+    require_2d(n, in);
+    require_unpadded(n, in);
+    Layer l = layer(n, OpKind::GlobalAvgPool, {in.layer});
+    if (keepdims) return add_layer(n, std::move(l), n.output(0));
+    const std::string pooled = l.name;
+    add_layer(n, std::move(l), n.output(0) + "/pooled");
+    Layer f = layer(n, OpKind::Flatten, {pooled});
+    f.name = layer_name(n);
+    add_layer(n, std::move(f), n.output(0));
+  }
+
+  void map_reduce_mean(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    std::vector<std::int64_t> axes = ints_attr(n, "axes");
+    for (auto& x : axes)
+      if (x < 0) x += 4;
+    std::sort(axes.begin(), axes.end());
+    if (in.shape.size() != 3 || axes != std::vector<std::int64_t>{2, 3})
+      fail(n, "only a mean over H and W of a [1, C, H, W] tensor (global average pooling) is supported");
+    map_global_pool(n, int_attr(n, "keepdims", 1) != 0);
+  }
+
+  void map_flatten(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_unpadded(n, in);
+    if (const auto axis = int_attr(n, "axis", 1); axis != 1 && !(axis == 0 && in.shape.size() >= 1))
+      fail(n, fmt::format("Flatten axis {}: only axis 1 (keep the batch) is supported", axis));
+    add_layer(n, layer(n, OpKind::Flatten, {in.layer}), n.output(0));
+  }
+
+  void map_reshape(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_unpadded(n, in);
+    std::vector<std::int64_t> target = ints_of(n, 1);
+    const std::int64_t count = shape_elements(in.shape);
+    Shape dims{1};
+    dims.insert(dims.end(), in.shape.begin(), in.shape.end());
+    std::int64_t known = 1;
+    int unknown = -1;
+    for (std::size_t i = 0; i < target.size(); ++i) {
+      if (target[i] == 0 && i < dims.size()) target[i] = dims[i];
+      if (target[i] == -1)
+        unknown = static_cast<int>(i);
+      else
+        known *= target[i];
+    }
+    if (unknown >= 0 && known > 0) target[static_cast<std::size_t>(unknown)] = count / known;
+    if (target == dims) return alias(n, n.input(0));
+    if (target == std::vector<std::int64_t>{1, count})
+      return add_layer(n, layer(n, OpKind::Flatten, {in.layer}), n.output(0));
+    fail(n, fmt::format("reshaping {} to [{}]: only flattening to [1, N] is supported", shape_to_string(dims),
+                        fmt::join(target, ", ")));
+  }
+
+  void map_batch_norm(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_unpadded(n, in);
+    if (int_attr(n, "training_mode", 0) != 0 || n.output_size() > 1)
+      fail(n, "training-mode batch normalisation is not supported; export the model in eval mode");
+    std::vector<StoredArray> arrays;
+    for (int i = 1; i <= 4; ++i) arrays.push_back(weight(n, i));
+    add_layer(n, layer(n, OpKind::BatchNorm, {in.layer}), n.output(0), std::move(arrays),
+              float_attr(n, "epsilon", 1e-5));
+  }
+
+  void map_add(const onnx::NodeProto& n) {
+    const Value a = activation(n, 0), b = activation(n, 1);
+    require_unpadded(n, a);
+    require_unpadded(n, b);
+    if (a.shape != b.shape)
+      fail(n, fmt::format("adds {} and {}: only equal shapes (a residual add) are supported",
+                          shape_to_string(a.shape), shape_to_string(b.shape)));
+    add_layer(n, layer(n, OpKind::Add, {a.layer, b.layer}), n.output(0));
+  }
+
+  void map_concat(const onnx::NodeProto& n) {
+    std::vector<std::string> inputs;
+    std::size_t rank = 0;
+    for (int i = 0; i < n.input_size(); ++i) {
+      const Value& v = activation(n, i);
+      require_unpadded(n, v);
+      inputs.push_back(v.layer);
+      rank = v.shape.size() + 1;
+    }
+    auto axis = int_attr(n, "axis", 1);
+    if (axis < 0) axis += static_cast<std::int64_t>(rank);
+    if (axis != 1) fail(n, fmt::format("Concat axis {}: only the channel axis (1) is supported", axis));
+    if (inputs.size() == 1) return alias(n, n.input(0));  // DenseNet's first layer concatenates one tensor
+    add_layer(n, layer(n, OpKind::Concat, inputs), n.output(0));
+  }
+
+  void map_clip(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_unpadded(n, in);
+    const auto lo = scalar_of(n, 1), hi = scalar_of(n, 2);
+    if (lo && *lo == 0.0f && hi && *hi == 6.0f)
+      return add_layer(n, layer(n, OpKind::Relu6, {in.layer}), n.output(0));
+    if (lo && *lo == 0.0f && !hi) return add_layer(n, layer(n, OpKind::Relu, {in.layer}), n.output(0));
+    fail(n, fmt::format("Clip to [{}, {}]: only [0, 6] (relu6) and [0, inf) (relu) are supported",
+                        lo ? fmt::format("{}", *lo) : "-inf", hi ? fmt::format("{}", *hi) : "inf"));
+  }
+
+  void map_lrn(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_unpadded(n, in);
+    Layer l = layer(n, OpKind::Lrn, {in.layer});
+    l.attrs.lrn_size = int_attr(n, "size", 0);
+    l.attrs.lrn_alpha = float_attr(n, "alpha", 1e-4);
+    l.attrs.lrn_beta = float_attr(n, "beta", 0.75);
+    l.attrs.lrn_k = float_attr(n, "bias", 1.0);
+    add_layer(n, std::move(l), n.output(0));
+  }
+
+  void map_softmax(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    if (const auto axis = int_attr(n, "axis", -1); in.shape.size() != 1 || (axis != -1 && axis != 1))
+      fail(n, "only a softmax over the features of a [1, N] tensor is supported");
+    add_layer(n, layer(n, OpKind::Softmax, {in.layer}), n.output(0));
+  }
+
+  void map_unary(const onnx::NodeProto& n, OpKind op) {
+    const Value in = activation(n, 0);
+    require_unpadded(n, in);
+    add_layer(n, layer(n, op, {in.layer}), n.output(0));
+  }
+
+  std::string file_, dir_;
+  onnx::ModelProto model_;
+  std::shared_ptr<StoredWeights> weights_;
+  Graph graph_;
+  std::unordered_map<std::string, Value> values_;
+  std::unordered_map<std::string, onnx::ValueInfoProto> onnx_shapes_;
+  std::unordered_map<std::string, int> uses_;  // see count_uses
+  std::unordered_set<std::string> names_;
+  int node_index_ = 0;
+};
+
+}  // namespace
+
+bool is_onnx_file(std::string_view name) { return name.ends_with(".onnx"); }
+
+std::vector<std::string> onnx_supported_ops() { return kSupported; }
+
+Graph import_onnx(const std::string& file) { return Importer(file, onnx_file::read_model(file)).run(); }
+
+}  // namespace coinfer

@@ -1,0 +1,198 @@
+#include "sim/onnx/onnx_model_file.hpp"
+
+#include <climits>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include "sim/core/error.hpp"
+
+namespace coinfer::onnx_file {
+namespace {
+
+std::string tensor_path(const onnx::TensorProto& t) { return fmt::format("tensor '{}'", t.name()); }
+
+[[noreturn]] void fail_tensor(const onnx::TensorProto& t, const std::string& message) {
+  throw InputError("", tensor_path(t), message);
+}
+
+std::int64_t element_count(const onnx::TensorProto& t) {
+  std::int64_t n = 1;
+  for (auto d : t.dims()) {
+    if (d < 0 || (d > 0 && n > INT64_MAX / d)) fail_tensor(t, "expected non-negative dimensions");
+    n *= d;
+  }
+  return n;
+}
+
+// The bytes of an external-data tensor: its `location` (relative to the model's folder), `offset`
+// and `length` entries.
+std::string external_bytes(const onnx::TensorProto& t, const std::string& model_dir) {
+  std::string location;
+  std::int64_t offset = 0, length = -1;
+  for (const auto& e : t.external_data()) {
+    if (e.key() == "location") location = e.value();
+    if (e.key() == "offset") offset = std::stoll(e.value());
+    if (e.key() == "length") length = std::stoll(e.value());
+  }
+  if (location.empty()) fail_tensor(t, "external data without a 'location'");
+  const auto path = std::filesystem::path(model_dir) / location;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail_tensor(t, fmt::format("its external data file '{}' cannot be opened", path.string()));
+  in.seekg(0, std::ios::end);
+  const std::int64_t size = in.tellg();
+  if (length < 0) length = size - offset;
+  if (offset < 0 || offset + length > size)
+    fail_tensor(t, fmt::format("external data [{}, {}) lies past the end of '{}' ({} bytes)", offset,
+                               offset + length, path.string(), size));
+  std::string bytes(static_cast<std::size_t>(length), '\0');
+  in.seekg(offset);
+  in.read(bytes.data(), length);
+  return bytes;
+}
+
+bool is_external(const onnx::TensorProto& t) {
+  return t.data_location() == onnx::TensorProto_DataLocation_EXTERNAL;
+}
+
+template <typename T>
+std::vector<T> from_bytes(const onnx::TensorProto& t, const std::string& bytes, std::int64_t n) {
+  if (static_cast<std::int64_t>(bytes.size()) != n * static_cast<std::int64_t>(sizeof(T)))
+    fail_tensor(t, fmt::format("holds {} bytes, its {} elements need {}", bytes.size(), n, n * sizeof(T)));
+  std::vector<T> v(static_cast<std::size_t>(n));
+  if (n > 0) std::memcpy(v.data(), bytes.data(), bytes.size());
+  return v;
+}
+
+}  // namespace
+
+std::int64_t max_opset() {
+  return onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map().at(onnx::ONNX_DOMAIN).second;
+}
+
+std::int64_t default_opset(const onnx::ModelProto& model) {
+  for (const auto& o : model.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") return o.version();
+  return 0;
+}
+
+onnx::ModelProto read_model(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file, "", "cannot open the ONNX model file");
+  onnx::ModelProto model;
+  {
+    google::protobuf::io::IstreamInputStream raw(&in);
+    google::protobuf::io::CodedInputStream coded(&raw);
+    coded.SetTotalBytesLimit(INT_MAX);
+    if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+      throw InputError(file, "",
+                       "not an ONNX model: the protobuf does not parse as a ModelProto (a truncated file, "
+                       "or another format)");
+  }
+  if (model.ir_version() <= 0 || !model.has_graph() || model.graph().node_size() == 0)
+    throw InputError(file, "",
+                     "not an ONNX model: no ir_version or no graph nodes (another protobuf message?)");
+  const std::int64_t opset = default_opset(model);
+  if (opset == 0) throw InputError(file, "opset_import", "imports no opset of the default ONNX domain");
+  if (opset > max_opset())
+    throw InputError(file, "opset_import",
+                     fmt::format("opset {} is newer than this build's ONNX library supports ({} to {}); "
+                                 "export with opset_version={}",
+                                 opset, kMinOpset, max_opset(), max_opset()));
+  if (opset < kMinOpset)
+    throw InputError(file, "opset_import",
+                     fmt::format("opset {} is older than coinfer reads ({} to {}); export with "
+                                 "opset_version=13",
+                                 opset, kMinOpset, max_opset()));
+  for (const auto& o : model.opset_import())
+    if (!(o.domain().empty() || o.domain() == "ai.onnx"))
+      for (const auto& n : model.graph().node())
+        if (n.domain() == o.domain())
+          throw InputError(file, "opset_import",
+                           fmt::format("node '{}' uses domain '{}'; coinfer reads the default ONNX domain "
+                                       "only",
+                                       n.name(), o.domain()));
+  try {
+    // check_model(ModelProto) would look for external data relative to the working folder: the
+    // same checks, with the model's own folder.
+    if (model.ir_version() > onnx::Version::IR_VERSION)
+      throw InputError(file, "ir_version",
+                       fmt::format("IR version {} is newer than this build's ONNX library reads ({})",
+                                   model.ir_version(), static_cast<int>(onnx::Version::IR_VERSION)));
+    onnx::checker::CheckerContext ctx;
+    ctx.set_ir_version(static_cast<int>(model.ir_version()));
+    std::unordered_map<std::string, int> imports;
+    for (const auto& o : model.opset_import()) imports[o.domain()] = static_cast<int>(o.version());
+    ctx.set_opset_imports(imports);
+    ctx.set_model_dir(std::filesystem::path(file).parent_path().string());
+    onnx::checker::LexicalScopeContext scope;
+    onnx::checker::check_graph(model.graph(), ctx, scope);
+  } catch (const std::exception& e) {
+    throw InputError(file, "", fmt::format("the ONNX checker rejects the model: {}", e.what()));
+  }
+  try {
+    onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
+                                       onnx::ShapeInferenceOptions(true, 1, false));
+  } catch (const std::exception& e) {
+    throw InputError(file, "", fmt::format("ONNX shape inference fails: {}", e.what()));
+  }
+  return model;
+}
+
+Shape dims_of(const onnx::TensorProto& t) { return Shape(t.dims().begin(), t.dims().end()); }
+
+std::vector<std::int64_t> int_values(const onnx::TensorProto& t, const std::string& model_dir) {
+  const std::int64_t n = element_count(t);
+  const bool external = is_external(t);
+  switch (t.data_type()) {
+    case onnx::TensorProto_DataType_INT64:
+      if (external || t.has_raw_data())
+        return from_bytes<std::int64_t>(t, external ? external_bytes(t, model_dir) : t.raw_data(), n);
+      if (t.int64_data_size() != n) fail_tensor(t, "int64_data does not match the dimensions");
+      return {t.int64_data().begin(), t.int64_data().end()};
+    case onnx::TensorProto_DataType_INT32: {
+      if (external || t.has_raw_data()) {
+        auto v = from_bytes<std::int32_t>(t, external ? external_bytes(t, model_dir) : t.raw_data(), n);
+        return {v.begin(), v.end()};
+      }
+      if (t.int32_data_size() != n) fail_tensor(t, "int32_data does not match the dimensions");
+      return {t.int32_data().begin(), t.int32_data().end()};
+    }
+    default:
+      fail_tensor(t, "expected an int64 or int32 tensor");
+  }
+}
+
+std::vector<float> float_values(const onnx::TensorProto& t, const std::string& model_dir) {
+  if (t.data_type() != onnx::TensorProto_DataType_FLOAT) fail_tensor(t, "expected a float32 tensor");
+  const std::int64_t n = element_count(t);
+  if (is_external(t)) return from_bytes<float>(t, external_bytes(t, model_dir), n);
+  if (t.has_raw_data()) return from_bytes<float>(t, t.raw_data(), n);
+  if (t.float_data_size() != n) fail_tensor(t, "float_data does not match the dimensions");
+  return {t.float_data().begin(), t.float_data().end()};
+}
+
+StoredArray take_floats(onnx::TensorProto& t, const std::string& model_dir) {
+  StoredArray a{dims_of(t), {}};
+  if (t.data_type() != onnx::TensorProto_DataType_FLOAT) fail_tensor(t, "expected a float32 tensor");
+  const std::int64_t n = element_count(t);
+  if (t.has_raw_data() && !is_external(t)) {
+    a.bytes.swap(*t.mutable_raw_data());
+    t.clear_raw_data();
+    if (static_cast<std::int64_t>(a.bytes.size()) != n * 4)
+      fail_tensor(t, fmt::format("holds {} bytes, its {} elements need {}", a.bytes.size(), n, n * 4));
+    return a;
+  }
+  const std::vector<float> v = float_values(t, model_dir);
+  a.bytes.assign(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
+  return a;
+}
+
+}  // namespace coinfer::onnx_file

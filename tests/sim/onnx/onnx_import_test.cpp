@@ -1,0 +1,248 @@
+// The ONNX importer on small models built here with ONNX's protobuf classes: what maps to what, and one
+// clear error for each kind of bad file. (Whole torchvision networks against PyTorch: tests/onnx.)
+#include <fstream>
+
+#include <onnx/onnx_pb.h>
+#include <catch2/catch.hpp>
+
+#include "sim/core/error.hpp"
+#include "sim/onnx/onnx_import.hpp"
+#include "tests/scratch_dir.hpp"
+
+using namespace coinfer;
+
+namespace {
+
+void add_weight(onnx::GraphProto& g, const std::string& name, std::vector<std::int64_t> dims) {
+  auto* t = g.add_initializer();
+  t->set_name(name);
+  t->set_data_type(onnx::TensorProto_DataType_FLOAT);
+  std::int64_t n = 1;
+  for (auto d : dims) {
+    t->add_dims(d);
+    n *= d;
+  }
+  for (std::int64_t i = 0; i < n; ++i) t->add_float_data(0.01f * static_cast<float>(i % 7));
+}
+
+onnx::NodeProto& add_node(onnx::GraphProto& g, const std::string& op, std::vector<std::string> in,
+                          std::string out) {
+  auto* n = g.add_node();
+  n->set_op_type(op);
+  n->set_name(op + "_" + std::to_string(g.node_size()));
+  for (auto& i : in) n->add_input(i);
+  n->add_output(out);
+  return *n;
+}
+
+// An int64 initializer 'pads' of a Pad over [N, C, H, W]: begins, then ends.
+void add_pads(onnx::GraphProto& g, std::vector<std::int64_t> v) {
+  auto* t = g.add_initializer();
+  t->set_name("pads");
+  t->set_data_type(onnx::TensorProto_DataType_INT64);
+  t->add_dims(8);
+  for (auto x : v) t->add_int64_data(x);
+}
+
+void add_ints(onnx::NodeProto& n, const std::string& name, std::vector<std::int64_t> v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto_AttributeType_INTS);
+  for (auto x : v) a->add_ints(x);
+}
+
+void add_int(onnx::NodeProto& n, const std::string& name, std::int64_t v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto_AttributeType_INT);
+  a->set_i(v);
+}
+
+void add_value(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* where, const std::string& name,
+               std::vector<std::int64_t> dims) {
+  auto* v = where->Add();
+  v->set_name(name);
+  auto* t = v->mutable_type()->mutable_tensor_type();
+  t->set_elem_type(onnx::TensorProto_DataType_FLOAT);
+  for (auto d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
+}
+
+// input [1,3,8,8] -> Conv 4x3x3x3 (pads 1) -> Relu -> GlobalAveragePool -> Flatten -> Gemm 2x4
+onnx::ModelProto tiny(std::int64_t opset = 13) {
+  onnx::ModelProto m;
+  m.set_ir_version(7);
+  m.add_opset_import()->set_version(opset);
+  auto& g = *m.mutable_graph();
+  g.set_name("tiny");
+  add_value(g.mutable_input(), "x", {1, 3, 8, 8});
+  add_weight(g, "w", {4, 3, 3, 3});
+  add_weight(g, "b", {4});
+  add_weight(g, "fw", {2, 4});
+  add_weight(g, "fb", {2});
+  auto& conv = add_node(g, "Conv", {"x", "w", "b"}, "c");
+  add_ints(conv, "pads", {1, 1, 1, 1});
+  add_ints(conv, "kernel_shape", {3, 3});
+  add_node(g, "Relu", {"c"}, "r");
+  add_node(g, "GlobalAveragePool", {"r"}, "p");
+  add_node(g, "Flatten", {"p"}, "f");
+  add_int(add_node(g, "Gemm", {"f", "fw", "fb"}, "y"), "transB", 1);
+  add_value(g.mutable_output(), "y", {1, 2});
+  return m;
+}
+
+// Drops a tensor's inline values and points it at `location` (relative to the model's folder).
+void move_to_external_file(onnx::TensorProto& t, const std::string& location) {
+  t.clear_float_data();
+  t.set_data_location(onnx::TensorProto_DataLocation_EXTERNAL);
+  auto* e = t.add_external_data();
+  e->set_key("location");
+  e->set_value(location);
+}
+
+std::string write(const test::ScratchDir& dir, const std::string& name, const std::string& bytes) {
+  const auto path = dir.path() + "/" + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+std::string write(const test::ScratchDir& dir, const onnx::ModelProto& m) {
+  return write(dir, "m.onnx", m.SerializeAsString());
+}
+
+std::string import_error(const std::string& file) {
+  try {
+    import_onnx(file);
+  } catch (const InputError& e) {
+    return e.file() + " | " + e.path() + " | " + e.message();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("an ONNX conv net maps node for node to layers, with its weights", "[onnx]") {
+  const test::ScratchDir dir;
+  const Graph g = import_onnx(write(dir, tiny()));
+  CHECK(g.name() == "m");
+  REQUIRE(g.size() == 6);
+  CHECK(g.layer(1).op == OpKind::Conv2d);
+  CHECK(g.layer(1).attrs.padding == std::array<std::int64_t, 2>{1, 1});
+  CHECK(g.layer(5).op == OpKind::FullyConnected);
+  CHECK(g.layer(5).output_shape == Shape{2});
+  CHECK(g.total_params() == 4 * 27 + 4 + 2 * 4 + 2);
+  REQUIRE(g.stored_weights() != nullptr);
+  const auto& conv = g.stored_weights()->at(g.layer(1).name);
+  REQUIRE(conv.arrays.size() == 2);
+  CHECK(conv.arrays[0].shape == Shape{4, 3, 3, 3});
+  CHECK(conv.arrays[0].values()[8] == Approx(0.01f));  // element 8: 8 % 7 = 1
+}
+
+TEST_CASE("an ONNX zero Pad folds into the next convolution's padding", "[onnx]") {
+  auto m = tiny();
+  auto& g = *m.mutable_graph();
+  add_pads(g, {0, 0, 2, 2, 0, 0, 2, 2});
+  g.mutable_node(0)->set_input(0, "xp");
+  auto* pad = g.mutable_node()->Add();
+  pad->set_op_type("Pad");
+  pad->set_name("pad");
+  pad->add_input("x");
+  pad->add_input("pads");
+  pad->add_output("xp");
+  g.mutable_node()->SwapElements(0, g.node_size() - 1);  // Pad first, then Conv ...
+  for (int i = g.node_size() - 1; i > 1; --i) g.mutable_node()->SwapElements(i, i - 1);
+  const test::ScratchDir dir;
+  const Graph imported = import_onnx(write(dir, m));
+  CHECK(imported.layer(1).op == OpKind::Conv2d);
+  CHECK(imported.layer(1).attrs.padding == std::array<std::int64_t, 2>{3, 3});
+}
+
+TEST_CASE("an ONNX initializer shared through Identity gives every reader its weights", "[onnx]") {
+  auto m = tiny();
+  auto& g = *m.mutable_graph();
+  add_node(g, "Identity", {"fb"}, "fb2");
+  g.mutable_node()->SwapElements(0, g.node_size() - 1);  // Identity first; Gemm's bias reads it...
+  for (int i = g.node_size() - 1; i > 1; --i) g.mutable_node()->SwapElements(i, i - 1);
+  add_int(add_node(g, "Gemm", {"f", "fw", "fb2"}, "y2"), "transB", 1);
+  add_value(g.mutable_output(), "y2", {1, 2});
+  const test::ScratchDir dir;
+  const Graph imported = import_onnx(write(dir, m));
+  REQUIRE(imported.size() == 7);
+  const auto& w = *imported.stored_weights();
+  CHECK(w.at(imported.layer(5).name).arrays[1].values() == w.at(imported.layer(6).name).arrays[1].values());
+}
+
+TEST_CASE("an ONNX op coinfer does not hold is an error naming the node and the supported ops", "[onnx]") {
+  auto m = tiny();
+  add_node(*m.mutable_graph(), "Erf", {"y"}, "z");
+  const test::ScratchDir dir;
+  const auto e = import_error(write(dir, m));
+  CHECK_THAT(e, Catch::Contains("graph.node[5]") && Catch::Contains("(Erf): op not supported") &&
+                    Catch::Contains("Conv, Dropout"));
+}
+
+TEST_CASE("an ONNX input with a dynamic batch dimension is an error", "[onnx]") {
+  auto m = tiny();
+  auto* dim = m.mutable_graph()
+                  ->mutable_input(0)
+                  ->mutable_type()
+                  ->mutable_tensor_type()
+                  ->mutable_shape()
+                  ->mutable_dim(0);
+  dim->set_dim_param("batch");
+  const test::ScratchDir dir;
+  CHECK_THAT(import_error(write(dir, m)),
+             Catch::Contains("graph.input[0]") && Catch::Contains("dimension 0 is dynamic ('batch')"));
+}
+
+TEST_CASE("an ONNX opset newer than the ONNX library knows is an error", "[onnx]") {
+  const test::ScratchDir dir;
+  CHECK_THAT(import_error(write(dir, tiny(99))),
+             Catch::Contains("opset_import") && Catch::Contains("opset 99 is newer"));
+  CHECK_THAT(import_error(write(dir, tiny(7))), Catch::Contains("opset 7 is older"));
+}
+
+TEST_CASE("a truncated ONNX file is an error, not a partial model", "[onnx]") {
+  const std::string bytes = tiny().SerializeAsString();
+  const test::ScratchDir dir;
+  const auto e = import_error(write(dir, "cut.onnx", bytes.substr(0, bytes.size() * 2 / 3)));
+  CHECK_THAT(e, Catch::Contains("cut.onnx") && Catch::Contains("not an ONNX model"));
+}
+
+TEST_CASE("a protobuf that is not an ONNX model is an error", "[onnx]") {
+  onnx::TensorProto t;
+  t.set_name("not a model");
+  t.add_dims(3);
+  const test::ScratchDir dir;
+  CHECK_THAT(import_error(write(dir, "t.onnx", t.SerializeAsString())), Catch::Contains("not an ONNX model"));
+  CHECK_THAT(import_error(write(dir, "text.onnx", "hello, I am text\n")),
+             Catch::Contains("not an ONNX model"));
+  CHECK_THAT(import_error(dir.path() + "/absent.onnx"), Catch::Contains("cannot open"));
+}
+
+TEST_CASE("an ONNX weight in a missing external-data file is an error naming the file", "[onnx]") {
+  auto m = tiny();
+  move_to_external_file(*m.mutable_graph()->mutable_initializer(0), "weights.bin");
+  const test::ScratchDir dir;
+  CHECK_THAT(import_error(write(dir, m)), Catch::Contains("weights.bin") && Catch::Contains("doesn't exist"));
+}
+
+TEST_CASE("an ONNX weight in an external-data file is read from it", "[onnx]") {
+  auto m = tiny();
+  std::vector<float> values(108, 0.5f);
+  move_to_external_file(*m.mutable_graph()->mutable_initializer(0), "weights.bin");
+  const test::ScratchDir dir;
+  write(dir, "weights.bin", std::string(reinterpret_cast<const char*>(values.data()), values.size() * 4));
+  const Graph g = import_onnx(write(dir, m));
+  CHECK(g.stored_weights()->at(g.layer(1).name).arrays[0].values() == values);
+}
+
+TEST_CASE("an ONNX zero Pad before a max pool is an error (max pooling pads with -inf)", "[onnx]") {
+  auto m = tiny();
+  auto& g = *m.mutable_graph();
+  add_pads(g, {0, 0, 1, 1, 0, 0, 1, 1});
+  add_node(g, "Pad", {"r", "pads"}, "rp");
+  add_ints(add_node(g, "MaxPool", {"rp"}, "mp"), "kernel_shape", {2, 2});
+  add_value(g.mutable_output(), "mp", {1, 4, 9, 9});
+  const test::ScratchDir dir;
+  CHECK_THAT(import_error(write(dir, m)), Catch::Contains("(MaxPool)") && Catch::Contains("folds Pad only"));
+}
