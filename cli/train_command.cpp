@@ -241,7 +241,8 @@ void add_train_command(CLI::App& app) {
       "train",
       "Train a model with SGD on the 8x8 handwritten digits or Fashion-MNIST (functional mode, seeded, "
       "deterministic)");
-  cmd->add_option("model", o->model, "Zoo name (digits_mlp, digits_cnn, mxnet_mlp, ...) or model JSON or ONNX file")
+  cmd->add_option("model", o->model,
+                  "Zoo name (digits_mlp, digits_cnn, mxnet_mlp, ...) or model JSON or ONNX file")
       ->required();
   cmd->add_option("--epochs", o->epochs, "Passes over the training set")
       ->capture_default_str()

@@ -46,8 +46,9 @@ class ForwardPass {
  public:
   /// Infers the graph if needed and makes every layer's weights from
   /// `derive_seed(seed, layer.name)`, but for the layers whose weights the model file brought
-  /// (`Graph::stored_weights`, an ONNX import): those run with the file's values. Throws `Error` / `InputError` for an invalid graph, and
-  /// `InputError` when the forward pass would not fit the host's memory (check_forward_pass_memory).
+  /// (`Graph::stored_weights`, an ONNX import): those run with the file's values. Throws `Error` /
+  /// `InputError` for an invalid graph, and `InputError` when the forward pass would not fit the host's
+  /// memory (check_forward_pass_memory).
   ForwardPass(Graph graph, std::uint64_t seed);
 
   const Graph& graph() const { return graph_; }
