@@ -8,7 +8,7 @@
 #   --jobs J     targets run at once (default: nproc)
 #   --no-build   run the fuzz targets already in build-sanitize/fuzz/
 #   TARGET       model_json, calibration_json, plan_json, platform_yaml, scenario_yaml,
-#                sweep_yaml, solve, matrix_market, frame_trace, claims_yaml (default: every
+#                sweep_yaml, solve, matrix_market, frame_trace, claims_yaml, onnx_model (default: every
 #                fuzz/<target>_fuzz.cpp)
 # Builds build-sanitize/ first if needed (the same build as scripts/test.sh --sanitize; clang).
 # Each target fuzzes a COPY of its committed corpus (fuzz/corpus/<target>/), so runs never grow

@@ -38,6 +38,14 @@ struct StoredLayerWeights {
 };
 
 using StoredWeights = std::unordered_map<std::string, StoredLayerWeights>;
+
+struct Layer;
+
+/// The shapes of the arrays `layer` takes, given its (first) input shape, in the order above. Throws
+/// `InputError` for an op without weights.
+std::vector<Shape> stored_weight_shapes(const Layer& layer, const Shape& input);
+/// Throws `InputError` naming the layer when `stored` is not what it takes (count, or an array's size).
+void check_stored_weights(const Layer& layer, const Shape& input, const StoredLayerWeights& stored);
 using StoredWeightsPtr = std::shared_ptr<const StoredWeights>;
 
 }  // namespace coinfer

@@ -42,8 +42,7 @@ struct LayerWeights {
 LayerWeights make_weights(const Layer& layer, const Shape& input, std::uint64_t seed);
 
 /// `layer`'s weights from the values a model file brought (sim/graph/stored_weights.hpp). Throws
-/// `InputError` naming the layer when an array's count or shape differs from what the layer takes, or
-/// when the op carries no weights a file could give.
+/// `InputError` naming the layer when they are not what it takes (check_stored_weights).
 LayerWeights weights_from_stored(const Layer& layer, const Shape& input, const StoredLayerWeights& stored);
 
 /// The convolution parameters of a conv layer's attributes (stride, padding, dilation, output padding,

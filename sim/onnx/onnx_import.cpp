@@ -28,6 +28,9 @@ struct Value {
   bool is_activation() const { return !layer.empty(); }
 };
 
+// Padding beyond any real network's (a guard against sums that overflow).
+constexpr std::int64_t kMaxPad = std::int64_t{1} << 20;
+
 const std::vector<std::string> kSupported = {"Add",
                                              "AveragePool",
                                              "BatchNormalization",
@@ -216,7 +219,15 @@ class Importer {
       fail(n, e.path().empty() ? e.message() : e.path() + ": " + e.message());
     }
     check_shape(n, output, l.output_shape);
-    if (!arrays.empty()) (*weights_)[l.name] = StoredLayerWeights{std::move(arrays), epsilon};
+    if (!arrays.empty()) {
+      StoredLayerWeights stored{std::move(arrays), epsilon};
+      try {
+        check_stored_weights(l, *in.at(0), stored);
+      } catch (const InputError& e) {
+        fail(n, e.message());
+      }
+      (*weights_)[l.name] = std::move(stored);
+    }
     values_[output] = Value{l.name, l.output_shape, {0, 0}, nullptr};
     graph_.add(std::move(l));
   }
@@ -279,6 +290,8 @@ class Importer {
       fail(n, fmt::format("auto_pad {} is not supported; export with explicit pads", auto_pad));
     std::vector<std::int64_t> pads = ints_attr(n, "pads");
     if (pads.empty()) pads.assign(4, 0);
+    for (auto p : pads)
+      if (p < 0 || p > kMaxPad) fail(n, fmt::format("a pad of {} is outside [0, {}]", p, kMaxPad));
     if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3])
       fail(n, fmt::format("pads [{}] are not symmetric 2-D padding; coinfer pads top = bottom, left = right",
                           fmt::join(pads, ", ")));
@@ -349,7 +362,8 @@ class Importer {
     if (auto c = scalar_of(n, 2); c && *c != 0.0f) fail(n, "only zero padding is supported");
     const std::vector<std::int64_t> pads = ints_of(n, 1);
     if (in.shape.size() != 3 || pads.size() != 8 || pads[0] || pads[1] || pads[4] || pads[5] ||
-        pads[2] != pads[6] || pads[3] != pads[7] || pads[2] < 0 || pads[3] < 0)
+        pads[2] != pads[6] || pads[3] != pads[7] || pads[2] < 0 || pads[3] < 0 || pads[2] > kMaxPad ||
+        pads[3] > kMaxPad)
       fail(n, fmt::format("pads [{}]: coinfer folds only symmetric zero padding of H and W of a [1, C, H, W] "
                           "tensor into the next Conv or AveragePool",
                           fmt::join(pads, ", ")));
@@ -379,7 +393,8 @@ class Importer {
       a.out_channels = cout;
       a.groups = group;
     }
-    std::vector<StoredArray> arrays{std::move(w)};
+    std::vector<StoredArray> arrays;  // not {std::move(w)}: an initializer list copies its elements
+    arrays.push_back(std::move(w));
     a.bias = n.input_size() > 2 && !n.input(2).empty();
     if (a.bias) arrays.push_back(weight(n, 2));
     add_layer(n, std::move(l), n.output(0), std::move(arrays));
@@ -406,7 +421,8 @@ class Importer {
     }
     Layer l = layer(n, OpKind::FullyConnected, {in.layer});
     l.attrs.units = w.shape[0];
-    std::vector<StoredArray> arrays{std::move(w)};
+    std::vector<StoredArray> arrays;  // not {std::move(w)}: an initializer list copies its elements
+    arrays.push_back(std::move(w));
     l.attrs.bias = n.input_size() > 2 && !n.input(2).empty();
     if (l.attrs.bias) {
       StoredArray b = weight(n, 2);
@@ -587,5 +603,9 @@ bool is_onnx_file(std::string_view name) { return name.ends_with(".onnx"); }
 std::vector<std::string> onnx_supported_ops() { return kSupported; }
 
 Graph import_onnx(const std::string& file) { return Importer(file, onnx_file::read_model(file)).run(); }
+
+Graph import_onnx_bytes(const std::string& bytes, const std::string& name) {
+  return Importer(name, onnx_file::parse_model(bytes, name)).run();
+}
 
 }  // namespace coinfer

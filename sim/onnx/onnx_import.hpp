@@ -26,6 +26,10 @@ bool is_onnx_file(std::string_view name);
 /// file holds. Throws `InputError` (exit 2 in the CLI) for every problem with the file.
 Graph import_onnx(const std::string& file);
 
+/// The same for the bytes of an ONNX file held in memory (the fuzz target); `name` stands for the file
+/// in errors and names the graph.
+Graph import_onnx_bytes(const std::string& bytes, const std::string& name);
+
 /// The ONNX op types the importer maps, sorted (for error messages and the docs).
 std::vector<std::string> onnx_supported_ops();
 

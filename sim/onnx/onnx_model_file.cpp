@@ -1,13 +1,17 @@
 #include "sim/onnx/onnx_model_file.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#undef MAP_TYPE  // <sys/mman.h>'s flag; onnx/defs/parser.h names an enumerator so
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <climits>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
@@ -58,6 +62,12 @@ std::string external_bytes(const onnx::TensorProto& t, const std::string& model_
   return bytes;
 }
 
+InputError unparsable(const std::string& file) {
+  return InputError(file, "",
+                    "not an ONNX model: the protobuf does not parse as a ModelProto (a truncated file, or "
+                    "another format)");
+}
+
 bool is_external(const onnx::TensorProto& t) {
   return t.data_location() == onnx::TensorProto_DataLocation_EXTERNAL;
 }
@@ -83,19 +93,11 @@ std::int64_t default_opset(const onnx::ModelProto& model) {
   return 0;
 }
 
-onnx::ModelProto read_model(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file, "", "cannot open the ONNX model file");
-  onnx::ModelProto model;
-  {
-    google::protobuf::io::IstreamInputStream raw(&in);
-    google::protobuf::io::CodedInputStream coded(&raw);
-    coded.SetTotalBytesLimit(INT_MAX);
-    if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
-      throw InputError(file, "",
-                       "not an ONNX model: the protobuf does not parse as a ModelProto (a truncated file, "
-                       "or another format)");
-  }
+namespace {
+
+// Checks a parsed model: an ONNX model of a supported opset that onnx::checker accepts; then runs
+// ONNX shape inference so `graph.value_info` holds the shapes ONNX derives.
+void validate(onnx::ModelProto& model, const std::string& file, const std::string& model_dir) {
   if (model.ir_version() <= 0 || !model.has_graph() || model.graph().node_size() == 0)
     throw InputError(file, "",
                      "not an ONNX model: no ir_version or no graph nodes (another protobuf message?)");
@@ -131,7 +133,7 @@ onnx::ModelProto read_model(const std::string& file) {
     std::unordered_map<std::string, int> imports;
     for (const auto& o : model.opset_import()) imports[o.domain()] = static_cast<int>(o.version());
     ctx.set_opset_imports(imports);
-    ctx.set_model_dir(std::filesystem::path(file).parent_path().string());
+    ctx.set_model_dir(model_dir);
     onnx::checker::LexicalScopeContext scope;
     onnx::checker::check_graph(model.graph(), ctx, scope);
   } catch (const std::exception& e) {
@@ -143,6 +145,48 @@ onnx::ModelProto read_model(const std::string& file) {
   } catch (const std::exception& e) {
     throw InputError(file, "", fmt::format("ONNX shape inference fails: {}", e.what()));
   }
+}
+
+}  // namespace
+
+onnx::ModelProto read_model(const std::string& file) {
+  // Mapped, not read: protobuf then allocates each tensor's bytes once at their size, so the heap
+  // holds the model once (a stream would grow each large string by doubling).
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fd >= 0) ::close(fd);
+    throw InputError(file, "", "cannot open the ONNX model file");
+  }
+  const auto size = static_cast<std::size_t>(st.st_size);
+  if (size > static_cast<std::size_t>(INT_MAX)) {
+    ::close(fd);
+    throw InputError(
+        file, "",
+        fmt::format("{} bytes is more than protobuf reads (2 GiB); export the weights as external "
+                    "data (torch does past 2 GiB)",
+                    size));
+  }
+  onnx::ModelProto model;
+  void* data = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : nullptr;
+  ::close(fd);
+  if (size && data == MAP_FAILED) throw InputError(file, "", "cannot map the ONNX model file into memory");
+  const bool parsed = model.ParseFromArray(data, static_cast<int>(size));
+  if (data) ::munmap(data, size);
+  if (!parsed) throw unparsable(file);
+  validate(model, file, std::filesystem::path(file).parent_path().string());
+  return model;
+}
+
+onnx::ModelProto parse_model(const std::string& bytes, const std::string& name) {
+  onnx::ModelProto model;
+  if (bytes.size() > static_cast<std::size_t>(INT_MAX) || !model.ParseFromString(bytes))
+    throw unparsable(name);
+  for (const auto& t : model.graph().initializer())
+    if (is_external(t))
+      throw InputError(name, fmt::format("tensor '{}'", t.name()),
+                       "external data cannot be read for a model held in memory; import the file");
+  validate(model, name, "");
   return model;
 }
 

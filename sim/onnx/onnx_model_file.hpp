@@ -18,6 +18,10 @@ inline constexpr std::int64_t kMinOpset = 11;
 /// inference (so `graph.value_info` holds the shapes ONNX derives). Throws `InputError(file, ...)`.
 onnx::ModelProto read_model(const std::string& file);
 
+/// The same for a model held in memory; `name` stands for the file in errors. External data is not
+/// read (there is no folder to read it from).
+onnx::ModelProto parse_model(const std::string& bytes, const std::string& name);
+
 /// The default-domain opset of `model`, as read_model checked it.
 std::int64_t default_opset(const onnx::ModelProto& model);
 

@@ -1,0 +1,49 @@
+#include "sim/graph/stored_weights.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/graph/layer.hpp"
+
+namespace coinfer {
+
+std::vector<Shape> stored_weight_shapes(const Layer& l, const Shape& in) {
+  const auto& a = l.attrs;
+  const auto with_bias = [&](Shape weight, std::int64_t n) {
+    std::vector<Shape> s{std::move(weight)};
+    if (a.bias) s.push_back({n});
+    return s;
+  };
+  switch (l.op) {
+    case OpKind::Conv2d:
+      return with_bias({a.out_channels, in.at(0) / a.groups, a.kernel[0], a.kernel[1]}, a.out_channels);
+    case OpKind::DepthwiseConv2d: {
+      const std::int64_t c = in.at(0) * a.multiplier;
+      return with_bias({c, 1, a.kernel[0], a.kernel[1]}, c);
+    }
+    case OpKind::FullyConnected:
+      return with_bias({a.units, in.size() == 2 ? in[1] : shape_elements(in)}, a.units);
+    case OpKind::BatchNorm:
+      return {{in.at(0)}, {in.at(0)}, {in.at(0)}, {in.at(0)}};
+    default:
+      throw InputError("", "", fmt::format("layer '{}' ({}) takes no stored weights", l.name, op_name(l.op)));
+  }
+}
+
+void check_stored_weights(const Layer& l, const Shape& in, const StoredLayerWeights& stored) {
+  const std::vector<Shape> want = stored_weight_shapes(l, in);
+  if (stored.arrays.size() != want.size())
+    throw InputError("", "",
+                     fmt::format("layer '{}' ({}) takes {} weight arrays, the file gives {}", l.name,
+                                 op_name(l.op), want.size(), stored.arrays.size()));
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const StoredArray& a = stored.arrays[i];
+    const auto n = checked_shape_elements(a.shape);
+    if (!n || *n != shape_elements(want[i]) || a.size() != *n)
+      throw InputError("", "",
+                       fmt::format("layer '{}' ({}): weight array {} is {}, the layer takes {}", l.name,
+                                   op_name(l.op), i, shape_to_string(a.shape), shape_to_string(want[i])));
+  }
+}
+
+}  // namespace coinfer
