@@ -42,6 +42,8 @@ OpClass op_class_of(OpKind op) {
     case OpKind::LeakyRelu:
     case OpKind::Dropout:
     case OpKind::Add:
+    case OpKind::Mul:
+    case OpKind::HardSigmoid:
     case OpKind::Softmax:
       return OpClass::Elementwise;
     case OpKind::BatchNorm:

@@ -84,6 +84,7 @@ bool is_follower(OpKind op) {
     case OpKind::Relu6:
     case OpKind::LeakyRelu:
     case OpKind::Sigmoid:
+    case OpKind::HardSigmoid:
     case OpKind::Tanh:
     case OpKind::Dropout:
     case OpKind::Flatten:

@@ -94,6 +94,10 @@ LayerAttrs read_attrs(OpKind op, const Json& j, const std::string& path) {
     case OpKind::LeakyRelu:
       a.negative_slope = json_number_or(j, "negative_slope", path, 0.01);
       break;
+    case OpKind::HardSigmoid:
+      a.slope = json_number_or(j, "slope", path, 0.2);
+      a.offset = json_number_or(j, "offset", path, 0.5);
+      break;
     case OpKind::Lrn:
       a.lrn_size = json_int_or(j, "size", path, 5);
       a.lrn_alpha = json_number_or(j, "alpha", path, 1e-4);
@@ -155,6 +159,10 @@ void write_attrs(const Layer& l, Json& j) {
       j[key] = a.ceil_mode;
     else if (key == "negative_slope")
       j[key] = a.negative_slope;
+    else if (key == "slope")
+      j[key] = a.slope;
+    else if (key == "offset")
+      j[key] = a.offset;
     else if (key == "size")
       j[key] = a.lrn_size;
     else if (key == "alpha")
@@ -224,6 +232,8 @@ std::vector<std::string> attribute_keys(OpKind op) {
       return {"kernel", "stride", "padding", "ceil_mode"};
     case OpKind::LeakyRelu:
       return {"negative_slope"};
+    case OpKind::HardSigmoid:
+      return {"slope", "offset"};
     case OpKind::Lrn:
       return {"size", "alpha", "beta", "k"};
     case OpKind::Dropout:

@@ -33,6 +33,7 @@ struct LayerAttrs {
   std::int64_t units = 0;                            ///< fc outputs, lstm hidden size
   double sparsity = 0.0;                             ///< fraction of zero weights, in [0, 1)
   double negative_slope = 0.01;                      ///< leaky_relu
+  double slope = 0.2, offset = 0.5;                  ///< hard_sigmoid (ONNX's defaults; PyTorch: 1/6, 0.5)
   std::int64_t lrn_size = 5;                         ///< lrn window across channels
   double lrn_alpha = 1e-4, lrn_beta = 0.75, lrn_k = 1.0;
   double rate = 0.5;                        ///< dropout (identity at inference)

@@ -6,7 +6,7 @@
 namespace coinfer {
 namespace {
 
-constexpr std::array<std::pair<OpKind, std::string_view>, 22> kOps{{
+constexpr std::array<std::pair<OpKind, std::string_view>, 24> kOps{{
     {OpKind::Input, "input"},
     {OpKind::Conv2d, "conv2d"},
     {OpKind::DepthwiseConv2d, "depthwise_conv2d"},
@@ -29,6 +29,8 @@ constexpr std::array<std::pair<OpKind, std::string_view>, 22> kOps{{
     {OpKind::Concat, "concat"},
     {OpKind::Lstm, "lstm"},
     {OpKind::Upsample, "upsample"},
+    {OpKind::Mul, "mul"},
+    {OpKind::HardSigmoid, "hard_sigmoid"},
 }};
 
 }  // namespace
@@ -75,6 +77,7 @@ bool op_is_shape_preserving(OpKind op) {
     case OpKind::Lrn:
     case OpKind::Dropout:
     case OpKind::Softmax:
+    case OpKind::HardSigmoid:
       return true;
     default:
       return false;

@@ -30,6 +30,8 @@ enum class OpKind {
   Concat,
   Lstm,
   Upsample,
+  Mul,          ///< element-wise product, NumPy broadcasting over equal ranks (squeeze-and-excitation, swish)
+  HardSigmoid,  ///< max(0, min(1, slope x + offset))
 };
 
 /// JSON / CLI name of an op: `conv2d`, `depthwise_conv2d`, `fc`, `max_pool`, ...

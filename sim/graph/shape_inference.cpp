@@ -249,6 +249,24 @@ void infer_add(Layer& l, const std::vector<const Shape*>& in) {
   l.output_shape = *in[0];
 }
 
+// NumPy broadcasting over inputs of one rank: each dimension equal, or 1 in all but one input.
+void infer_mul(Layer& l, const std::vector<const Shape*>& in) {
+  if (in.size() != 2) fail("inputs", fmt::format("expected 2 inputs, got {}", in.size()));
+  const Shape &a = *in[0], &b = *in[1];
+  Shape out = a;
+  bool ok = a.size() == b.size();
+  for (std::size_t d = 0; ok && d < a.size(); ++d) {
+    ok = a[d] == b[d] || a[d] == 1 || b[d] == 1;
+    out[d] = std::max(a[d], b[d]);
+  }
+  if (!ok)
+    fail("inputs",
+         fmt::format("mul inputs do not broadcast: '{}' is {}, '{}' is {} (equal ranks, each dimension "
+                     "equal or 1)",
+                     l.inputs[0], shape_to_string(a), l.inputs[1], shape_to_string(b)));
+  l.output_shape = out;
+}
+
 void infer_concat(Layer& l, const std::vector<const Shape*>& in) {
   if (in.size() < 2) fail("inputs", fmt::format("expected at least 2 inputs, got {}", in.size()));
   const auto rank = static_cast<std::int64_t>(in[0]->size());
@@ -357,6 +375,8 @@ void infer_layer(Layer& l, const std::vector<const Shape*>& in) {
     infer_add(l, in);
   } else if (l.op == OpKind::Concat) {
     infer_concat(l, in);
+  } else if (l.op == OpKind::Mul) {
+    infer_mul(l, in);
   } else {
     require_inputs(l, 1, in.size());
     infer_single(l, *in[0]);

@@ -53,6 +53,11 @@ Tensor leaky_relu(Tensor x, float negative_slope) {
   return x;
 }
 
+Tensor hard_sigmoid(Tensor x, float slope, float offset) {
+  for (auto& v : x.data) v = std::max(0.0f, std::min(1.0f, slope * v + offset));
+  return x;
+}
+
 Tensor softmax(Tensor x) {
   if (x.empty()) return x;
   // Viewed as rows x cols with softmax along each column (rank 3: C x HW) or each row (otherwise).
@@ -83,6 +88,13 @@ Tensor relu6_backward(const Tensor& input, Tensor grad) {
 Tensor leaky_relu_backward(const Tensor& input, Tensor grad, float negative_slope) {
   return chain("leaky_relu_backward", input, std::move(grad),
                [negative_slope](float x) { return x >= 0.0f ? 1.0f : negative_slope; });
+}
+
+Tensor hard_sigmoid_backward(const Tensor& input, Tensor grad, float slope, float offset) {
+  return chain("hard_sigmoid_backward", input, std::move(grad), [slope, offset](float x) {
+    const float z = slope * x + offset;
+    return z > 0.0f && z < 1.0f ? slope : 0.0f;
+  });
 }
 
 Tensor sigmoid_backward(const Tensor& output, Tensor grad) {

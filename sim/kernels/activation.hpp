@@ -15,6 +15,8 @@ Tensor sigmoid(Tensor x);
 Tensor tanh(Tensor x);
 /// x if x >= 0, else negative_slope * x.
 Tensor leaky_relu(Tensor x, float negative_slope);
+/// max(0, min(1, slope x + offset)), as ONNX's HardSigmoid (PyTorch's hardsigmoid: slope 1/6, offset 1/2).
+Tensor hard_sigmoid(Tensor x, float slope, float offset);
 
 /// Softmax over the feature axis: the channel axis of a (C, H, W) tensor (at every pixel), the last
 /// axis otherwise ((N) vectors, each row of (T, F) sequences). Max-subtracted for stability.
@@ -30,6 +32,8 @@ Tensor softmax(Tensor x);
 Tensor relu_backward(const Tensor& input, Tensor grad);
 Tensor relu6_backward(const Tensor& input, Tensor grad);
 Tensor leaky_relu_backward(const Tensor& input, Tensor grad, float negative_slope);
+/// dy * slope where 0 < slope x + offset < 1, else 0 (reads the input x).
+Tensor hard_sigmoid_backward(const Tensor& input, Tensor grad, float slope, float offset);
 /// dy * y * (1 - y)
 Tensor sigmoid_backward(const Tensor& output, Tensor grad);
 /// dy * (1 - y^2)

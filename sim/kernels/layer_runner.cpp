@@ -164,6 +164,9 @@ Tensor run_layer(const Layer& l, const std::vector<const Tensor*>& inputs, const
       return add(inputs);
     case OpKind::Concat:
       return concat(inputs, a.axis);
+    case OpKind::Mul:
+      if (inputs.size() != 2 || !inputs[0] || !inputs[1]) fail(l, "expects 2 inputs");
+      return mul(*inputs[0], *inputs[1]);
     default:
       break;
   }
@@ -196,6 +199,8 @@ Tensor run_layer(const Layer& l, const std::vector<const Tensor*>& inputs, const
       return tanh(x);
     case OpKind::LeakyRelu:
       return leaky_relu(x, static_cast<float>(a.negative_slope));
+    case OpKind::HardSigmoid:
+      return hard_sigmoid(x, static_cast<float>(a.slope), static_cast<float>(a.offset));
     case OpKind::BatchNorm:
       return batch_norm(x, w.batch_norm);
     case OpKind::Lrn:
@@ -238,12 +243,14 @@ bool has_backward(const Layer& l) {
     case OpKind::Sigmoid:
     case OpKind::Tanh:
     case OpKind::Softmax:
+    case OpKind::HardSigmoid:
       return true;
     case OpKind::BatchNorm:  // normalization.hpp
     case OpKind::Lrn:
       return true;
     case OpKind::Flatten:  // tensor_ops.hpp
     case OpKind::Add:
+    case OpKind::Mul:
     case OpKind::Concat:
     case OpKind::Dropout:
     case OpKind::Upsample:
@@ -282,6 +289,11 @@ LayerGradients backward_layer(const Layer& l, const std::vector<const Tensor*>& 
       if (in == nullptr) fail(l, "missing input");
     return {add_backward(dy, inputs.size()), {}, {}, {}};
   }
+  if (l.op == OpKind::Mul) {
+    if (inputs.size() != 2 || !inputs[0] || !inputs[1]) fail(l, "expects 2 inputs");
+    auto [da, db] = mul_backward(*inputs[0], *inputs[1], dy);
+    return {{std::move(da), std::move(db)}, {}, {}, {}};
+  }
   if (l.op == OpKind::Concat) {
     std::vector<Shape> shapes;
     for (const auto* in : inputs) {
@@ -314,6 +326,9 @@ LayerGradients backward_layer(const Layer& l, const std::vector<const Tensor*>& 
       return input_gradient(relu6_backward(x, dy));
     case OpKind::LeakyRelu:
       return input_gradient(leaky_relu_backward(x, dy, static_cast<float>(a.negative_slope)));
+    case OpKind::HardSigmoid:
+      return input_gradient(
+          hard_sigmoid_backward(x, dy, static_cast<float>(a.slope), static_cast<float>(a.offset)));
     case OpKind::Sigmoid:
       return input_gradient(sigmoid_backward(y, dy));
     case OpKind::Tanh:

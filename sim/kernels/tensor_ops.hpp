@@ -15,6 +15,13 @@ namespace coinfer::kernels {
 /// Sum of two or more tensors of one shape; throws `Error` otherwise.
 Tensor add(const std::vector<const Tensor*>& inputs);
 
+/// Element-wise product with NumPy broadcasting over equal ranks (each dimension equal, or 1 in one
+/// of the two): a squeeze-and-excitation scale [C,1,1] times a feature map [C,H,W]. Throws `Error`
+/// when the shapes do not broadcast.
+Tensor mul(const Tensor& a, const Tensor& b);
+/// Backward of mul: {dL/da, dL/db}, each summed over the dimensions its input was broadcast along.
+std::array<Tensor, 2> mul_backward(const Tensor& a, const Tensor& b, const Tensor& grad_output);
+
 /// Concatenation along `axis`; every other dimension must match. Throws `Error` otherwise.
 Tensor concat(const std::vector<const Tensor*>& inputs, std::int64_t axis);
 

@@ -42,10 +42,12 @@ const std::vector<std::string> kSupported = {"Add",
                                              "Flatten",
                                              "Gemm",
                                              "GlobalAveragePool",
+                                             "HardSigmoid",
                                              "Identity",
                                              "LRN",
                                              "LeakyRelu",
                                              "MaxPool",
+                                             "Mul",
                                              "Pad",
                                              "ReduceMean",
                                              "Relu",
@@ -327,6 +329,14 @@ class Importer {
     if (op == "Reshape") return map_reshape(n);
     if (op == "BatchNormalization") return map_batch_norm(n);
     if (op == "Add") return map_add(n);
+    if (op == "Mul") return map_mul(n);
+    if (op == "HardSigmoid") {
+      Layer l = layer(n, OpKind::HardSigmoid, {activation(n, 0).layer});
+      require_unpadded(n, activation(n, 0));
+      l.attrs.slope = float_attr(n, "alpha", 0.2);
+      l.attrs.offset = float_attr(n, "beta", 0.5);
+      return add_layer(n, std::move(l), n.output(0));
+    }
     if (op == "Concat") return map_concat(n);
     if (op == "Clip") return map_clip(n);
     if (op == "LRN") return map_lrn(n);
@@ -532,6 +542,13 @@ class Importer {
       fail(n, fmt::format("adds {} and {}: only equal shapes (a residual add) are supported",
                           shape_to_string(a.shape), shape_to_string(b.shape)));
     add_layer(n, layer(n, OpKind::Add, {a.layer, b.layer}), n.output(0));
+  }
+
+  void map_mul(const onnx::NodeProto& n) {
+    const Value a = activation(n, 0), b = activation(n, 1);
+    require_unpadded(n, a);
+    require_unpadded(n, b);
+    add_layer(n, layer(n, OpKind::Mul, {a.layer, b.layer}), n.output(0));
   }
 
   void map_concat(const onnx::NodeProto& n) {

@@ -188,3 +188,17 @@ TEST_CASE("fp16 outputs take two bytes per element") {
   b.add("h", OpKind::Relu, {x}, a);
   CHECK(b.build().layer_by_name("h").output_bytes == 32768);
 }
+
+TEST_CASE("mul broadcasts a [C,1,1] scale over a [C,H,W] map, and rejects shapes that do not broadcast") {
+  GraphBuilder b("se");
+  const auto x = b.input("x", {8, 5, 5});
+  const auto s = b.global_avg_pool(x, "pool");
+  Graph g = b.build();
+  g.add(Layer{"scale", OpKind::Mul, {s, x}, {}, {}, 0, 0, 0});
+  g.infer();
+  CHECK(g.layer_by_name("scale").output_shape == Shape{8, 5, 5});
+  g.add(Layer{"bad", OpKind::Mul, {x, "pool"}, {}, {}, 0, 0, 0});
+  g.add(Layer{"flat", OpKind::Flatten, {x}, {}, {}, 0, 0, 0});
+  g.add(Layer{"worse", OpKind::Mul, {x, "flat"}, {}, {}, 0, 0, 0});
+  CHECK_THROWS_WITH(g.infer(), Catch::Contains("mul inputs do not broadcast"));
+}

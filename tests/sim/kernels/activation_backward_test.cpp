@@ -30,6 +30,15 @@ TEST_CASE("leaky_relu_backward matches finite differences", "[kernels][activatio
       [&](const Tensor& v) { return test::projection(leaky_relu(v, 0.1f), r); }, x);
 }
 
+TEST_CASE("hard_sigmoid_backward matches finite differences inside and outside its ramp",
+          "[kernels][activation][backward]") {
+  const Tensor x = test::away_from(random_uniform({60}, 710, -6.0f, 6.0f), {-3.0f, 3.0f});
+  const Tensor r = random_normal({60}, 711);
+  test::check_gradient(
+      hard_sigmoid_backward(x, r, 1.0f / 6, 0.5f),
+      [&](const Tensor& v) { return test::projection(hard_sigmoid(v, 1.0f / 6, 0.5f), r); }, x);
+}
+
 TEST_CASE("relu's derivative is 0 at 0 and leaky_relu's is 1 there", "[kernels][activation][backward]") {
   const Tensor zero({2}, 0.0f), dy({2}, 1.0f);
   CHECK(relu_backward(zero, dy) == Tensor({2}, 0.0f));

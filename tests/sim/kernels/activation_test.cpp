@@ -22,6 +22,15 @@ TEST_CASE("activations follow their formulas element by element", "[kernels][act
   }
 }
 
+TEST_CASE("hard_sigmoid is max(0, min(1, slope x + offset))", "[kernels][activation]") {
+  const Tensor y = hard_sigmoid(Tensor({5}, {-4.0f, -3.0f, 0.0f, 1.5f, 4.0f}), 1.0f / 6, 0.5f);
+  CHECK(y.data[0] == 0.0f);
+  CHECK(y.data[1] == Approx(0.0f).margin(1e-7));
+  CHECK(y.data[2] == 0.5f);
+  CHECK(y.data[3] == Approx(0.75f));
+  CHECK(y.data[4] == 1.0f);
+}
+
 TEST_CASE("softmax normalises the channel axis of a feature map and the last axis otherwise",
           "[kernels][softmax]") {
   // (C, H, W): at each pixel, softmax over C.
