@@ -95,6 +95,122 @@ std::int64_t default_opset(const onnx::ModelProto& model) {
 
 namespace {
 
+// ONNX's shape inference divides by these without checking them (a zero stride is SIGFPE inside
+// libonnx), so they are checked first, on every node: strides, dilations, kernel sizes and group
+// counts positive, pads non-negative.
+void check_divisor_attributes(const onnx::ModelProto& model, const std::string& file) {
+  const auto& nodes = model.graph().node();
+  for (int i = 0; i < nodes.size(); ++i) {
+    for (const auto& a : nodes[i].attribute()) {
+      const bool positive = a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape" ||
+                            a.name() == "group";
+      if (!positive && a.name() != "pads") continue;
+      std::vector<std::int64_t> values(a.ints().begin(), a.ints().end());
+      if (a.type() == onnx::AttributeProto_AttributeType_INT) values.push_back(a.i());
+      for (auto v : values)
+        if (positive ? v < 1 : v < 0)
+          throw InputError(
+              file, index_path("graph.node", static_cast<std::size_t>(i)),
+              fmt::format("node '{}' ({}): {} must be {}, got [{}]", nodes[i].name(), nodes[i].op_type(),
+                          a.name(), positive ? "positive" : "non-negative", fmt::join(values, ", ")));
+    }
+  }
+}
+
+// Bytes per element of a tensor type with fixed-size elements; 0 for strings and unknown types.
+std::int64_t element_bytes(int type) {
+  using T = onnx::TensorProto;
+  switch (type) {
+    case T::UINT8:
+    case T::INT8:
+    case T::BOOL:
+      return 1;
+    case T::UINT16:
+    case T::INT16:
+    case T::FLOAT16:
+    case T::BFLOAT16:
+      return 2;
+    case T::FLOAT:
+    case T::INT32:
+    case T::UINT32:
+      return 4;
+    case T::INT64:
+    case T::UINT64:
+    case T::DOUBLE:
+    case T::COMPLEX64:
+      return 8;
+    case T::COMPLEX128:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+// Elements the typed field of `t` holds for its type (ONNX's layout: small integer types in
+// int32_data, complex numbers as two values).
+std::int64_t typed_count(const onnx::TensorProto& t) {
+  using T = onnx::TensorProto;
+  switch (t.data_type()) {
+    case T::FLOAT:
+      return t.float_data_size();
+    case T::COMPLEX64:
+      return t.float_data_size() / 2;
+    case T::DOUBLE:
+      return t.double_data_size();
+    case T::COMPLEX128:
+      return t.double_data_size() / 2;
+    case T::INT64:
+      return t.int64_data_size();
+    case T::UINT32:
+    case T::UINT64:
+      return t.uint64_data_size();
+    case T::STRING:
+      return t.string_data_size();
+    default:
+      return t.int32_data_size();
+  }
+}
+
+// ONNX's checker and shape inference read a tensor's data trusting its dimensions (libonnx 1.12
+// overruns a raw_data shorter than they say): every inline tensor, initializer or Constant value, must
+// hold exactly as many values as its dimensions.
+void check_tensor_sizes(const onnx::ModelProto& model, const std::string& file) {
+  const auto check = [&](const onnx::TensorProto& t, const std::string& path) {
+    if (t.data_location() == onnx::TensorProto_DataLocation_EXTERNAL) return;
+    std::int64_t n = 1;
+    for (auto d : t.dims()) {
+      if (d < 0 || (d > 0 && n > INT64_MAX / d))
+        throw InputError(file, path, fmt::format("tensor '{}': dimensions out of range", t.name()));
+      n *= d;
+    }
+    const std::int64_t size = element_bytes(t.data_type());
+    const bool raw = t.has_raw_data();
+    const bool ok =
+        raw ? size > 0 && n <= INT64_MAX / size && static_cast<std::int64_t>(t.raw_data().size()) == n * size
+            : typed_count(t) == n;
+    if (!ok)
+      throw InputError(
+          file, path,
+          fmt::format("tensor '{}': its data does not hold the {} elements its dimensions say", t.name(), n));
+  };
+  const auto& g = model.graph();
+  for (int i = 0; i < g.initializer_size(); ++i)
+    check(g.initializer(i), index_path("graph.initializer", static_cast<std::size_t>(i)));
+  if (g.sparse_initializer_size() > 0)
+    throw InputError(file, "graph.sparse_initializer", "sparse initializers are not supported");
+  for (int i = 0; i < g.node_size(); ++i)
+    for (const auto& a : g.node(i).attribute()) {
+      const auto path = index_path("graph.node", static_cast<std::size_t>(i));
+      if (a.has_t()) check(a.t(), path);
+      for (const auto& t : a.tensors()) check(t, path);
+      if (a.has_g() || a.graphs_size() > 0)
+        throw InputError(file, path,
+                         fmt::format("node '{}' ({}) holds a subgraph (control flow); coinfer imports "
+                                     "straight-line graphs only",
+                                     g.node(i).name(), g.node(i).op_type()));
+    }
+}
+
 // Checks a parsed model: an ONNX model of a supported opset that onnx::checker accepts; then runs
 // ONNX shape inference so `graph.value_info` holds the shapes ONNX derives.
 void validate(onnx::ModelProto& model, const std::string& file, const std::string& model_dir) {
@@ -139,6 +255,8 @@ void validate(onnx::ModelProto& model, const std::string& file, const std::strin
   } catch (const std::exception& e) {
     throw InputError(file, "", fmt::format("the ONNX checker rejects the model: {}", e.what()));
   }
+  check_divisor_attributes(model, file);
+  check_tensor_sizes(model, file);
   try {
     onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
                                        onnx::ShapeInferenceOptions(true, 1, false));

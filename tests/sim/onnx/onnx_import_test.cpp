@@ -246,3 +246,12 @@ TEST_CASE("an ONNX zero Pad before a max pool is an error (max pooling pads with
   const test::ScratchDir dir;
   CHECK_THAT(import_error(write(dir, m)), Catch::Contains("(MaxPool)") && Catch::Contains("folds Pad only"));
 }
+
+TEST_CASE("an ONNX convolution with a zero stride is an error, before ONNX's shape inference divides by it",
+          "[onnx]") {
+  auto m = tiny();
+  add_ints(*m.mutable_graph()->mutable_node(0), "strides", {1, 0});
+  const test::ScratchDir dir;
+  CHECK_THAT(import_error(write(dir, m)), Catch::Contains("graph.node[0]") && Catch::Contains("(Conv)") &&
+                                              Catch::Contains("strides must be positive, got [1, 0]"));
+}
