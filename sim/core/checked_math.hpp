@@ -6,8 +6,10 @@
 ///     const CheckedInt out = (CheckedInt(in) + 2 * p - d * (k - 1) - 1) / s + 1;
 ///     if (!out.ok()) throw InputError(...);   // never signed-overflow UB
 ///     use(out.value());
+#include <charconv>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 namespace coinfer {
 
@@ -23,6 +25,15 @@ inline std::optional<std::int64_t> checked_mul(std::int64_t a, std::int64_t b) {
   std::int64_t r = 0;
   if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
   return r;
+}
+
+/// The whole of `s` as a decimal int64, or nullopt for anything else (empty, a sign alone, trailing
+/// characters, a value out of range): for sizes read from files, where std::stoll would throw.
+inline std::optional<std::int64_t> parse_int64(std::string_view s) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
 }
 
 class CheckedInt {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/atomic_file.hpp"
+#include "sim/core/checked_math.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer {
@@ -46,8 +47,11 @@ Tensor read_npy(const std::string& file) {
   Shape shape;
   const std::string dims = m[1];
   const std::regex number("\\d+");
-  for (std::sregex_iterator it(dims.begin(), dims.end(), number), end; it != end; ++it)
-    shape.push_back(std::stoll(it->str()));
+  for (std::sregex_iterator it(dims.begin(), dims.end(), number), end; it != end; ++it) {
+    const auto d = parse_int64(it->str());
+    if (!d) throw bad(fmt::format("shape dimension {} is out of range", it->str()));
+    shape.push_back(*d);
+  }
   const auto count = checked_shape_elements(shape);
   const std::size_t body = start + header_len;
   if (!count || data.size() - body != static_cast<std::size_t>(*count) * sizeof(float))

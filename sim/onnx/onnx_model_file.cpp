@@ -10,12 +10,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include <fmt/format.h>
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include "sim/core/checked_math.hpp"
 #include "sim/core/error.hpp"
 
 namespace coinfer::onnx_file {
@@ -27,13 +29,22 @@ std::string tensor_path(const onnx::TensorProto& t) { return fmt::format("tensor
   throw InputError("", tensor_path(t), message);
 }
 
-std::int64_t element_count(const onnx::TensorProto& t) {
+// The element count of `t`'s dimensions; nullopt for a negative one or a count past int64.
+std::optional<std::int64_t> dims_count(const onnx::TensorProto& t) {
   std::int64_t n = 1;
   for (auto d : t.dims()) {
-    if (d < 0 || (d > 0 && n > INT64_MAX / d)) fail_tensor(t, "expected non-negative dimensions");
-    n *= d;
+    if (d < 0) return std::nullopt;
+    const auto next = checked_mul(n, d);
+    if (!next) return std::nullopt;
+    n = *next;
   }
   return n;
+}
+
+std::int64_t element_count(const onnx::TensorProto& t) {
+  const auto n = dims_count(t);
+  if (!n) fail_tensor(t, "expected non-negative dimensions whose product fits in 64 bits");
+  return *n;
 }
 
 // The bytes of an external-data tensor: its `location` (relative to the model's folder), `offset`
@@ -43,8 +54,11 @@ std::string external_bytes(const onnx::TensorProto& t, const std::string& model_
   std::int64_t offset = 0, length = -1;
   for (const auto& e : t.external_data()) {
     if (e.key() == "location") location = e.value();
-    if (e.key() == "offset") offset = std::stoll(e.value());
-    if (e.key() == "length") length = std::stoll(e.value());
+    if (e.key() != "offset" && e.key() != "length") continue;
+    const auto v = parse_int64(e.value());
+    if (!v || *v < 0)
+      fail_tensor(t, fmt::format("external data {} '{}' is not a non-negative integer", e.key(), e.value()));
+    (e.key() == "offset" ? offset : length) = *v;
   }
   if (location.empty()) fail_tensor(t, "external data without a 'location'");
   const auto path = std::filesystem::path(model_dir) / location;
@@ -52,10 +66,13 @@ std::string external_bytes(const onnx::TensorProto& t, const std::string& model_
   if (!in) fail_tensor(t, fmt::format("its external data file '{}' cannot be opened", path.string()));
   in.seekg(0, std::ios::end);
   const std::int64_t size = in.tellg();
+  if (offset > size)
+    fail_tensor(t, fmt::format("external data offset {} lies past the end of '{}' ({} bytes)", offset,
+                               path.string(), size));
   if (length < 0) length = size - offset;
-  if (offset < 0 || offset + length > size)
-    fail_tensor(t, fmt::format("external data [{}, {}) lies past the end of '{}' ({} bytes)", offset,
-                               offset + length, path.string(), size));
+  if (length > size - offset)
+    fail_tensor(t, fmt::format("external data of {} bytes at offset {} runs past the end of '{}' ({} bytes)",
+                               length, offset, path.string(), size));
   std::string bytes(static_cast<std::size_t>(length), '\0');
   in.seekg(offset);
   in.read(bytes.data(), length);
@@ -177,12 +194,9 @@ std::int64_t typed_count(const onnx::TensorProto& t) {
 void check_tensor_sizes(const onnx::ModelProto& model, const std::string& file) {
   const auto check = [&](const onnx::TensorProto& t, const std::string& path) {
     if (t.data_location() == onnx::TensorProto_DataLocation_EXTERNAL) return;
-    std::int64_t n = 1;
-    for (auto d : t.dims()) {
-      if (d < 0 || (d > 0 && n > INT64_MAX / d))
-        throw InputError(file, path, fmt::format("tensor '{}': dimensions out of range", t.name()));
-      n *= d;
-    }
+    const auto count = dims_count(t);
+    if (!count) throw InputError(file, path, fmt::format("tensor '{}': dimensions out of range", t.name()));
+    const std::int64_t n = *count;
     const std::int64_t size = element_bytes(t.data_type());
     const bool raw = t.has_raw_data();
     const bool ok =

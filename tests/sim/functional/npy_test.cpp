@@ -67,3 +67,12 @@ TEST_CASE("a file without the NumPy magic is an error", "[npy]") {
   const test::ScratchDir dir;
   CHECK_THROWS_WITH(read_npy(write(dir, "just text, no magic")), Catch::Contains("no \\x93NUMPY magic"));
 }
+
+TEST_CASE("a .npy shape dimension past int64 is an error, not an exception from the parse", "[npy]") {
+  const test::ScratchDir dir;
+  const auto path = write(dir, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': "
+                                         "(99999999999999999999,), }",
+                                         std::string(8, '\0')));
+  CHECK_THROWS_AS(read_npy(path), InputError);
+  CHECK_THROWS_WITH(read_npy(path), Catch::Contains("99999999999999999999 is out of range"));
+}

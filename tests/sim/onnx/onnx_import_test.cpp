@@ -91,12 +91,17 @@ onnx::ModelProto tiny(std::int64_t opset = 13) {
 }
 
 // Drops a tensor's inline values and points it at `location` (relative to the model's folder).
-void move_to_external_file(onnx::TensorProto& t, const std::string& location) {
+void move_to_external_file(onnx::TensorProto& t, const std::string& location,
+                           const std::string& offset = "") {
   t.clear_float_data();
   t.set_data_location(onnx::TensorProto_DataLocation_EXTERNAL);
   auto* e = t.add_external_data();
   e->set_key("location");
   e->set_value(location);
+  if (offset.empty()) return;
+  e = t.add_external_data();
+  e->set_key("offset");
+  e->set_value(offset);
 }
 
 std::string write(const test::ScratchDir& dir, const std::string& name, const std::string& bytes) {
@@ -234,6 +239,20 @@ TEST_CASE("an ONNX weight in an external-data file is read from it", "[onnx]") {
   write(dir, "weights.bin", std::string(reinterpret_cast<const char*>(values.data()), values.size() * 4));
   const Graph g = import_onnx(write(dir, m));
   CHECK(g.stored_weights()->at(g.layer(1).name).arrays[0].values() == values);
+}
+
+TEST_CASE("an ONNX external-data offset that is not a number in range is an error naming it", "[onnx]") {
+  for (const std::string offset : {"12abc", "99999999999999999999", "-4", "500"}) {
+    auto m = tiny();
+    move_to_external_file(*m.mutable_graph()->mutable_initializer(0), "weights.bin", offset);
+    const test::ScratchDir dir;
+    write(dir, "weights.bin", std::string(432, '\0'));
+    CAPTURE(offset);
+    CHECK_THAT(import_error(write(dir, m)),
+               Catch::Contains("tensor 'w': external data") &&
+                   (Catch::Contains("offset '" + offset + "' is not a non-negative integer") ||
+                    Catch::Contains("past the end")));
+  }
 }
 
 TEST_CASE("an ONNX zero Pad before a max pool is an error (max pooling pads with -inf)", "[onnx]") {
