@@ -1,13 +1,16 @@
-// `coinfer models`, `coinfer model show|export`, `coinfer validate`.
+// `coinfer models`, `coinfer model show|export [--format json|onnx]`, `coinfer validate`.
 #include <iostream>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/graph/graph_json.hpp"
+#include "sim/kernels/layer_runner.hpp"
 #include "sim/models/zoo.hpp"
+#include "sim/onnx/onnx_export.hpp"
 #include "sim/onnx/onnx_import.hpp"
 #include "sim/report/table.hpp"
 
@@ -50,6 +53,37 @@ void print_layers(const Graph& g) {
   std::cout << "model " << g.name() << "\n" << t.str();
 }
 
+struct ExportOptions {
+  std::string model, format = "json", output;
+  std::uint64_t seed = 1;
+};
+
+void export_model(const ExportOptions& o) {
+  if (o.format != "json" && o.format != "onnx")
+    throw InputError("", "--format", fmt::format("unknown format '{}'; expected json or onnx", o.format));
+  if (o.format == "onnx" && o.output.empty())
+    throw InputError("", "--output", "--format onnx writes a binary file: name it with --output FILE");
+  const Graph g = load_model(o.model);
+  if (o.format == "json") {
+    const std::string text = graph_to_json(g).dump(2) + "\n";
+    if (o.output.empty())
+      std::cout << text;
+    else
+      write_file_atomic(o.output, text);
+    return;
+  }
+  std::string bytes;
+  try {
+    bytes = export_onnx(
+        g, [&](const Layer& l, const Shape& in) { return kernels::file_weights(g, l, in, o.seed); });
+  } catch (const InputError& e) {
+    throw e.with_file(o.model);
+  }
+  write_file_atomic(o.output, bytes);
+  std::cerr << fmt::format("wrote {}: model '{}', {} layers, {} params, ONNX opset {}\n", o.output, g.name(),
+                           g.size(), format_count(g.total_params()), kOnnxExportOpset);
+}
+
 }  // namespace
 
 void add_model_commands(CLI::App& app) {
@@ -71,12 +105,15 @@ void add_model_commands(CLI::App& app) {
       print_layers(g);
   });
 
-  auto export_model = std::make_shared<std::string>();
+  auto ex = std::make_shared<ExportOptions>();
   auto* exp = model->add_subcommand("export",
-                                    "Write a model in the JSON model format to stdout (its structure: an "
-                                    "ONNX file's weights stay in the file)");
-  exp->add_option("model", *export_model, "Zoo name, model JSON file or ONNX file")->required();
-  exp->callback([export_model] { std::cout << graph_to_json(load_model(*export_model)).dump(2) << "\n"; });
+                                    "Write a model as coinfer JSON (its structure) or as ONNX (structure and "
+                                    "weights: an ONNX file's own, else seeded as `coinfer infer --seed`)");
+  exp->add_option("model", ex->model, "Zoo name, model JSON file or ONNX file")->required();
+  exp->add_option("--format", ex->format, "json or onnx")->capture_default_str();
+  exp->add_option("-o,--output", ex->output, "File to write (JSON: stdout without it)");
+  exp->add_option("--seed", ex->seed, "Seed of the weights an ONNX export writes")->capture_default_str();
+  exp->callback([ex] { export_model(*ex); });
 
   auto validate_file = std::make_shared<std::string>();
   auto* validate =

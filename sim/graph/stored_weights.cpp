@@ -23,14 +23,27 @@ std::vector<Shape> stored_weight_shapes(const Layer& l, const Shape& in) {
     }
     case OpKind::FullyConnected:
       return with_bias({a.units, in.size() == 2 ? in[1] : shape_elements(in)}, a.units);
+    case OpKind::ConvTranspose2d:
+      return with_bias({in.at(0), a.out_channels / a.groups, a.kernel[0], a.kernel[1]}, a.out_channels);
     case OpKind::BatchNorm:
       return {{in.at(0)}, {in.at(0)}, {in.at(0)}, {in.at(0)}};
+    case OpKind::Lstm: {
+      const std::int64_t dirs = a.bidirectional ? 2 : 1, h = a.units;
+      std::vector<Shape> s;
+      for (std::int64_t layer = 0; layer < a.num_layers; ++layer)
+        for (std::int64_t d = 0; d < dirs; ++d) {
+          s.push_back({4 * h, layer == 0 ? in.at(1) : dirs * h});
+          s.push_back({4 * h, h});
+          if (a.bias) s.push_back({4 * h});
+        }
+      return s;
+    }
     default:
       throw InputError("", "", fmt::format("layer '{}' ({}) takes no stored weights", l.name, op_name(l.op)));
   }
 }
 
-void check_stored_weights(const Layer& l, const Shape& in, const StoredLayerWeights& stored) {
+std::vector<Shape> check_stored_weights(const Layer& l, const Shape& in, const StoredLayerWeights& stored) {
   const std::vector<Shape> want = stored_weight_shapes(l, in);
   if (stored.arrays.size() != want.size())
     throw InputError("", "",
@@ -44,6 +57,7 @@ void check_stored_weights(const Layer& l, const Shape& in, const StoredLayerWeig
                        fmt::format("layer '{}' ({}): weight array {} is {}, the layer takes {}", l.name,
                                    op_name(l.op), i, shape_to_string(a.shape), shape_to_string(want[i])));
   }
+  return want;
 }
 
 }  // namespace coinfer

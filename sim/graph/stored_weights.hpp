@@ -3,8 +3,12 @@
 /// here runs with these values in functional mode; every other layer gets seeded weights
 /// (sim/kernels/layer_runner.hpp). The arrays of a layer are in the order its kernels take them:
 ///
-///     conv2d, depthwise_conv2d, fc   weight (PyTorch layout), then bias when the layer has one
-///     batch_norm                     scale, shift, mean, variance (one value per channel)
+///     conv2d, depthwise_conv2d, fc,   weight (PyTorch layout), then bias when the layer has one
+///     conv_transpose2d
+///     batch_norm                      scale, shift, mean, variance (one value per channel)
+///     lstm                            per cell (layer-major, forward then backward): W_ih [4H, F],
+///                                     W_hh [4H, H], then bias [4H] when the layer has one; gates in
+///                                     PyTorch's order (i, f, g, o)
 ///
 /// The bytes are little-endian fp32, as ONNX stores raw tensor data, so an importer can move a
 /// protobuf string in without copying it.
@@ -44,8 +48,10 @@ struct Layer;
 /// The shapes of the arrays `layer` takes, given its (first) input shape, in the order above. Throws
 /// `InputError` for an op without weights.
 std::vector<Shape> stored_weight_shapes(const Layer& layer, const Shape& input);
-/// Throws `InputError` naming the layer when `stored` is not what it takes (count, or an array's size).
-void check_stored_weights(const Layer& layer, const Shape& input, const StoredLayerWeights& stored);
+/// Throws `InputError` naming the layer when `stored` is not what it takes (count, or an array's size);
+/// returns the shapes it takes (stored_weight_shapes).
+std::vector<Shape> check_stored_weights(const Layer& layer, const Shape& input,
+                                        const StoredLayerWeights& stored);
 using StoredWeightsPtr = std::shared_ptr<const StoredWeights>;
 
 }  // namespace coinfer

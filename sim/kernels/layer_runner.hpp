@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/graph/graph.hpp"
 #include "sim/graph/layer.hpp"
 #include "sim/graph/stored_weights.hpp"
 #include "sim/kernels/conv.hpp"
@@ -44,6 +45,16 @@ LayerWeights make_weights(const Layer& layer, const Shape& input, std::uint64_t 
 /// `layer`'s weights from the values a model file brought (sim/graph/stored_weights.hpp). Throws
 /// `InputError` naming the layer when they are not what it takes (check_stored_weights).
 LayerWeights weights_from_stored(const Layer& layer, const Shape& input, const StoredLayerWeights& stored);
+
+/// The inverse: `weights` as the arrays of sim/graph/stored_weights.hpp (a model file's layout), for
+/// a layer that takes stored weights. Throws `InputError` for a sparse (pruned) fc layer.
+StoredLayerWeights stored_from_weights(const Layer& layer, const Shape& input, const LayerWeights& weights);
+
+/// The weights functional mode runs `layer` of `graph` with (ForwardPass), in the stored layout: those
+/// the model file brought, else the seeded ones (`derive_seed(seed, layer.name)`). For writing a model
+/// file that runs as `coinfer infer --seed seed` runs the graph.
+StoredLayerWeights file_weights(const Graph& graph, const Layer& layer, const Shape& input,
+                                std::uint64_t seed);
 
 /// The convolution parameters of a conv layer's attributes (stride, padding, dilation, output padding,
 /// groups).

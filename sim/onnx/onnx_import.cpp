@@ -25,36 +25,23 @@ struct Value {
   Shape shape;        // coinfer's shape (no batch dimension)
   std::array<std::int64_t, 2> pad{0, 0};
   onnx::TensorProto* constant = nullptr;
+  bool lstm_output = false;  // an LSTM's Y or Y_h: read only through a Reshape to coinfer's shape
   bool is_activation() const { return !layer.empty(); }
 };
 
 // Padding beyond any real network's (a guard against sums that overflow).
 constexpr std::int64_t kMaxPad = std::int64_t{1} << 20;
 
-const std::vector<std::string> kSupported = {"Add",
-                                             "AveragePool",
-                                             "BatchNormalization",
-                                             "Clip",
-                                             "Concat",
-                                             "Constant",
-                                             "Conv",
-                                             "Dropout",
-                                             "Flatten",
-                                             "Gemm",
-                                             "GlobalAveragePool",
-                                             "HardSigmoid",
-                                             "Identity",
-                                             "LRN",
-                                             "LeakyRelu",
-                                             "MaxPool",
-                                             "Mul",
-                                             "Pad",
-                                             "ReduceMean",
-                                             "Relu",
-                                             "Reshape",
-                                             "Sigmoid",
-                                             "Softmax",
-                                             "Tanh"};
+const std::vector<std::string> kSupported = {"Add",         "AveragePool",   "BatchNormalization",
+                                             "Clip",        "Concat",        "Constant",
+                                             "Conv",        "ConvTranspose", "Dropout",
+                                             "Flatten",     "Gemm",          "GlobalAveragePool",
+                                             "HardSigmoid", "Identity",      "LRN",
+                                             "LSTM",        "LeakyRelu",     "MatMul",
+                                             "MaxPool",     "Mul",           "Pad",
+                                             "ReduceMean",  "Relu",          "Reshape",
+                                             "Resize",      "Sigmoid",       "Softmax",
+                                             "Sum",         "Tanh"};
 
 class Importer {
  public:
@@ -69,13 +56,16 @@ class Importer {
     auto& g = *model_.mutable_graph();
     for (auto& t : *g.mutable_initializer()) values_[t.name()] = Value{"", {}, {0, 0}, &t};
     count_uses(g);
-    for (const auto& vi : g.value_info()) onnx_shapes_[vi.name()] = vi;
-    for (const auto& vi : g.output()) onnx_shapes_[vi.name()] = vi;
+    opset_ = onnx_file::default_opset(model_);
+    for (int i = 0; i < g.node_size(); ++i)
+      for (const auto& in : g.node(i).input()) consumers_[in].push_back(i);
+    for (const auto& vi : g.value_info()) onnx_shapes_[vi.name()] = &vi;
+    for (const auto& vi : g.output()) onnx_shapes_[vi.name()] = &vi;
     for (int i = 0; i < g.input_size(); ++i)
       if (!values_.count(g.input(i).name())) add_input(g.input(i), i);
     for (int i = 0; i < g.node_size(); ++i) {
       node_index_ = i;
-      map_node(*g.mutable_node(i));
+      if (!fused_.count(i)) map_node(*g.mutable_node(i));
     }
     for (int i = 0; i < g.output_size(); ++i) {
       const Value& v = value(g.output(i).name());
@@ -155,6 +145,10 @@ class Importer {
     if (!v.is_activation())
       fail(n, fmt::format("input {} ('{}') is a constant; coinfer expects a computed tensor there", input,
                           n.input(input)));
+    if (v.lstm_output && n.op_type() != "Reshape")
+      fail(n, fmt::format("input {} ('{}') is an LSTM output; coinfer reads it only through a Reshape to "
+                          "[1, T, directions * hidden] (Y) or [1, directions * hidden] (Y_h)",
+                          input, n.input(input)));
     return v;
   }
   onnx::TensorProto* constant(const onnx::NodeProto& n, int input) {
@@ -243,9 +237,9 @@ class Importer {
 
   void check_shape(const onnx::NodeProto& n, const std::string& output, const Shape& ours) {
     auto it = onnx_shapes_.find(output);
-    if (it == onnx_shapes_.end() || !it->second.type().tensor_type().has_shape()) return;
+    if (it == onnx_shapes_.end() || !it->second->type().tensor_type().has_shape()) return;
     Shape theirs;
-    for (const auto& d : it->second.type().tensor_type().shape().dim()) {
+    for (const auto& d : it->second->type().tensor_type().shape().dim()) {
       if (!d.has_dim_value()) return;
       theirs.push_back(d.dim_value());
     }
@@ -319,6 +313,11 @@ class Importer {
     if (op == "Constant") return map_constant(n);
     if (op == "Identity") return alias(n, n.input(0));
     if (op == "Dropout") return map_dropout(n);
+    if (op == "ConvTranspose") return map_conv_transpose(n);
+    if (op == "MatMul") return map_matmul(n);
+    if (op == "Resize") return map_resize(n);
+    if (op == "LSTM") return map_lstm(n);
+    if (op == "Sum") return map_add(n);
     if (op == "Pad") return map_pad(n);
     if (op == "Conv") return map_conv(n);
     if (op == "Gemm") return map_gemm(n);
@@ -360,10 +359,28 @@ class Importer {
     values_[n.output(0)] = Value{"", {}, {0, 0}, a->mutable_t()};
   }
 
+  // A dropout layer (the identity at inference), its rate from `ratio` (an input from opset 12).
   void map_dropout(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_unpadded(n, in);
     if (n.output_size() > 1 && !n.output(1).empty())
       fail(n, "its mask output is used; at inference coinfer reads Dropout as the identity");
-    alias(n, n.input(0));
+    if (n.input_size() > 2 && !n.input(2).empty()) {
+      const auto training = ints_of(n, 2);
+      if (training.size() != 1 || training[0] != 0) fail(n, "training_mode must be false (inference)");
+    }
+    Layer l = layer(n, OpKind::Dropout, {in.layer});
+    l.attrs.rate = opset_ >= 12 ? scalar_of(n, 1).value_or(0.5f) : float_attr(n, "ratio", 0.5);
+    add_layer(n, std::move(l), n.output(0));
+  }
+
+  // Every node reading `tensor` has op type `op` (and there is one at least).
+  bool only_read_by(const std::string& tensor, const std::string& op) const {
+    auto it = consumers_.find(tensor);
+    if (it == consumers_.end() || it->second.empty()) return false;
+    for (int i : it->second)
+      if (model_.graph().node(i).op_type() != op) return false;
+    return true;
   }
 
   void map_pad(const onnx::NodeProto& n) {
@@ -391,23 +408,205 @@ class Importer {
     const bool depthwise = group > 1 && group == cin && w.shape[1] == 1 && cout % cin == 0;
     Layer l = layer(n, depthwise ? OpKind::DepthwiseConv2d : OpKind::Conv2d, {in.layer});
     auto& a = l.attrs;
-    a.kernel = {w.shape[2], w.shape[3]};
-    if (auto k = ints_attr(n, "kernel_shape"); !k.empty() && pair(k, 0) != a.kernel)
-      fail(n, "kernel_shape differs from the weight's");
-    a.stride = pair(ints_attr(n, "strides"), 1);
-    a.dilation = pair(ints_attr(n, "dilations"), 1);
-    a.padding = spatial_pads(n, in);
+    spatial_attrs(n, in, w, a);
     if (depthwise) {
       a.multiplier = cout / cin;
     } else {
       a.out_channels = cout;
       a.groups = group;
     }
+    add_weighted(n, std::move(l), std::move(w));
+  }
+
+  // What Conv and ConvTranspose share: the kernel (the weight's, as kernel_shape says), strides,
+  // dilations and pads.
+  void spatial_attrs(const onnx::NodeProto& n, const Value& in, const StoredArray& w, LayerAttrs& a) {
+    a.kernel = {w.shape[2], w.shape[3]};
+    if (auto k = ints_attr(n, "kernel_shape"); !k.empty() && pair(k, 0) != a.kernel)
+      fail(n, "kernel_shape differs from the weight's");
+    a.stride = pair(ints_attr(n, "strides"), 1);
+    a.dilation = pair(ints_attr(n, "dilations"), 1);
+    a.padding = spatial_pads(n, in);
+  }
+
+  // Adds a conv-like layer with its weight `w`, and its bias (input 2) when the node has one.
+  void add_weighted(const onnx::NodeProto& n, Layer l, StoredArray w) {
     std::vector<StoredArray> arrays;  // not {std::move(w)}: an initializer list copies its elements
     arrays.push_back(std::move(w));
-    a.bias = n.input_size() > 2 && !n.input(2).empty();
-    if (a.bias) arrays.push_back(weight(n, 2));
+    l.attrs.bias = n.input_size() > 2 && !n.input(2).empty();
+    if (l.attrs.bias) arrays.push_back(weight(n, 2));
     add_layer(n, std::move(l), n.output(0), std::move(arrays));
+  }
+
+  void map_conv_transpose(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_2d(n, in);
+    require_unpadded(n, in);
+    StoredArray w = weight(n, 1);
+    if (w.shape.size() != 4) fail(n, "only 2-D transposed convolutions (a 4-D weight) are supported");
+    if (attr(n, "output_shape"))
+      fail(n, "output_shape is not supported; export with pads and output_padding");
+    const std::int64_t group = int_attr(n, "group", 1);
+    Layer l = layer(n, OpKind::ConvTranspose2d, {in.layer});
+    auto& a = l.attrs;
+    spatial_attrs(n, in, w, a);
+    a.output_padding = pair(ints_attr(n, "output_padding"), 0);
+    a.groups = group;
+    a.out_channels = w.shape[1] * group;
+    add_weighted(n, std::move(l), std::move(w));
+  }
+
+  // MatMul of a [1, T, F] sequence by a constant [F, U]: an fc layer over the sequence (as PyTorch's
+  // Linear on a 3-D input exports), taking the bias from an Add of a constant [U] that alone reads it.
+  void map_matmul(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_unpadded(n, in);
+    StoredArray w = weight(n, 1);
+    if (in.shape.size() != 2 || w.shape.size() != 2 || w.shape[0] != in.shape[1])
+      fail(n, fmt::format(
+                  "multiplies {} by {}: only a [1, T, F] sequence by a constant [F, U] (an fc layer over "
+                  "the sequence) is supported",
+                  shape_to_string(in.shape), shape_to_string(w.shape)));
+    const std::int64_t f = w.shape[0], units = w.shape[1];
+    const std::vector<float> v = w.values();
+    std::vector<float> t(v.size());  // [F, U] -> [U, F], the fc layout
+    for (std::int64_t k = 0; k < f; ++k)
+      for (std::int64_t u = 0; u < units; ++u)
+        t[static_cast<std::size_t>(u * f + k)] = v[static_cast<std::size_t>(k * units + u)];
+    std::vector<StoredArray> arrays;
+    arrays.push_back(StoredArray{
+        {units, f}, std::string(reinterpret_cast<const char*>(t.data()), t.size() * sizeof(float))});
+    Layer l = layer(n, OpKind::FullyConnected, {in.layer});
+    l.attrs.units = units;
+    l.attrs.bias = false;
+    std::string output = n.output(0);
+    const auto readers = consumers_.find(n.output(0));
+    if (readers != consumers_.end() && readers->second.size() == 1) {
+      const int next = readers->second[0];
+      const auto& add = model_.graph().node(next);
+      const int other = add.input_size() == 2 ? (add.input(0) == n.output(0) ? 1 : 0) : -1;
+      if (add.op_type() == "Add" && other >= 0 && !value(add.input(other)).is_activation()) {
+        StoredArray b = weight(add, other);
+        if (shape_elements(b.shape) == units) {
+          b.shape = {units};
+          arrays.push_back(std::move(b));
+          l.attrs.bias = true;
+          fused_.insert(next);
+          output = add.output(0);
+        }
+      }
+    }
+    add_layer(n, std::move(l), output, std::move(arrays));
+  }
+
+  // Resize by integer factors: nearest as PyTorch exports it (asymmetric, floor), or linear with half-pixel
+  // centres (align_corners = false).
+  void map_resize(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_2d(n, in);
+    require_unpadded(n, in);
+    const std::string mode = string_attr(n, "mode", "nearest");
+    const std::string transform = string_attr(n, "coordinate_transformation_mode", "half_pixel");
+    Layer l = layer(n, OpKind::Upsample, {in.layer});
+    if (mode == "nearest" && transform == "asymmetric" &&
+        string_attr(n, "nearest_mode", "round_prefer_floor") == "floor")
+      l.attrs.mode = "nearest";
+    else if (mode == "linear" && (transform == "half_pixel" || transform == "pytorch_half_pixel"))
+      l.attrs.mode = "bilinear";
+    else
+      fail(n, fmt::format(
+                  "mode {} with coordinate_transformation_mode {}: coinfer upsamples nearest (asymmetric, "
+                  "nearest_mode floor) or linear (half_pixel / pytorch_half_pixel)",
+                  mode, transform));
+    std::vector<double> factor;
+    if (n.input_size() > 2 && !n.input(2).empty() && constant(n, 2) &&
+        onnx_file::dims_of(*constant(n, 2)) != Shape{0}) {
+      std::vector<float> scales;
+      try {
+        scales = onnx_file::float_values(*constant(n, 2), dir_);
+      } catch (const InputError& e) {
+        fail(n, e.path() + ": " + e.message());
+      }
+      factor.assign(scales.begin(), scales.end());
+    } else if (n.input_size() > 3 && !n.input(3).empty()) {
+      const auto sizes = ints_of(n, 3);
+      Shape dims{1};
+      dims.insert(dims.end(), in.shape.begin(), in.shape.end());
+      for (std::size_t i = 0; i < sizes.size() && i < dims.size(); ++i)
+        factor.push_back(static_cast<double>(sizes[i]) / static_cast<double>(dims[i]));
+    }
+    const auto whole = [](double x) { return x >= 1.0 && x <= 1 << 20 && x == std::floor(x); };
+    if (factor.size() != 4 || factor[0] != 1.0 || factor[1] != 1.0 || !whole(factor[2]) || !whole(factor[3]))
+      fail(n, "only whole scale factors of H and W (scales [1, 1, sh, sw]) are supported");
+    l.attrs.scale = {static_cast<std::int64_t>(factor[2]), static_cast<std::int64_t>(factor[3])};
+    add_layer(n, std::move(l), n.output(0));
+  }
+
+  // LSTM with layout 1 (batch first, as coinfer exports): one lstm layer; its Y [1, T, dirs, H] or Y_h
+  // [1, dirs, H] is read through a Reshape to coinfer's (T, dirs H) or (dirs H).
+  void map_lstm(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_unpadded(n, in);
+    if (int_attr(n, "layout", 0) != 1 || in.shape.size() != 2)
+      fail(n, fmt::format("expects layout 1 (batch first) over a [1, T, F] input, got layout {} over {}",
+                          int_attr(n, "layout", 0), shape_to_string(in.shape)));
+    const std::string direction = string_attr(n, "direction", "forward");
+    if (direction != "forward" && direction != "bidirectional")
+      fail(n, "direction reverse is not supported (forward or bidirectional)");
+    if (attr(n, "activations") || attr(n, "clip") || int_attr(n, "input_forget", 0) != 0)
+      fail(n,
+           "only the default gates (sigmoid, tanh, tanh), no clip and no coupled input-forget are supported");
+    for (int i = 4; i < n.input_size(); ++i)
+      if (!n.input(i).empty()) fail(n, "sequence_lens, initial states and peepholes are not supported");
+    const auto used = [&](int k) {
+      return n.output_size() > k && !n.output(k).empty() && consumers_.count(n.output(k));
+    };
+    if (used(2)) fail(n, "its cell state Y_c is read; coinfer's lstm returns the hidden state");
+    if (used(0) == used(1))
+      fail(n,
+           "coinfer's lstm returns the sequence Y or the last state Y_h: exactly one of them must be read");
+    const std::int64_t h = int_attr(n, "hidden_size", 0), dirs = direction == "bidirectional" ? 2 : 1;
+    const std::vector<float> wx = weight(n, 1).values(), wh = weight(n, 2).values();
+    const bool bias = n.input_size() > 3 && !n.input(3).empty();
+    const std::vector<float> b = bias ? weight(n, 3).values() : std::vector<float>{};
+    const std::int64_t f = in.shape[1];
+    if (h < 1 || static_cast<std::int64_t>(wx.size()) != dirs * 4 * h * f ||
+        static_cast<std::int64_t>(wh.size()) != dirs * 4 * h * h ||
+        (bias && static_cast<std::int64_t>(b.size()) != dirs * 8 * h))
+      fail(n, fmt::format(
+                  "W, R and B do not hold the weights of {} direction(s) of hidden size {} over {} features",
+                  dirs, h, f));
+    Layer l = layer(n, OpKind::Lstm, {in.layer});
+    l.attrs.units = h;
+    l.attrs.bidirectional = dirs == 2;
+    l.attrs.bias = bias;
+    l.attrs.return_sequences = used(0);
+    // ONNX's gate blocks (i, o, f, c) in PyTorch's order (i, f, g, o); B = [Wb, Rb] sums to one bias.
+    static constexpr std::array<std::int64_t, 4> kOnnxBlock = {0, 2, 3, 1};
+    const auto torch_order = [&](const float* from, std::int64_t width) {
+      std::vector<float> to;
+      for (auto g : kOnnxBlock) to.insert(to.end(), from + g * h * width, from + (g + 1) * h * width);
+      return to;
+    };
+    const auto array = [](Shape shape, const std::vector<float>& v) {
+      return StoredArray{std::move(shape),
+                         std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float))};
+    };
+    std::vector<StoredArray> arrays;
+    for (std::int64_t d = 0; d < dirs; ++d) {
+      arrays.push_back(array({4 * h, f}, torch_order(wx.data() + d * 4 * h * f, f)));
+      arrays.push_back(array({4 * h, h}, torch_order(wh.data() + d * 4 * h * h, h)));
+      if (bias) {
+        std::vector<float> sum = torch_order(b.data() + d * 8 * h, 1);
+        const std::vector<float> r = torch_order(b.data() + d * 8 * h + 4 * h, 1);
+        for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += r[i];
+        arrays.push_back(array({4 * h}, sum));
+      }
+    }
+    const std::string output = l.attrs.return_sequences ? n.output(0) : n.output(1);
+    onnx_shapes_.erase(output);  // ONNX's [1, T, dirs, H] is checked at the Reshape that reads it
+    add_layer(n, std::move(l), output, std::move(arrays));
+    values_[output].lstm_output = true;
   }
 
   void map_gemm(const onnx::NodeProto& n) {
@@ -516,7 +715,24 @@ class Importer {
         known *= target[i];
     }
     if (unknown >= 0 && known > 0) target[static_cast<std::size_t>(unknown)] = count / known;
-    if (target == dims) return alias(n, n.input(0));
+    if (target == dims) {
+      Value out = in;
+      out.lstm_output = false;
+      values_[n.output(0)] = out;
+      return;
+    }
+    if (in.lstm_output)
+      fail(n,
+           fmt::format("reshapes an LSTM output to [{}]; coinfer reads Y as [1, T, directions * hidden] and "
+                       "Y_h as [1, directions * hidden]",
+                       fmt::join(target, ", ")));
+    // An fc layer flattens its input itself: a flatten of a (C, H, W) tensor that only Gemms read folds
+    // into them (coinfer's export writes an fc over (C, H, W) so).
+    if (target == std::vector<std::int64_t>{1, count} && in.shape.size() >= 3 &&
+        only_read_by(n.output(0), "Gemm")) {
+      values_[n.output(0)] = Value{in.layer, {count}, {0, 0}, nullptr};
+      return;
+    }
     if (target == std::vector<std::int64_t>{1, count})
       return add_layer(n, layer(n, OpKind::Flatten, {in.layer}), n.output(0));
     fail(n, fmt::format("reshaping {} to [{}]: only flattening to [1, N] is supported", shape_to_string(dims),
@@ -534,14 +750,20 @@ class Importer {
               float_attr(n, "epsilon", 1e-5));
   }
 
+  // Add (two inputs) and Sum (any number): a residual add of equal shapes.
   void map_add(const onnx::NodeProto& n) {
-    const Value a = activation(n, 0), b = activation(n, 1);
-    require_unpadded(n, a);
-    require_unpadded(n, b);
-    if (a.shape != b.shape)
-      fail(n, fmt::format("adds {} and {}: only equal shapes (a residual add) are supported",
-                          shape_to_string(a.shape), shape_to_string(b.shape)));
-    add_layer(n, layer(n, OpKind::Add, {a.layer, b.layer}), n.output(0));
+    std::vector<std::string> inputs;
+    const Value first = activation(n, 0);
+    for (int i = 0; i < n.input_size(); ++i) {
+      const Value v = activation(n, i);
+      require_unpadded(n, v);
+      if (v.shape != first.shape)
+        fail(n, fmt::format("adds {} and {}: only equal shapes (a residual add) are supported",
+                            shape_to_string(first.shape), shape_to_string(v.shape)));
+      inputs.push_back(v.layer);
+    }
+    if (inputs.size() == 1) return alias(n, n.input(0));
+    add_layer(n, layer(n, OpKind::Add, inputs), n.output(0));
   }
 
   void map_mul(const onnx::NodeProto& n) {
@@ -562,9 +784,12 @@ class Importer {
     }
     auto axis = int_attr(n, "axis", 1);
     if (axis < 0) axis += static_cast<std::int64_t>(rank);
-    if (axis != 1) fail(n, fmt::format("Concat axis {}: only the channel axis (1) is supported", axis));
+    if (axis < 1 || axis >= static_cast<std::int64_t>(rank))
+      fail(n, fmt::format("Concat axis {}: coinfer concatenates along an axis other than the batch", axis));
     if (inputs.size() == 1) return alias(n, n.input(0));  // DenseNet's first layer concatenates one tensor
-    add_layer(n, layer(n, OpKind::Concat, inputs), n.output(0));
+    Layer l = layer(n, OpKind::Concat, inputs);
+    l.attrs.axis = axis - 1;
+    add_layer(n, std::move(l), n.output(0));
   }
 
   void map_clip(const onnx::NodeProto& n) {
@@ -591,8 +816,17 @@ class Importer {
 
   void map_softmax(const onnx::NodeProto& n) {
     const Value in = activation(n, 0);
-    if (const auto axis = int_attr(n, "axis", -1); in.shape.size() != 1 || (axis != -1 && axis != 1))
-      fail(n, "only a softmax over the features of a [1, N] tensor is supported");
+    // coinfer's softmax normalises the feature axis: the channels of [1, C, H, W], the last axis of
+    // [1, N] and [1, T, F]. Before opset 13 Softmax flattened the trailing axes, which agrees for [1, N].
+    const auto rank = static_cast<std::int64_t>(in.shape.size()) + 1;
+    auto axis = int_attr(n, "axis", opset_ >= 13 ? -1 : 1);
+    if (axis < 0) axis += rank;
+    const std::int64_t feature = rank == 4 ? 1 : rank - 1;
+    if (axis != feature || rank > 4 || (opset_ < 13 && rank != 2))
+      fail(n, fmt::format(
+                  "softmax over axis {} of a rank-{} tensor: coinfer normalises the channels of [1, C, H, "
+                  "W] and the last axis of [1, N] or [1, T, F] (opset 13 on; before it, [1, N] only)",
+                  axis, rank));
     add_layer(n, layer(n, OpKind::Softmax, {in.layer}), n.output(0));
   }
 
@@ -607,8 +841,12 @@ class Importer {
   std::shared_ptr<StoredWeights> weights_;
   Graph graph_;
   std::unordered_map<std::string, Value> values_;
-  std::unordered_map<std::string, onnx::ValueInfoProto> onnx_shapes_;
-  std::unordered_map<std::string, int> uses_;  // see count_uses
+  std::unordered_map<std::string, const onnx::ValueInfoProto*>
+      onnx_shapes_;                                              // into model_, which outlives it
+  std::unordered_map<std::string, int> uses_;                    // see count_uses
+  std::unordered_map<std::string, std::vector<int>> consumers_;  // tensor -> the nodes reading it
+  std::unordered_set<int> fused_;  // nodes already mapped with the one before (an fc's bias Add)
+  std::int64_t opset_ = 0;
   std::unordered_set<std::string> names_;
   int node_index_ = 0;
 };

@@ -5,8 +5,9 @@
 ///     ForwardPass fp(g, 1);                       // runs the network the file describes
 ///
 /// The importer parses the protobuf, runs ONNX's checker and shape inference, folds what is constant
-/// at inference (Identity, Dropout, Constant, zero Pad, Pad into the next conv or average pool) and
-/// maps each remaining node to one layer; its shapes are then checked against ONNX's own. A model
+/// at inference (Identity, Constant, zero Pad, Pad into the next conv or average pool) and maps each
+/// remaining node to one layer (an fc's flattening Reshape or bias Add to that fc); its shapes are then
+/// checked against ONNX's own. It reads back what sim/onnx/onnx_export.hpp writes. A model
 /// is one sample: the batch dimension of its input must be 1 and every dimension fixed. Anything the
 /// IR does not hold (an op, an attribute value, a dynamic dimension, an opset out of range) is an
 /// `InputError` naming the file, the node (`graph.node[i]`) and what is supported; never an
