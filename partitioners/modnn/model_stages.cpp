@@ -59,8 +59,18 @@ std::vector<Stage> model_stages(const Graph& graph) {
                        fmt::format("MoDNN cannot place layer '{}': an fc over a sequence (T,F) input is not "
                                    "one weight matrix times one vector",
                                    l.name));
+    if (l.op == OpKind::FullyConnected && !stages.empty() && stages.back().kind == StageKind::Fc &&
+        stages.back().head == p) {  // opened by the flatten before it
+      stages.back().last = p;
+      continue;
+    }
     if (l.op == OpKind::Conv2d || l.op == OpKind::FullyConnected) {
-      stages.push_back({l.op == OpKind::Conv2d ? StageKind::Conv : StageKind::Fc, p, p, l.name});
+      stages.push_back({l.op == OpKind::Conv2d ? StageKind::Conv : StageKind::Fc, p, p, p, l.name});
+      continue;
+    }
+    if (l.op == OpKind::Flatten && !stages.empty() && stages.back().kind == StageKind::Conv && p + 1 < n &&
+        layer_at_position(graph, p + 1).op == OpKind::FullyConnected) {
+      stages.push_back({StageKind::Fc, p, p, p + 1, layer_at_position(graph, p + 1).name});
       continue;
     }
     const bool joins = !stages.empty() &&

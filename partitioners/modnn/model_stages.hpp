@@ -3,7 +3,9 @@
 /// stages. A CONV stage starts at a convolution and takes the following layers that keep the
 /// spatial layout (ReLU-like activations, batch norm, LRN, dropout, pooling), which run on the same
 /// stripe (sec. 4.2). An FC stage starts at a fully connected layer and takes the following
-/// vector layers (activations, dropout, softmax, flatten), which the GO runs after the reduce.
+/// vector layers (activations, dropout, softmax, flatten), which the GO runs after the reduce. A
+/// flatten right before an fc layer opens that fc's stage (an fc flattens its input anyway: the
+/// element order is the same), as in PyTorch models (`torch.flatten` before the classifier).
 ///
 ///     auto stages = model_stages(graph);   // VGG-16: conv1_1 .. conv5_3 (13), fc6, fc7, fc8
 #include <cstddef>
@@ -20,7 +22,8 @@ struct Stage {
   StageKind kind = StageKind::Conv;
   std::size_t first = 0;  ///< topological positions [first, last]
   std::size_t last = 0;
-  std::string name;  ///< the head layer's name (labels the stage's tasks)
+  std::size_t head = 0;  ///< the conv or fc layer's position: `first`, or after a leading flatten
+  std::string name;      ///< the head layer's name (labels the stage's tasks)
 };
 
 /// Throws `InputError` (path `model`) when the graph is not a single-input chain, or holds a

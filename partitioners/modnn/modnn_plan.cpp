@@ -195,12 +195,12 @@ class Builder {
   }
 
   FcSplit split_fc(const Stage& s) const {
-    const Layer& l = layer_at_position(ctx_.graph, s.first);
+    const Layer& l = layer_at_position(ctx_.graph, s.head);
     const double sparsity = o_.fc_sparsity.value_or(l.attrs.sparsity);
-    const FcLayerSpec spec{elements(s.first - 1), l.attrs.units,        sparsity,
-                           o_.seed + s.first,     o_.fc_planted_blocks, o_.fc_block_scale};
-    const auto worker = fc_rates_or_dense(s.first, device(workers_.front()), sparsity);
-    const auto go = fc_rates_or_dense(s.first, device(ctx_.source), sparsity);
+    const FcLayerSpec spec{elements(s.head - 1), l.attrs.units,        sparsity,
+                           o_.seed + s.head,     o_.fc_planted_blocks, o_.fc_block_scale};
+    const auto worker = fc_rates_or_dense(s.head, device(workers_.front()), sparsity);
+    const auto go = fc_rates_or_dense(s.head, device(ctx_.source), sparsity);
     return split_fc_layer(spec, sparsity > 0.0 ? o_.sparse_fc : FcMethod::Fc1d, capabilities_, worker, go,
                           link_.rate_bps, 4);
   }
@@ -227,11 +227,11 @@ class Builder {
     }
     et_s_ += slowest;
     open_channels_.clear();
-    transfers(to_go_flows(partials), true, bytes_per_value(s.first), s.name, "partial", {});
-    // The GO sums the partial outputs after its own block, then runs the stage's tail layers.
+    transfers(to_go_flows(partials), true, bytes_per_value(s.head), s.name, "partial", {});
+    // The GO sums the partial outputs after its own block, then runs the stage's other layers (a
+    // leading flatten only renames the gathered map: the workers read its input's elements).
     double go_s = split.go.time_s;
-    for (std::size_t p = s.first + 1; p <= s.last; ++p)
-      go_s += ctx_.cost.layer_time_s(p, device(ctx_.source));
+    for (std::size_t p = s.head + 1; p <= s.last; ++p) go_s += ctx_.cost.layer_time_s(p, device(ctx_.source));
     compute(k(), go_s, s.name);
     et_s_ += go_s;
     ElementMasks out(k() + 1, elements(s.last));

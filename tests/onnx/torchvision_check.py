@@ -5,7 +5,9 @@
 2. `coinfer infer M.onnx --input M.input.npy --output y.npy`: y equals PyTorch's output to a max
    absolute difference of 1e-4 of the output's largest magnitude;
 3. a scenario on the file runs the jointdnn (unless skipped), neurosurgeon, local and remote
-   partitioners on a TX2 + K40 over 4G, and a stream through the 4-stage pipeline partitioner.
+   partitioners on a TX2 + K40 over 4G, and a stream through the 4-stage pipeline partitioner;
+4. with --modnn (chain models), a scenario runs MoDNN's bodp, modnn and grid2d with 4 workers on
+   wlan4, and each must finish sooner than the GO alone.
 
     torchvision_check.py --coinfer build/coinfer --exports build/onnx-exports resnet18
 """
@@ -52,6 +54,16 @@ def pipeline(model):
         "seed: 1", ""])
 
 
+def modnn(model):
+    wlan4 = os.path.join(SOURCE, "platforms", "wlan4.yaml")
+    return "\n".join([
+        "name: onnx-modnn", f"model: {model}", f"platform: {wlan4}", "source: go",
+        "host_profile: {basis: estimate}", "partitioner: {name: local}", "workload: {kind: single}",
+        "seed: 1", "compare:", "  - {label: local, set: {partitioner: {name: local}}}",
+        *[f"  - {{label: {p}, set: {{partitioner: {{name: {p}, workers: 4}}}}}}" for p in ("bodp", "modnn", "grid2d")],
+        ""])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("model")
@@ -59,6 +71,7 @@ def main():
     ap.add_argument("--exports", required=True)
     ap.add_argument("--skip-jointdnn", action="store_true",
                     help="the model has too many open skips for the shortest path and the ILP takes minutes")
+    ap.add_argument("--modnn", action="store_true", help="also run MoDNN's partitioners (a chain model)")
     a = ap.parse_args()
     stem = os.path.join(os.path.abspath(a.exports), a.model)
     meta = json.load(open(stem + ".json"))
@@ -80,6 +93,19 @@ def main():
             with open(path, "w") as f:
                 f.write(text)
             run([a.coinfer, "run", path, "--out", os.path.join(tmp, name + ".out")])
+        if a.modnn:
+            path = os.path.join(tmp, "modnn.yaml")
+            with open(path, "w") as f:
+                f.write(modnn(stem + ".onnx"))
+            run([a.coinfer, "run", path, "--out", os.path.join(tmp, "modnn.out")])
+            latency = {}
+            for label in ("local", "bodp", "modnn", "grid2d"):
+                with open(os.path.join(tmp, "modnn.out", label, "results.json")) as f:
+                    latency[label] = round(json.load(f)["latency_ms"]["mean"], 1)
+            slower = [p for p in ("bodp", "modnn", "grid2d") if not latency[p] < latency["local"]]
+            if slower:
+                sys.exit(f"{a.model}: {', '.join(slower)} on 4 workers not faster than the GO alone: {latency}")
+            print(f"{a.model}: MoDNN on 4 workers, latency ms {latency}")
     print(f"{a.model}: {meta['params']} parameters as PyTorch's; output within {diff:.2g} of PyTorch's")
 
 

@@ -7,6 +7,7 @@
 
 #include "partitioners/modnn/modnn_partitioner.hpp"
 #include "sim/core/error.hpp"
+#include "sim/graph/graph_json.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/plan/critical_path.hpp"
 #include "sim/platform/platform_yaml.hpp"
@@ -104,6 +105,29 @@ TEST_CASE("modnn plan: the sweet spot is the worker count of least estimated tim
   const auto best = std::min_element(r.estimates_s.begin(), r.estimates_s.end()) - r.estimates_s.begin();
   CHECK(r.workers == best + 1);
   CHECK(r.estimated_s == r.estimates_s[static_cast<std::size_t>(best)]);
+}
+
+TEST_CASE(
+    "modnn plan: a flatten before the first fc (as PyTorch models have) opens that fc's stage and "
+    "changes nothing",
+    "[modnn][plan]") {
+  const Fixture f;
+  Json j = graph_to_json(f.graph);
+  auto& layers = j["layers"];
+  for (auto it = layers.begin(); it != layers.end(); ++it)
+    if ((*it)["name"] == "fc6") {
+      (*it)["inputs"] = Json::array({"flat"});
+      layers.insert(it, Json{{"name", "flat"}, {"op", "flatten"}, {"inputs", Json::array({"pool5"})}});
+      break;
+    }
+  const Graph flat = graph_from_json(j);
+  REQUIRE(flat.size() == f.graph.size() + 1);
+  const CostModel cost{flat, estimate_host_profile(flat, HostSpeed::nominal())};
+  const auto with = modnn_plan({flat, f.platform, cost, "go"}, forced(4));
+  const auto without = modnn_plan(f.ctx(), forced(4));
+  CHECK(with.estimated_s == Approx(without.estimated_s).epsilon(1e-12));
+  CHECK(bytes_labelled(with.plan, "fc6", "") == bytes_labelled(without.plan, "fc6", ""));
+  CHECK(bytes_labelled(with.plan, "fc6", "") > 0);
 }
 
 TEST_CASE("modnn plan: asking for more workers than the platform has names the key", "[modnn][plan]") {
