@@ -55,6 +55,8 @@ OpClass op_class_of(OpKind op) {
     case OpKind::Flatten:
     case OpKind::Concat:
     case OpKind::Upsample:
+    case OpKind::Slice:
+    case OpKind::ChannelShuffle:
       return OpClass::Other;
   }
   return OpClass::Other;

@@ -110,6 +110,14 @@ LayerAttrs read_attrs(OpKind op, const Json& j, const std::string& path) {
     case OpKind::Concat:
       a.axis = json_int_or(j, "axis", path, 0);
       break;
+    case OpKind::Slice:
+      a.axis = json_int_or(j, "axis", path, 0);
+      a.start = json_int(j, "start", path);
+      a.end = json_int(j, "end", path);
+      break;
+    case OpKind::ChannelShuffle:
+      a.groups = json_int(j, "groups", path, 1);
+      break;
     case OpKind::Lstm:
       a.units = pos("units");
       a.num_layers = json_int_or(j, "num_layers", path, 1, 1);
@@ -175,6 +183,10 @@ void write_attrs(const Layer& l, Json& j) {
       j[key] = a.rate;
     else if (key == "axis")
       j[key] = a.axis;
+    else if (key == "start")
+      j[key] = a.start;
+    else if (key == "end")
+      j[key] = a.end;
     else if (key == "num_layers")
       j[key] = a.num_layers;
     else if (key == "bidirectional")
@@ -240,6 +252,10 @@ std::vector<std::string> attribute_keys(OpKind op) {
       return {"rate"};
     case OpKind::Concat:
       return {"axis"};
+    case OpKind::Slice:
+      return {"axis", "start", "end"};
+    case OpKind::ChannelShuffle:
+      return {"groups"};
     case OpKind::Lstm:
       return {"units", "num_layers", "bidirectional", "return_sequences", "bias"};
     case OpKind::Upsample:

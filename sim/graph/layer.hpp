@@ -26,7 +26,7 @@ struct LayerAttrs {
   std::array<std::int64_t, 2> padding{0, 0};
   std::array<std::int64_t, 2> dilation{1, 1};
   std::array<std::int64_t, 2> output_padding{0, 0};  ///< conv_transpose2d
-  std::int64_t groups = 1;                           ///< conv2d, conv_transpose2d
+  std::int64_t groups = 1;                           ///< conv2d, conv_transpose2d, channel_shuffle
   std::int64_t multiplier = 1;                       ///< depthwise_conv2d: outputs per input channel
   bool bias = true;                                  ///< weighted ops
   bool ceil_mode = false;                            ///< pools: Caffe-style ceil rounding of the output size
@@ -37,7 +37,8 @@ struct LayerAttrs {
   std::int64_t lrn_size = 5;                         ///< lrn window across channels
   double lrn_alpha = 1e-4, lrn_beta = 0.75, lrn_k = 1.0;
   double rate = 0.5;                        ///< dropout (identity at inference)
-  std::int64_t axis = 0;                    ///< concat axis (0 = channels)
+  std::int64_t axis = 0;                    ///< concat, slice axis (0 = channels)
+  std::int64_t start = 0, end = 0;          ///< slice: the range [start, end) of `axis`
   std::int64_t num_layers = 1;              ///< lstm stacked layers
   bool bidirectional = false;               ///< lstm
   bool return_sequences = true;             ///< lstm: (T, H) output, else last step (H)

@@ -6,7 +6,7 @@
 namespace coinfer {
 namespace {
 
-constexpr std::array<std::pair<OpKind, std::string_view>, 24> kOps{{
+constexpr std::array<std::pair<OpKind, std::string_view>, 26> kOps{{
     {OpKind::Input, "input"},
     {OpKind::Conv2d, "conv2d"},
     {OpKind::DepthwiseConv2d, "depthwise_conv2d"},
@@ -31,6 +31,8 @@ constexpr std::array<std::pair<OpKind, std::string_view>, 24> kOps{{
     {OpKind::Upsample, "upsample"},
     {OpKind::Mul, "mul"},
     {OpKind::HardSigmoid, "hard_sigmoid"},
+    {OpKind::Slice, "slice"},
+    {OpKind::ChannelShuffle, "channel_shuffle"},
 }};
 
 }  // namespace
@@ -78,6 +80,7 @@ bool op_is_shape_preserving(OpKind op) {
     case OpKind::Dropout:
     case OpKind::Softmax:
     case OpKind::HardSigmoid:
+    case OpKind::ChannelShuffle:
       return true;
     default:
       return false;

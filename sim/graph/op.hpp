@@ -32,6 +32,8 @@ enum class OpKind {
   Upsample,
   Mul,          ///< element-wise product, NumPy broadcasting over equal ranks (squeeze-and-excitation, swish)
   HardSigmoid,  ///< max(0, min(1, slope x + offset))
+  Slice,        ///< the range [start, end) of one axis (ShuffleNet's channel split)
+  ChannelShuffle,  ///< channel c = i (C / g) + j moves to j g + i (ShuffleNet)
 };
 
 /// JSON / CLI name of an op: `conv2d`, `depthwise_conv2d`, `fc`, `max_pool`, ...

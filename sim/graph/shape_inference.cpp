@@ -330,6 +330,24 @@ void infer_single(Layer& l, const Shape& in) {
       if (!(a.negative_slope >= 0.0)) fail("negative_slope", "expected a non-negative number");
       l.output_shape = in;
       return;
+    case OpKind::Slice: {
+      if (a.axis < 0 || a.axis >= static_cast<std::int64_t>(in.size()))
+        fail("axis", fmt::format("expected an axis in [0, {}), got {}", in.size(), a.axis));
+      const std::int64_t dim = in[static_cast<std::size_t>(a.axis)];
+      if (a.start < 0 || a.start >= a.end || a.end > dim)
+        fail("start", fmt::format("expected 0 <= start < end <= {} (axis {} of {}), got [{}, {})", dim,
+                                  a.axis, shape_to_string(in), a.start, a.end));
+      l.output_shape = in;
+      l.output_shape[static_cast<std::size_t>(a.axis)] = a.end - a.start;
+      return;
+    }
+    case OpKind::ChannelShuffle:
+      require_rank(in, 3, "C,H,W");
+      if (a.groups < 1 || in[0] % a.groups)
+        fail("groups",
+             fmt::format("expected a positive divisor of the {} channels, got {}", in[0], a.groups));
+      l.output_shape = in;
+      return;
     default:
       l.output_shape = in;  // relu, relu6, sigmoid, tanh, softmax
       return;

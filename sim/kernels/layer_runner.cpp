@@ -216,6 +216,10 @@ Tensor run_layer(const Layer& l, const std::vector<const Tensor*>& inputs, const
       return lstm(x, w.lstm, a.num_layers, a.bidirectional, a.return_sequences);
     case OpKind::Upsample:
       return upsample(x, a.scale, a.mode);
+    case OpKind::Slice:
+      return slice(x, a.axis, a.start, a.end);
+    case OpKind::ChannelShuffle:
+      return channel_shuffle(x, a.groups);
     default:
       fail(l, "no kernel for this op");
   }
@@ -254,6 +258,8 @@ bool has_backward(const Layer& l) {
     case OpKind::Concat:
     case OpKind::Dropout:
     case OpKind::Upsample:
+    case OpKind::Slice:
+    case OpKind::ChannelShuffle:
       return true;
     case OpKind::Lstm:  // lstm.hpp
       return true;
@@ -342,6 +348,10 @@ LayerGradients backward_layer(const Layer& l, const std::vector<const Tensor*>& 
       return input_gradient(flatten_backward(dy, x.shape));
     case OpKind::Upsample:
       return input_gradient(upsample_backward(x.shape, dy, a.scale, a.mode));
+    case OpKind::Slice:
+      return input_gradient(slice_backward(dy, x.shape, a.axis, a.start));
+    case OpKind::ChannelShuffle:
+      return input_gradient(channel_shuffle_backward(dy, a.groups));
     case OpKind::Lstm: {
       LstmGradients g = lstm_backward(x, w.lstm, a.num_layers, a.bidirectional, a.return_sequences, dy);
       LayerGradients out = input_gradient(std::move(g.input));

@@ -22,6 +22,20 @@ Tensor mul(const Tensor& a, const Tensor& b);
 /// Backward of mul: {dL/da, dL/db}, each summed over the dimensions its input was broadcast along.
 std::array<Tensor, 2> mul_backward(const Tensor& a, const Tensor& b, const Tensor& grad_output);
 
+/// The range [start, end) of `axis` (0 = the first dimension of the sample); throws `Error` when the
+/// range is not inside the axis.
+Tensor slice(const Tensor& input, std::int64_t axis, std::int64_t start, std::int64_t end);
+/// Backward of slice: dL/dx of `input_shape`, dy where the slice read and 0 elsewhere.
+Tensor slice_backward(const Tensor& grad_output, const Shape& input_shape, std::int64_t axis,
+                      std::int64_t start);
+
+/// ShuffleNet's channel shuffle of a (C, H, W) tensor in `groups` groups: output channel j g + i is
+/// input channel i (C / g) + j (reshape to (g, C/g), transpose, flatten). Throws `Error` when `groups`
+/// does not divide C.
+Tensor channel_shuffle(const Tensor& input, std::int64_t groups);
+/// Backward of channel_shuffle: the inverse permutation of dy's channels.
+Tensor channel_shuffle_backward(const Tensor& grad_output, std::int64_t groups);
+
 /// Concatenation along `axis`; every other dimension must match. Throws `Error` otherwise.
 Tensor concat(const std::vector<const Tensor*>& inputs, std::int64_t axis);
 

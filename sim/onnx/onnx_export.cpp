@@ -250,6 +250,23 @@ class Exporter {
       }
       case OpKind::Lstm:
         return emit_lstm(l);
+      case OpKind::Slice:
+        node("Slice", l.name,
+             {in[0], ints(l.name + ".starts", {a.start}), ints(l.name + ".ends", {a.end}),
+              ints(l.name + ".axes", {a.axis + 1})},
+             {out});
+        return;
+      case OpKind::ChannelShuffle: {  // as PyTorch writes it: Reshape to groups, Transpose, Reshape back
+        const Shape& x = l.output_shape;
+        node("Reshape", l.name + "/split",
+             {in[0], ints(l.name + ".split_shape", {1, a.groups, x[0] / a.groups, x[1], x[2]})},
+             {l.name + "/groups"});
+        attr(node("Transpose", l.name + "/transpose", {l.name + "/groups"}, {l.name + "/transposed"}), "perm",
+             std::vector<std::int64_t>{0, 2, 1, 3, 4});
+        node("Reshape", l.name, {l.name + "/transposed", ints(l.name + ".shape", {1, x[0], x[1], x[2]})},
+             {out});
+        return;
+      }
     }
     fail(l, "op", "has no ONNX form");
   }

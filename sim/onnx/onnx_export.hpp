@@ -7,7 +7,8 @@
 ///
 /// One layer is one node, except where ONNX needs more than one to say the same thing: an fc layer
 /// over a (C, H, W) input is Reshape to [1, N] + Gemm, over a (T, F) sequence MatMul + Add (its bias),
-/// relu6 is Clip with constant bounds, and each stacked LSTM layer is an LSTM node (layout 1, batch
+/// relu6 is Clip with constant bounds, channel_shuffle is Reshape + Transpose + Reshape (as PyTorch
+/// writes it), and each stacked LSTM layer is an LSTM node (layout 1, batch
 /// first) + Reshape of its [1, T, dirs, H] output to [1, T, dirs H]. The importer folds each of these
 /// back (sim/onnx/onnx_import.hpp). Tensors carry the batch dimension 1 in front of coinfer's shapes.
 /// What ONNX does not hold (a sparse layer, an fp16/int8 output) is an `InputError` naming the layer.

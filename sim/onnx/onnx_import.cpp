@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/checked_math.hpp"
 #include "sim/core/error.hpp"
 #include "sim/onnx/onnx_model_file.hpp"
 
@@ -32,16 +34,41 @@ struct Value {
 // Padding beyond any real network's (a guard against sums that overflow).
 constexpr std::int64_t kMaxPad = std::int64_t{1} << 20;
 
-const std::vector<std::string> kSupported = {"Add",         "AveragePool",   "BatchNormalization",
-                                             "Clip",        "Concat",        "Constant",
-                                             "Conv",        "ConvTranspose", "Dropout",
-                                             "Flatten",     "Gemm",          "GlobalAveragePool",
-                                             "HardSigmoid", "Identity",      "LRN",
-                                             "LSTM",        "LeakyRelu",     "MatMul",
-                                             "MaxPool",     "Mul",           "Pad",
-                                             "ReduceMean",  "Relu",          "Reshape",
-                                             "Resize",      "Sigmoid",       "Softmax",
-                                             "Sum",         "Tanh"};
+const std::vector<std::string> kSupported = {"Add",
+                                             "AveragePool",
+                                             "BatchNormalization",
+                                             "Clip",
+                                             "Concat",
+                                             "Constant",
+                                             "Conv",
+                                             "ConvTranspose",
+                                             "Div",
+                                             "Dropout",
+                                             "Flatten",
+                                             "Gather",
+                                             "Gemm",
+                                             "GlobalAveragePool",
+                                             "HardSigmoid",
+                                             "Identity",
+                                             "LRN",
+                                             "LSTM",
+                                             "LeakyRelu",
+                                             "MatMul",
+                                             "MaxPool",
+                                             "Mul",
+                                             "Pad",
+                                             "ReduceMean",
+                                             "Relu",
+                                             "Reshape",
+                                             "Resize",
+                                             "Shape",
+                                             "Sigmoid",
+                                             "Slice",
+                                             "Softmax",
+                                             "Sub",
+                                             "Sum",
+                                             "Tanh",
+                                             "Transpose"};
 
 class Importer {
  public:
@@ -63,9 +90,14 @@ class Importer {
     for (const auto& vi : g.output()) onnx_shapes_[vi.name()] = &vi;
     for (int i = 0; i < g.input_size(); ++i)
       if (!values_.count(g.input(i).name())) add_input(g.input(i), i);
+    // Constants first (they read nothing), so a pattern that looks ahead finds them.
+    for (int i = 0; i < g.node_size(); ++i)
+      if (node_index_ = i; g.node(i).op_type() == "Constant" && g.node(i).domain().empty())
+        map_constant(*g.mutable_node(i));
     for (int i = 0; i < g.node_size(); ++i) {
       node_index_ = i;
-      if (!fused_.count(i)) map_node(*g.mutable_node(i));
+      if (!fused_.count(i) && !(g.node(i).op_type() == "Constant" && g.node(i).domain().empty()))
+        map_node(*g.mutable_node(i));
     }
     for (int i = 0; i < g.output_size(); ++i) {
       const Value& v = value(g.output(i).name());
@@ -311,6 +343,9 @@ class Importer {
     const std::string& op = n.op_type();
     if (!n.domain().empty() && n.domain() != "ai.onnx") fail(n, "only the default ONNX domain is supported");
     if (op == "Constant") return map_constant(n);
+    if (fold(n)) return;
+    if (op == "Shape") return map_shape(n);
+    if (op == "Slice") return map_slice(n);
     if (op == "Identity") return alias(n, n.input(0));
     if (op == "Dropout") return map_dropout(n);
     if (op == "ConvTranspose") return map_conv_transpose(n);
@@ -349,6 +384,13 @@ class Importer {
       l.attrs.negative_slope = float_attr(n, "alpha", 0.01);
       return add_layer(n, std::move(l), n.output(0));
     }
+    if (op == "Gather" || op == "Sub" || op == "Div")
+      fail(n, "supported on integer constants only (the shape arithmetic PyTorch writes), which fold away");
+    if (op == "Transpose")
+      fail(n,
+           "supported only in ShuffleNet's channel shuffle: Reshape [1, C, H, W] to [1, g, C/g, H, W], "
+           "Transpose "
+           "(0, 2, 1, 3, 4), Reshape back");
     fail(n, fmt::format("op not supported; coinfer imports {}", fmt::join(kSupported, ", ")));
   }
 
@@ -698,23 +740,67 @@ class Importer {
     add_layer(n, layer(n, OpKind::Flatten, {in.layer}), n.output(0));
   }
 
-  void map_reshape(const onnx::NodeProto& n) {
-    const Value in = activation(n, 0);
-    require_unpadded(n, in);
+  // The shape a Reshape node asks for, its 0s (copy) and -1 (the rest) resolved against `dims` (batch
+  // included); a product past int64 leaves the -1 unresolved (the shape then matches nothing).
+  std::vector<std::int64_t> reshape_target(const onnx::NodeProto& n, const Shape& dims) {
     std::vector<std::int64_t> target = ints_of(n, 1);
-    const std::int64_t count = shape_elements(in.shape);
-    Shape dims{1};
-    dims.insert(dims.end(), in.shape.begin(), in.shape.end());
     std::int64_t known = 1;
     int unknown = -1;
     for (std::size_t i = 0; i < target.size(); ++i) {
       if (target[i] == 0 && i < dims.size()) target[i] = dims[i];
-      if (target[i] == -1)
+      if (target[i] == -1) {
         unknown = static_cast<int>(i);
-      else
-        known *= target[i];
+      } else {
+        const auto next = checked_mul(known, target[i]);
+        if (!next) return target;
+        known = *next;
+      }
     }
-    if (unknown >= 0 && known > 0) target[static_cast<std::size_t>(unknown)] = count / known;
+    if (unknown >= 0 && known > 0) target[static_cast<std::size_t>(unknown)] = shape_elements(dims) / known;
+    return target;
+  }
+
+  // The only node reading `tensor`, if it is one of type `op`; else -1.
+  int sole_reader(const std::string& tensor, const std::string& op) const {
+    auto it = consumers_.find(tensor);
+    if (it == consumers_.end() || it->second.size() != 1) return -1;
+    return model_.graph().node(it->second[0]).op_type() == op ? it->second[0] : -1;
+  }
+
+  // ShuffleNet's channel shuffle as PyTorch exports it: Reshape [1, C, H, W] to [1, g, C/g, H, W],
+  // Transpose (0, 2, 1, 3, 4), Reshape back to [1, C, H, W]. Maps the three to one channel_shuffle
+  // layer (named as the last Reshape) and returns true; false when `n` does not start that pattern.
+  bool map_channel_shuffle(const onnx::NodeProto& n, const Value& in,
+                           const std::vector<std::int64_t>& target) {
+    const Shape& x = in.shape;
+    if (x.size() != 3 || target.size() != 5 || target[0] != 1 || target[1] < 1 ||
+        target[1] * target[2] != x[0] || target[3] != x[1] || target[4] != x[2])
+      return false;
+    const int t = sole_reader(n.output(0), "Transpose");
+    if (t < 0) return false;
+    const auto& transpose = model_.graph().node(t);
+    if (ints_attr(transpose, "perm") != std::vector<std::int64_t>{0, 2, 1, 3, 4}) return false;
+    const int r = sole_reader(transpose.output(0), "Reshape");
+    if (r < 0) return false;
+    const auto& back = model_.graph().node(r);
+    const Shape swapped{1, target[2], target[1], x[1], x[2]};
+    if (reshape_target(back, swapped) != std::vector<std::int64_t>{1, x[0], x[1], x[2]}) return false;
+    Layer l = layer(back, OpKind::ChannelShuffle, {in.layer});
+    l.attrs.groups = target[1];
+    fused_.insert(t);
+    fused_.insert(r);
+    add_layer(n, std::move(l), back.output(0));
+    return true;
+  }
+
+  void map_reshape(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_unpadded(n, in);
+    const std::int64_t count = shape_elements(in.shape);
+    Shape dims{1};
+    dims.insert(dims.end(), in.shape.begin(), in.shape.end());
+    const std::vector<std::int64_t> target = reshape_target(n, dims);
+    if (map_channel_shuffle(n, in, target)) return;
     if (target == dims) {
       Value out = in;
       out.lstm_output = false;
@@ -737,6 +823,104 @@ class Importer {
       return add_layer(n, layer(n, OpKind::Flatten, {in.layer}), n.output(0));
     fail(n, fmt::format("reshaping {} to [{}]: only flattening to [1, N] is supported", shape_to_string(dims),
                         fmt::join(target, ", ")));
+  }
+
+  // Slice of one axis (not the batch), step 1: a slice layer; the whole axis folds away.
+  void map_slice(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    require_unpadded(n, in);
+    const auto rank = static_cast<std::int64_t>(in.shape.size()) + 1;
+    const std::vector<std::int64_t> starts = ints_of(n, 1), ends = ints_of(n, 2);
+    std::vector<std::int64_t> axes =
+        n.input_size() > 3 && !n.input(3).empty() ? ints_of(n, 3) : std::vector<std::int64_t>{0};
+    const std::vector<std::int64_t> steps =
+        n.input_size() > 4 && !n.input(4).empty() ? ints_of(n, 4) : std::vector<std::int64_t>{1};
+    if (starts.size() != 1 || ends.size() != 1 || axes.size() != 1 || steps != std::vector<std::int64_t>{1})
+      fail(n, "only a slice of one axis with step 1 is supported");
+    std::int64_t axis = axes[0] < 0 ? axes[0] + rank : axes[0];
+    if (axis < 1 || axis >= rank)
+      fail(n, fmt::format("slices axis {}: coinfer slices an axis other than the batch", axes[0]));
+    const std::int64_t dim = in.shape[static_cast<std::size_t>(axis - 1)];
+    const auto clamp = [dim](std::int64_t v) {
+      return std::clamp(v < 0 ? v + dim : v, std::int64_t{0}, dim);
+    };
+    const std::int64_t start = clamp(starts[0]), end = clamp(ends[0]);
+    if (start >= end)
+      fail(n, fmt::format("slices [{}, {}) of an axis of {}: an empty tensor", starts[0], ends[0], dim));
+    if (start == 0 && end == dim) return alias(n, n.input(0));
+    Layer l = layer(n, OpKind::Slice, {in.layer});
+    l.attrs.axis = axis - 1;
+    l.attrs.start = start;
+    l.attrs.end = end;
+    add_layer(n, std::move(l), n.output(0));
+  }
+
+  // ---- constant folding: the shape arithmetic PyTorch writes (Shape, Gather, + - * / of integers) ----
+  void set_ints(const std::string& name, const Shape& dims, const std::vector<std::int64_t>& v) {
+    onnx::TensorProto& t = folded_.emplace_back();
+    t.set_name(name);
+    t.set_data_type(onnx::TensorProto_DataType_INT64);
+    for (auto d : dims) t.add_dims(d);
+    for (auto x : v) t.add_int64_data(x);
+    values_[name] = Value{"", {}, {0, 0}, &t};
+  }
+
+  void map_shape(const onnx::NodeProto& n) {
+    const Value in = activation(n, 0);
+    std::vector<std::int64_t> dims{1};
+    dims.insert(dims.end(), in.shape.begin(), in.shape.end());
+    const auto rank = static_cast<std::int64_t>(dims.size());
+    const auto at = [rank](std::int64_t v) {
+      return std::clamp(v < 0 ? v + rank : v, std::int64_t{0}, rank);
+    };
+    const std::int64_t start = at(int_attr(n, "start", 0)), end = at(int_attr(n, "end", rank));
+    std::vector<std::int64_t> v(dims.begin() + start, dims.begin() + std::max(start, end));
+    set_ints(n.output(0), {static_cast<std::int64_t>(v.size())}, v);
+  }
+
+  bool is_int_constant(const onnx::NodeProto& n, int input) {
+    if (input >= n.input_size() || n.input(input).empty()) return false;
+    const Value& v = value(n.input(input));
+    return !v.is_activation() && (v.constant->data_type() == onnx::TensorProto_DataType_INT64 ||
+                                  v.constant->data_type() == onnx::TensorProto_DataType_INT32);
+  }
+
+  // Gather and integer arithmetic on constants: folded to a constant; false for anything else.
+  bool fold(const onnx::NodeProto& n) {
+    const std::string& op = n.op_type();
+    if (op == "Gather" && is_int_constant(n, 0) && is_int_constant(n, 1) && int_attr(n, "axis", 0) == 0) {
+      const auto data = ints_of(n, 0), indices = ints_of(n, 1);
+      const auto size = static_cast<std::int64_t>(data.size());
+      std::vector<std::int64_t> v;
+      for (auto i : indices) {
+        if (i < -size || i >= size) fail(n, fmt::format("index {} is outside [{}, {})", i, -size, size));
+        v.push_back(data[static_cast<std::size_t>(i < 0 ? i + size : i)]);
+      }
+      const auto dims = onnx_file::dims_of(*constant(n, 1));
+      set_ints(n.output(0), dims, v);
+      return true;
+    }
+    if ((op != "Add" && op != "Sub" && op != "Mul" && op != "Div") || !is_int_constant(n, 0) ||
+        !is_int_constant(n, 1))
+      return false;
+    const auto a = ints_of(n, 0), b = ints_of(n, 1);
+    if (a.size() != b.size() && a.size() != 1 && b.size() != 1)
+      fail(n, "folds integer constants of one size, or one of them a single value");
+    const std::size_t size = std::max(a.size(), b.size());
+    std::vector<std::int64_t> v(size);
+    for (std::size_t i = 0; i < size; ++i) {
+      const std::int64_t x = a[a.size() == 1 ? 0 : i], y = b[b.size() == 1 ? 0 : i];
+      std::optional<std::int64_t> r;
+      if (op == "Add") r = checked_add(x, y);
+      if (std::int64_t d = 0; op == "Sub" && !__builtin_sub_overflow(x, y, &d)) r = d;
+      if (op == "Mul") r = checked_mul(x, y);
+      if (op == "Div" && y != 0 && !(x == INT64_MIN && y == -1)) r = x / y;
+      if (!r) fail(n, fmt::format("folding {} {} {} does not give an int64", x, op, y));
+      v[i] = *r;
+    }
+    const auto dims = onnx_file::dims_of(*constant(n, a.size() >= b.size() ? 0 : 1));
+    set_ints(n.output(0), dims, v);
+    return true;
   }
 
   void map_batch_norm(const onnx::NodeProto& n) {
@@ -845,7 +1029,8 @@ class Importer {
       onnx_shapes_;                                              // into model_, which outlives it
   std::unordered_map<std::string, int> uses_;                    // see count_uses
   std::unordered_map<std::string, std::vector<int>> consumers_;  // tensor -> the nodes reading it
-  std::unordered_set<int> fused_;  // nodes already mapped with the one before (an fc's bias Add)
+  std::unordered_set<int> fused_;  // nodes already mapped with one before (an fc's bias Add, a shuffle)
+  std::deque<onnx::TensorProto> folded_;  // constants folded from shape arithmetic (stable addresses)
   std::int64_t opset_ = 0;
   std::unordered_set<std::string> names_;
   int node_index_ = 0;

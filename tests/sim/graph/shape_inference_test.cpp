@@ -202,3 +202,30 @@ TEST_CASE("mul broadcasts a [C,1,1] scale over a [C,H,W] map, and rejects shapes
   g.add(Layer{"worse", OpKind::Mul, {x, "flat"}, {}, {}, 0, 0, 0});
   CHECK_THROWS_WITH(g.infer(), Catch::Contains("mul inputs do not broadcast"));
 }
+
+TEST_CASE("slice keeps the range start..end of its axis, and rejects a range outside it") {
+  GraphBuilder b("split");
+  const auto x = b.input("x", {8, 5, 5});
+  LayerAttrs a;
+  a.axis = 0;
+  a.start = 4;
+  a.end = 8;
+  b.add("half", OpKind::Slice, {x}, a);
+  CHECK(b.build().layer_by_name("half").output_shape == Shape{4, 5, 5});
+  a.end = 9;
+  GraphBuilder bad("bad");
+  bad.add("over", OpKind::Slice, {bad.input("x", {8, 5, 5})}, a);
+  CHECK_THROWS_WITH(bad.build(), Catch::Contains("expected 0 <= start < end <= 8"));
+}
+
+TEST_CASE("channel_shuffle keeps the shape, and its groups must divide the channels") {
+  GraphBuilder b("shuffle");
+  LayerAttrs a;
+  a.groups = 2;
+  b.add("s", OpKind::ChannelShuffle, {b.input("x", {8, 5, 5})}, a);
+  CHECK(b.build().layer_by_name("s").output_shape == Shape{8, 5, 5});
+  a.groups = 3;
+  GraphBuilder bad("bad");
+  bad.add("s", OpKind::ChannelShuffle, {bad.input("x", {8, 5, 5})}, a);
+  CHECK_THROWS_WITH(bad.build(), Catch::Contains("expected a positive divisor of the 8 channels, got 3"));
+}

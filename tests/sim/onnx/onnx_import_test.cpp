@@ -182,7 +182,7 @@ TEST_CASE("an ONNX op coinfer does not hold is an error naming the node and the 
   const test::ScratchDir dir;
   const auto e = import_error(write(dir, m));
   CHECK_THAT(e, Catch::Contains("graph.node[5]") && Catch::Contains("(Erf): op not supported") &&
-                    Catch::Contains("Conv, ConvTranspose, Dropout"));
+                    Catch::Contains("Conv, ConvTranspose, Div, Dropout"));
 }
 
 TEST_CASE("an ONNX input with a dynamic batch dimension is an error", "[onnx]") {
@@ -273,4 +273,43 @@ TEST_CASE("an ONNX convolution with a zero stride is an error, before ONNX's sha
   const test::ScratchDir dir;
   CHECK_THAT(import_error(write(dir, m)), Catch::Contains("graph.node[0]") && Catch::Contains("(Conv)") &&
                                               Catch::Contains("strides must be positive, got [1, 0]"));
+}
+
+TEST_CASE("an ONNX Transpose outside ShuffleNet's channel shuffle is an error naming the pattern", "[onnx]") {
+  auto m = tiny();
+  auto& g = *m.mutable_graph();
+  add_ints(add_node(g, "Transpose", {"r"}, "t"), "perm", {0, 1, 3, 2});
+  add_value(g.mutable_output(), "t", {1, 4, 8, 8});
+  const test::ScratchDir dir;
+  CHECK_THAT(import_error(write(dir, m)),
+             Catch::Contains("(Transpose)") && Catch::Contains("channel shuffle"));
+}
+
+TEST_CASE("ONNX shape arithmetic (Shape, Gather, Div, Mul) folds into a Slice's bounds", "[onnx]") {
+  auto m = tiny();
+  auto& g = *m.mutable_graph();
+  const auto int_constant = [&](const std::string& name, std::vector<std::int64_t> v) {
+    auto* t = g.add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto_DataType_INT64);
+    t->add_dims(static_cast<std::int64_t>(v.size()));
+    for (auto x : v) t->add_int64_data(x);
+  };
+  int_constant("one", {1});
+  int_constant("two", {2});
+  int_constant("zero", {0});
+  add_node(g, "Shape", {"r"}, "shape");           // [1, 4, 8, 8]
+  add_node(g, "Gather", {"shape", "one"}, "ch");  // [4]
+  add_node(g, "Div", {"ch", "two"}, "half");      // [2]
+  add_node(g, "Mul", {"half", "one"}, "end");     // [2]
+  add_node(g, "Slice", {"r", "zero", "end", "one"}, "s");
+  add_value(g.mutable_output(), "s", {1, 2, 8, 8});
+  const test::ScratchDir dir;
+  const Graph imported = import_onnx(write(dir, m));
+  const Layer& s = imported.layer(imported.size() - 1);
+  CHECK(s.op == OpKind::Slice);
+  CHECK(s.attrs.axis == 0);
+  CHECK(s.attrs.start == 0);
+  CHECK(s.attrs.end == 2);
+  CHECK(s.output_shape == Shape{2, 8, 8});
 }
