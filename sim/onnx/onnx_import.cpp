@@ -612,9 +612,11 @@ class Importer {
     const bool bias = n.input_size() > 3 && !n.input(3).empty();
     const std::vector<float> b = bias ? weight(n, 3).values() : std::vector<float>{};
     const std::int64_t f = in.shape[1];
-    if (h < 1 || static_cast<std::int64_t>(wx.size()) != dirs * 4 * h * f ||
-        static_cast<std::int64_t>(wh.size()) != dirs * 4 * h * h ||
-        (bias && static_cast<std::int64_t>(b.size()) != dirs * 8 * h))
+    const auto holds = [](const std::vector<float>& v, CheckedInt n) {
+      return n.ok() && static_cast<std::int64_t>(v.size()) == n.value();
+    };
+    const CheckedInt gates = CheckedInt(dirs) * 4 * h;  // overflow-checked: h is the file's
+    if (h < 1 || !holds(wx, gates * f) || !holds(wh, gates * h) || (bias && !holds(b, gates * 2)))
       fail(n, fmt::format(
                   "W, R and B do not hold the weights of {} direction(s) of hidden size {} over {} features",
                   dirs, h, f));
@@ -773,8 +775,8 @@ class Importer {
   bool map_channel_shuffle(const onnx::NodeProto& n, const Value& in,
                            const std::vector<std::int64_t>& target) {
     const Shape& x = in.shape;
-    if (x.size() != 3 || target.size() != 5 || target[0] != 1 || target[1] < 1 ||
-        target[1] * target[2] != x[0] || target[3] != x[1] || target[4] != x[2])
+    if (x.size() != 3 || target.size() != 5 || target[0] != 1 || target[1] < 1 || target[2] < 1 ||
+        checked_mul(target[1], target[2]) != x[0] || target[3] != x[1] || target[4] != x[2])
       return false;
     const int t = sole_reader(n.output(0), "Transpose");
     if (t < 0) return false;
