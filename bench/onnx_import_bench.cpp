@@ -10,26 +10,21 @@
 // weights moved into the graph). Reported for both: wall and thread CPU time (best of the repeats)
 // and the peak of live heap bytes (every operator new / delete counted), then import / parse and
 // peak / file size; the targets are at most 1.5x the parse time and a peak of at most 1.5x the file.
-#include <fcntl.h>
-#include <sys/mman.h>
-#undef MAP_TYPE  // <sys/mman.h>'s flag; onnx/defs/parser.h names an enumerator so
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
-#include <climits>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <string>
 
 #include <fmt/format.h>
-#include <onnx/onnx_pb.h>
 
 #include "bench/heap_count.hpp"
+#include "sim/core/error.hpp"
 #include "sim/onnx/onnx_import.hpp"
+#include "sim/onnx/onnx_model_file.hpp"
+
+using namespace coinfer;
 
 namespace {
 
@@ -55,17 +50,10 @@ Measure measure(int repeats, const std::function<void()>& call) {
 
 // The file mapped and parsed by protobuf, as import_onnx reads it (sim/onnx/onnx_model_file.cpp).
 void parse_only(const std::string& file) {
-  const int fd = ::open(file.c_str(), O_RDONLY);
-  struct stat st {};
-  ::fstat(fd, &st);
-  const auto size = static_cast<std::size_t>(st.st_size);
-  void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  onnx::ModelProto model;
-  const bool parsed = data != MAP_FAILED && model.ParseFromArray(data, static_cast<int>(size));
-  if (data != MAP_FAILED) ::munmap(data, size);
-  if (!parsed) {
-    std::fprintf(stderr, "onnx_import_bench: protobuf cannot parse %s\n", file.c_str());
+  try {
+    onnx_file::parse_file(file);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "onnx_import_bench: %s\n", e.what());
     std::exit(1);
   }
 }

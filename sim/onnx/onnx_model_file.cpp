@@ -281,7 +281,7 @@ void validate(onnx::ModelProto& model, const std::string& file, const std::strin
 
 }  // namespace
 
-onnx::ModelProto read_model(const std::string& file) {
+onnx::ModelProto parse_file(const std::string& file) {
   // Mapped, not read: protobuf then allocates each tensor's bytes once at their size, so the heap
   // holds the model once (a stream would grow each large string by doubling).
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
@@ -306,6 +306,11 @@ onnx::ModelProto read_model(const std::string& file) {
   const bool parsed = model.ParseFromArray(data, static_cast<int>(size));
   if (data) ::munmap(data, size);
   if (!parsed) throw unparsable(file);
+  return model;
+}
+
+onnx::ModelProto read_model(const std::string& file) {
+  onnx::ModelProto model = parse_file(file);
   validate(model, file, std::filesystem::path(file).parent_path().string());
   return model;
 }

@@ -18,6 +18,10 @@ inline constexpr std::int64_t kMinOpset = 11;
 /// inference (so `graph.value_info` holds the shapes ONNX derives). Throws `InputError(file, ...)`.
 onnx::ModelProto read_model(const std::string& file);
 
+/// Protobuf's parse of `file` alone (mapped, as read_model reads it), without any check: the reference
+/// the import benchmark measures against. Throws `InputError` when the file cannot be read or parsed.
+onnx::ModelProto parse_file(const std::string& file);
+
 /// The same for a model held in memory; `name` stands for the file in errors. External data is not
 /// read (there is no folder to read it from).
 onnx::ModelProto parse_model(const std::string& bytes, const std::string& name);
