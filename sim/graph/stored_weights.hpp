@@ -27,6 +27,23 @@ struct StoredArray {
   Shape shape;
   std::string bytes;  ///< shape_elements(shape) little-endian fp32 values
 
+  /// An array of `shape` holding `values` (copied into bytes).
+  static StoredArray of(Shape shape, const std::vector<float>& values) {
+    return StoredArray{std::move(shape), std::string(reinterpret_cast<const char*>(values.data()),
+                                                     values.size() * sizeof(float))};
+  }
+  /// A 2-D array [rows, cols] transposed to [cols, rows] (an ONNX Gemm / MatMul weight to the fc layout
+  /// and back).
+  StoredArray transposed() const {
+    const std::vector<float> v = values();
+    const std::int64_t rows = shape.at(0), cols = shape.at(1);
+    std::vector<float> t(v.size());
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::int64_t j = 0; j < cols; ++j)
+        t[static_cast<std::size_t>(j * rows + i)] = v[static_cast<std::size_t>(i * cols + j)];
+    return of({cols, rows}, t);
+  }
+
   std::int64_t size() const { return static_cast<std::int64_t>(bytes.size() / sizeof(float)); }
   /// The values, copied out (the bytes of a std::string carry no float alignment promise).
   std::vector<float> values() const {

@@ -7,15 +7,6 @@
 #include "sim/kernels/layer_runner.hpp"
 
 namespace coinfer::kernels {
-namespace {
-
-StoredArray stored(const Shape& shape, const std::vector<float>& values) {
-  return StoredArray{
-      shape, std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float))};
-}
-
-}  // namespace
-
 LayerWeights weights_from_stored(const Layer& l, const Shape& in, const StoredLayerWeights& stored) {
   const std::vector<Shape> want = check_stored_weights(l, in, stored);
   LayerWeights w;
@@ -49,22 +40,22 @@ StoredLayerWeights stored_from_weights(const Layer& l, const Shape& in, const La
   if (l.op == OpKind::BatchNorm) {
     const auto& bn = w.batch_norm;
     for (const auto* v : {&bn.scale, &bn.shift, &bn.mean, &bn.variance})
-      out.arrays.push_back(stored(want[0], *v));
+      out.arrays.push_back(StoredArray::of(want[0], *v));
     out.epsilon = bn.epsilon;
   } else if (l.op == OpKind::Lstm) {
     std::size_t i = 0;
     for (const auto& cell : w.lstm) {
-      out.arrays.push_back(stored(want.at(i++), cell.w_ih.data));
-      out.arrays.push_back(stored(want.at(i++), cell.w_hh.data));
-      if (l.attrs.bias) out.arrays.push_back(stored(want.at(i++), cell.bias.data));
+      out.arrays.push_back(StoredArray::of(want.at(i++), cell.w_ih.data));
+      out.arrays.push_back(StoredArray::of(want.at(i++), cell.w_hh.data));
+      if (l.attrs.bias) out.arrays.push_back(StoredArray::of(want.at(i++), cell.bias.data));
     }
   } else {
     if (w.sparse)
       throw InputError("", "",
                        fmt::format("layer '{}' ({}): a pruned (sparse) weight has no dense stored form",
                                    l.name, op_name(l.op)));
-    out.arrays.push_back(stored(want[0], w.weight.data));
-    if (want.size() > 1) out.arrays.push_back(stored(want[1], w.bias.data));
+    out.arrays.push_back(StoredArray::of(want[0], w.weight.data));
+    if (want.size() > 1) out.arrays.push_back(StoredArray::of(want[1], w.bias.data));
   }
   check_stored_weights(l, in, out);
   return out;

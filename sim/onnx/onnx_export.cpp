@@ -5,12 +5,10 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/onnx/lstm_gates.hpp"
 
 namespace coinfer {
 namespace {
-
-// torch gate blocks (i, f, g, o) in ONNX's order (i, o, f, c).
-constexpr std::array<std::int64_t, 4> kOnnxGateFromTorch = {0, 3, 1, 2};
 
 class Exporter {
  public:
@@ -95,8 +93,7 @@ class Exporter {
     return t->name();
   }
   std::string floats(const std::string& name, const Shape& dims, const std::vector<float>& v) {
-    return initializer(name, dims,
-                       std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float)));
+    return initializer(name, dims, StoredArray::of(dims, v).bytes);
   }
   std::string ints(const std::string& name, const std::vector<std::int64_t>& v) {
     auto* t = g_->add_initializer();
@@ -276,14 +273,10 @@ class Exporter {
     StoredLayerWeights w = weights(l);
     const std::int64_t units = l.attrs.units;
     if (x.size() == 2) {  // a (T, F) sequence: MatMul by W^T [F, U], then Add the bias
-      const std::vector<float> v = w.arrays[0].values();
-      const std::int64_t f = x[1];
-      std::vector<float> t(v.size());
-      for (std::int64_t u = 0; u < units; ++u)
-        for (std::int64_t k = 0; k < f; ++k)
-          t[static_cast<std::size_t>(k * units + u)] = v[static_cast<std::size_t>(u * f + k)];
+      StoredArray t = w.arrays[0].transposed();
       const std::string product = l.attrs.bias ? l.name + "/matmul" : l.name;
-      node("MatMul", l.name, {l.inputs[0], floats(l.name + ".weight", {f, units}, t)}, {product});
+      node("MatMul", l.name, {l.inputs[0], initializer(l.name + ".weight", t.shape, std::move(t.bytes))},
+           {product});
       if (l.attrs.bias)
         node("Add", l.name + "/bias",
              {product, initializer(l.name + ".bias", {units}, std::move(w.arrays[1].bytes))}, {l.name});
@@ -319,8 +312,9 @@ class Exporter {
         f = w.arrays[cell].shape[1];
         const std::vector<float> vb = a.bias ? w.arrays[cell + 2].values() : std::vector<float>(4 * h, 0.0f);
         const auto gates = [&](std::vector<float>& to, const std::vector<float>& from, std::int64_t width) {
-          for (auto g : kOnnxGateFromTorch)
-            to.insert(to.end(), from.begin() + g * h * width, from.begin() + (g + 1) * h * width);
+          const std::vector<float> ordered =
+              onnx_lstm::reorder_gates(from.data(), h, width, onnx_lstm::kOnnxFromTorch);
+          to.insert(to.end(), ordered.begin(), ordered.end());
         };
         gates(wx, vx, f);
         gates(wh, vh, h);

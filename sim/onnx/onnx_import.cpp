@@ -13,6 +13,7 @@
 
 #include "sim/core/checked_math.hpp"
 #include "sim/core/error.hpp"
+#include "sim/onnx/lstm_gates.hpp"
 #include "sim/onnx/onnx_model_file.hpp"
 
 namespace coinfer {
@@ -92,12 +93,13 @@ class Importer {
       if (!values_.count(g.input(i).name())) add_input(g.input(i), i);
     // Constants first (they read nothing), so a pattern that looks ahead finds them.
     for (int i = 0; i < g.node_size(); ++i)
-      if (node_index_ = i; g.node(i).op_type() == "Constant" && g.node(i).domain().empty())
+      if (node_index_ = i; g.node(i).op_type() == "Constant" && g.node(i).domain().empty()) {
         map_constant(*g.mutable_node(i));
+        fused_.insert(i);
+      }
     for (int i = 0; i < g.node_size(); ++i) {
       node_index_ = i;
-      if (!fused_.count(i) && !(g.node(i).op_type() == "Constant" && g.node(i).domain().empty()))
-        map_node(*g.mutable_node(i));
+      if (!fused_.count(i)) map_node(*g.mutable_node(i));
     }
     for (int i = 0; i < g.output_size(); ++i) {
       const Value& v = value(g.output(i).name());
@@ -198,9 +200,7 @@ class Importer {
     if (!t) fail(n, fmt::format("input {} (a weight) is missing", input));
     try {
       if (uses_[t->name()] <= 1) return onnx_file::take_floats(*t, dir_);
-      const std::vector<float> v = onnx_file::float_values(*t, dir_);
-      return StoredArray{onnx_file::dims_of(*t),
-                         std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float))};
+      return StoredArray::of(onnx_file::dims_of(*t), onnx_file::float_values(*t, dir_));
     } catch (const InputError& e) {
       fail(n, e.path() + ": " + e.message());
     }
@@ -509,15 +509,9 @@ class Importer {
                   "multiplies {} by {}: only a [1, T, F] sequence by a constant [F, U] (an fc layer over "
                   "the sequence) is supported",
                   shape_to_string(in.shape), shape_to_string(w.shape)));
-    const std::int64_t f = w.shape[0], units = w.shape[1];
-    const std::vector<float> v = w.values();
-    std::vector<float> t(v.size());  // [F, U] -> [U, F], the fc layout
-    for (std::int64_t k = 0; k < f; ++k)
-      for (std::int64_t u = 0; u < units; ++u)
-        t[static_cast<std::size_t>(u * f + k)] = v[static_cast<std::size_t>(k * units + u)];
+    const std::int64_t units = w.shape[1];
     std::vector<StoredArray> arrays;
-    arrays.push_back(StoredArray{
-        {units, f}, std::string(reinterpret_cast<const char*>(t.data()), t.size() * sizeof(float))});
+    arrays.push_back(w.transposed());  // [F, U] -> [U, F], the fc layout
     Layer l = layer(n, OpKind::FullyConnected, {in.layer});
     l.attrs.units = units;
     l.attrs.bias = false;
@@ -625,26 +619,19 @@ class Importer {
     l.attrs.bidirectional = dirs == 2;
     l.attrs.bias = bias;
     l.attrs.return_sequences = used(0);
-    // ONNX's gate blocks (i, o, f, c) in PyTorch's order (i, f, g, o); B = [Wb, Rb] sums to one bias.
-    static constexpr std::array<std::int64_t, 4> kOnnxBlock = {0, 2, 3, 1};
+    // ONNX's gate blocks in PyTorch's order; B = [Wb, Rb] sums to one bias.
     const auto torch_order = [&](const float* from, std::int64_t width) {
-      std::vector<float> to;
-      for (auto g : kOnnxBlock) to.insert(to.end(), from + g * h * width, from + (g + 1) * h * width);
-      return to;
-    };
-    const auto array = [](Shape shape, const std::vector<float>& v) {
-      return StoredArray{std::move(shape),
-                         std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float))};
+      return onnx_lstm::reorder_gates(from, h, width, onnx_lstm::kTorchFromOnnx);
     };
     std::vector<StoredArray> arrays;
     for (std::int64_t d = 0; d < dirs; ++d) {
-      arrays.push_back(array({4 * h, f}, torch_order(wx.data() + d * 4 * h * f, f)));
-      arrays.push_back(array({4 * h, h}, torch_order(wh.data() + d * 4 * h * h, h)));
+      arrays.push_back(StoredArray::of({4 * h, f}, torch_order(wx.data() + d * 4 * h * f, f)));
+      arrays.push_back(StoredArray::of({4 * h, h}, torch_order(wh.data() + d * 4 * h * h, h)));
       if (bias) {
         std::vector<float> sum = torch_order(b.data() + d * 8 * h, 1);
         const std::vector<float> r = torch_order(b.data() + d * 8 * h + 4 * h, 1);
         for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += r[i];
-        arrays.push_back(array({4 * h}, sum));
+        arrays.push_back(StoredArray::of({4 * h}, sum));
       }
     }
     const std::string output = l.attrs.return_sequences ? n.output(0) : n.output(1);
@@ -663,15 +650,7 @@ class Importer {
       fail(n, fmt::format("expects a [1, K] input, got {}", shape_to_string(in.shape)));
     StoredArray w = weight(n, 1);
     if (w.shape.size() != 2) fail(n, "expects a 2-D weight");
-    if (int_attr(n, "transB", 0) == 0) {  // [K, N] -> [N, K], the fc layout
-      const std::vector<float> v = w.values();
-      const std::int64_t k = w.shape[0], m = w.shape[1];
-      std::vector<float> t(v.size());
-      for (std::int64_t i = 0; i < k; ++i)
-        for (std::int64_t j = 0; j < m; ++j)
-          t[static_cast<std::size_t>(j * k + i)] = v[static_cast<std::size_t>(i * m + j)];
-      w = StoredArray{{m, k}, std::string(reinterpret_cast<const char*>(t.data()), t.size() * sizeof(float))};
-    }
+    if (int_attr(n, "transB", 0) == 0) w = w.transposed();  // [K, N] -> [N, K], the fc layout
     Layer l = layer(n, OpKind::FullyConnected, {in.layer});
     l.attrs.units = w.shape[0];
     std::vector<StoredArray> arrays;  // not {std::move(w)}: an initializer list copies its elements
@@ -1031,7 +1010,7 @@ class Importer {
       onnx_shapes_;                                              // into model_, which outlives it
   std::unordered_map<std::string, int> uses_;                    // see count_uses
   std::unordered_map<std::string, std::vector<int>> consumers_;  // tensor -> the nodes reading it
-  std::unordered_set<int> fused_;  // nodes already mapped with one before (an fc's bias Add, a shuffle)
+  std::unordered_set<int> fused_;  // nodes already mapped: Constants, an fc's bias Add, a shuffle's tail
   std::deque<onnx::TensorProto> folded_;  // constants folded from shape arithmetic (stable addresses)
   std::int64_t opset_ = 0;
   std::unordered_set<std::string> names_;
