@@ -5,7 +5,8 @@
 
 For each MODEL it writes, in DIR:
   MODEL.onnx         torch.onnx.export at --opset (13), batch 1, static shapes, random weights
-                     (torch.manual_seed(--seed); batch-norm statistics drawn too, so they matter)
+                     (torch.manual_seed(--seed); batch-norm statistics drawn too, and every
+                     all-zero parameter (biases, ViT's head) from N(0, 0.02^2), so they matter)
   MODEL.input.npy    a seeded N(0, 1) input, [1, 3, H, W]
   MODEL.output.npy   PyTorch's output for it (eval mode)
   MODEL.json         {"params": sum of p.numel() over model.parameters(), "input": [...], ...}
@@ -40,11 +41,15 @@ def build(name):
                 m.running_var.uniform_(0.5, 1.5)
                 m.weight.uniform_(0.5, 1.5)
                 m.bias.normal_(0.0, 0.1)
+    with torch.no_grad():  # zero-initialised tensors (biases, ViT's head and class token) would hide mistakes
+        for p in model.parameters():
+            if p.numel() > 1 and not torch.count_nonzero(p):
+                p.normal_(0.0, 0.02)
     return model.eval()
 
 
 def export(name, out, opset, seed, keep_bn):
-    settings = dict(opset=opset, seed=seed, keep_bn=keep_bn, torch=torch.__version__,
+    settings = dict(opset=opset, seed=seed, keep_bn=keep_bn, zeros="normal(0, 0.02)", torch=torch.__version__,
                     torchvision=torchvision.__version__)
     meta_path = os.path.join(out, f"{name}.json")
     paths = [os.path.join(out, f"{name}.{ext}") for ext in ("onnx", "input.npy", "output.npy")]

@@ -30,6 +30,7 @@ OpClass op_class_of(OpKind op) {
     case OpKind::ConvTranspose2d:
       return OpClass::Deconv;
     case OpKind::FullyConnected:
+    case OpKind::Attention:  // matrix products, as an fc's
       return OpClass::Fc;
     case OpKind::MaxPool:
     case OpKind::AvgPool:
@@ -44,9 +45,12 @@ OpClass op_class_of(OpKind op) {
     case OpKind::Add:
     case OpKind::Mul:
     case OpKind::HardSigmoid:
+    case OpKind::Gelu:
+    case OpKind::PositionEmbedding:
     case OpKind::Softmax:
       return OpClass::Elementwise;
     case OpKind::BatchNorm:
+    case OpKind::LayerNorm:
     case OpKind::Lrn:
       return OpClass::Norm;
     case OpKind::Lstm:
@@ -57,6 +61,8 @@ OpClass op_class_of(OpKind op) {
     case OpKind::Upsample:
     case OpKind::Slice:
     case OpKind::ChannelShuffle:
+    case OpKind::Tokens:
+    case OpKind::ClassToken:
       return OpClass::Other;
   }
   return OpClass::Other;

@@ -39,6 +39,8 @@ const std::map<std::string, Kinds>& kinds_of_type() {
       {"tanh", {K::Tanh}},
       {"leaky_relu", {K::LeakyRelu}},
       {"batch_norm", {K::BatchNorm}},
+      {"layer_norm", {K::LayerNorm}},
+      {"gelu", {K::Gelu}},
       {"local_response_norm", {K::Lrn}},
       {"dropout", {K::Dropout}},
       {"softmax", {K::Softmax}},
@@ -85,6 +87,7 @@ bool is_follower(OpKind op) {
     case OpKind::LeakyRelu:
     case OpKind::Sigmoid:
     case OpKind::HardSigmoid:
+    case OpKind::Gelu:
     case OpKind::Tanh:
     case OpKind::Dropout:
     case OpKind::Flatten:

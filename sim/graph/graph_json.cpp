@@ -118,6 +118,12 @@ LayerAttrs read_attrs(OpKind op, const Json& j, const std::string& path) {
     case OpKind::ChannelShuffle:
       a.groups = json_int(j, "groups", path, 1);
       break;
+    case OpKind::LayerNorm:
+      a.epsilon = json_number_or(j, "epsilon", path, 1e-5);
+      break;
+    case OpKind::Attention:
+      a.heads = json_int(j, "heads", path, 1);
+      break;
     case OpKind::Lstm:
       a.units = pos("units");
       a.num_layers = json_int_or(j, "num_layers", path, 1, 1);
@@ -181,6 +187,10 @@ void write_attrs(const Layer& l, Json& j) {
       j[key] = a.lrn_k;
     else if (key == "rate")
       j[key] = a.rate;
+    else if (key == "epsilon")
+      j[key] = a.epsilon;
+    else if (key == "heads")
+      j[key] = a.heads;
     else if (key == "axis")
       j[key] = a.axis;
     else if (key == "start")
@@ -256,6 +266,10 @@ std::vector<std::string> attribute_keys(OpKind op) {
       return {"axis", "start", "end"};
     case OpKind::ChannelShuffle:
       return {"groups"};
+    case OpKind::LayerNorm:
+      return {"epsilon"};
+    case OpKind::Attention:
+      return {"heads"};
     case OpKind::Lstm:
       return {"units", "num_layers", "bidirectional", "return_sequences", "bias"};
     case OpKind::Upsample:

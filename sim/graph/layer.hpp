@@ -16,6 +16,10 @@ enum class DType { Fp32, Fp16, Int8 };
 std::string_view dtype_name(DType t);
 std::int64_t dtype_bytes(DType t);
 
+/// The features layer_norm normalizes over in an input of `shape`: C of (C,H,W) (at every pixel, as
+/// ConvNeXt), F of (T,F) (at every step, as a transformer) or of (F); 0 for any other rank.
+std::int64_t layer_norm_features(const Shape& shape);
+
 /// Operator attributes. Only the fields an op uses are read or written
 /// (see `attribute_keys(op)` in graph_json); the rest keep their defaults.
 struct LayerAttrs {
@@ -37,6 +41,8 @@ struct LayerAttrs {
   std::int64_t lrn_size = 5;                         ///< lrn window across channels
   double lrn_alpha = 1e-4, lrn_beta = 0.75, lrn_k = 1.0;
   double rate = 0.5;                        ///< dropout (identity at inference)
+  double epsilon = 1e-5;                    ///< layer_norm: added to the variance
+  std::int64_t heads = 1;                   ///< attention heads (they split the features)
   std::int64_t axis = 0;                    ///< concat, slice axis (0 = channels)
   std::int64_t start = 0, end = 0;          ///< slice: the range [start, end) of `axis`
   std::int64_t num_layers = 1;              ///< lstm stacked layers

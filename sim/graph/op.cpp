@@ -6,7 +6,7 @@
 namespace coinfer {
 namespace {
 
-constexpr std::array<std::pair<OpKind, std::string_view>, 26> kOps{{
+constexpr std::array<std::pair<OpKind, std::string_view>, 32> kOps{{
     {OpKind::Input, "input"},
     {OpKind::Conv2d, "conv2d"},
     {OpKind::DepthwiseConv2d, "depthwise_conv2d"},
@@ -33,6 +33,12 @@ constexpr std::array<std::pair<OpKind, std::string_view>, 26> kOps{{
     {OpKind::HardSigmoid, "hard_sigmoid"},
     {OpKind::Slice, "slice"},
     {OpKind::ChannelShuffle, "channel_shuffle"},
+    {OpKind::LayerNorm, "layer_norm"},
+    {OpKind::Gelu, "gelu"},
+    {OpKind::Tokens, "tokens"},
+    {OpKind::ClassToken, "class_token"},
+    {OpKind::PositionEmbedding, "position_embedding"},
+    {OpKind::Attention, "attention"},
 }};
 
 }  // namespace
@@ -81,6 +87,10 @@ bool op_is_shape_preserving(OpKind op) {
     case OpKind::Softmax:
     case OpKind::HardSigmoid:
     case OpKind::ChannelShuffle:
+    case OpKind::LayerNorm:
+    case OpKind::Gelu:
+    case OpKind::PositionEmbedding:
+    case OpKind::Attention:
       return true;
     default:
       return false;

@@ -34,6 +34,12 @@ enum class OpKind {
   HardSigmoid,  ///< max(0, min(1, slope x + offset))
   Slice,        ///< the range [start, end) of one axis (ShuffleNet's channel split)
   ChannelShuffle,  ///< channel c = i (C / g) + j moves to j g + i (ShuffleNet)
+  LayerNorm,   ///< normalizes over the feature axis (C of (C,H,W) per pixel, F of (T,F) or (F)); scale, shift
+  Gelu,        ///< x Phi(x), with the exact erf (PyTorch's default)
+  Tokens,      ///< (C,H,W) -> (H*W, C): the pixels as a sequence of C-feature tokens (ViT)
+  ClassToken,  ///< (T,F) -> (T+1, F): a learned token put first (ViT's class token)
+  PositionEmbedding,  ///< adds a learned tensor of the input's shape (a transformer's position embedding)
+  Attention,          ///< multi-head self-attention of a (T,F) sequence (nn.MultiheadAttention), `heads`
 };
 
 /// JSON / CLI name of an op: `conv2d`, `depthwise_conv2d`, `fc`, `max_pool`, ...

@@ -341,6 +341,36 @@ void infer_single(Layer& l, const Shape& in) {
       l.output_shape[static_cast<std::size_t>(a.axis)] = a.end - a.start;
       return;
     }
+    case OpKind::LayerNorm: {
+      if (in.empty() || in.size() > 3) fail("inputs", "expected a (C,H,W), (T,F) or (F) input");
+      if (!(a.epsilon > 0.0)) fail("epsilon", fmt::format("expected a positive number, got {}", a.epsilon));
+      l.output_shape = in;
+      l.params = fit(C(2) * layer_norm_features(in), "", "parameter count");
+      return;
+    }
+    case OpKind::Tokens:
+      require_rank(in, 3, "C,H,W");
+      l.output_shape = {fit(C(in[1]) * in[2], "", "token count"), in[0]};
+      return;
+    case OpKind::ClassToken:
+      require_rank(in, 2, "T,F");
+      l.output_shape = {fit(C(in[0]) + 1, "", "token count"), in[1]};
+      l.params = in[1];
+      return;
+    case OpKind::PositionEmbedding:
+      l.output_shape = in;
+      l.params = shape_elements(in);
+      return;
+    case OpKind::Attention: {
+      require_rank(in, 2, "T,F");
+      if (a.heads < 1 || in[1] % a.heads)
+        fail("heads", fmt::format("expected a positive divisor of the {} features, got {}", in[1], a.heads));
+      l.output_shape = in;
+      const C t(in[0]), f(in[1]);
+      l.params = fit(C(4) * f * f + C(4) * f, "", "parameter count");
+      l.macs = fit(C(4) * t * f * f + C(2) * t * t * f, "", "MAC count");  // projections; scores, context
+      return;
+    }
     case OpKind::ChannelShuffle:
       require_rank(in, 3, "C,H,W");
       if (a.groups < 1 || in[0] % a.groups)
@@ -375,6 +405,18 @@ std::int64_t dtype_bytes(DType t) {
       return 1;
     default:
       return 4;
+  }
+}
+
+std::int64_t layer_norm_features(const Shape& shape) {
+  switch (shape.size()) {
+    case 1:
+    case 2:
+      return shape.back();
+    case 3:
+      return shape[0];
+    default:
+      return 0;
   }
 }
 

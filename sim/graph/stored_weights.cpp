@@ -27,6 +27,16 @@ std::vector<Shape> stored_weight_shapes(const Layer& l, const Shape& in) {
       return with_bias({in.at(0), a.out_channels / a.groups, a.kernel[0], a.kernel[1]}, a.out_channels);
     case OpKind::BatchNorm:
       return {{in.at(0)}, {in.at(0)}, {in.at(0)}, {in.at(0)}};
+    case OpKind::LayerNorm:  // scale, shift
+      return {{layer_norm_features(in)}, {layer_norm_features(in)}};
+    case OpKind::ClassToken:
+      return {{in.at(1)}};
+    case OpKind::PositionEmbedding:
+      return {in};
+    case OpKind::Attention: {  // in_proj (q, k, v rows) and out_proj packed (kernels/packed_attention.hpp)
+      const std::int64_t f = in.at(1);
+      return {{4 * f, f}, {4 * f}};
+    }
     case OpKind::Lstm: {
       const std::int64_t dirs = a.bidirectional ? 2 : 1, h = a.units;
       std::vector<Shape> s;

@@ -8,6 +8,7 @@
 #include "sim/kernels/activation.hpp"
 #include "sim/kernels/conv.hpp"
 #include "sim/kernels/normalization.hpp"
+#include "sim/kernels/packed_attention.hpp"
 #include "sim/kernels/pool.hpp"
 #include "sim/kernels/tensor_ops.hpp"
 
@@ -148,8 +149,29 @@ LayerWeights make_weights(const Layer& l, const Shape& in, std::uint64_t seed) {
     case OpKind::BatchNorm:
       w.batch_norm = batch_norm_params(in, seed);
       break;
+    case OpKind::LayerNorm: {  // as batch norm's scale and shift
+      const std::int64_t f = layer_norm_features(in);
+      if (f < 1) fail(l, "expects a (C,H,W), (T,F) or (F) input");
+      w.weight = random_uniform({f}, derive_seed(seed, "scale"), 0.5f, 1.5f);
+      w.bias = random_normal({f}, derive_seed(seed, "shift"), 0.0f, 0.1f);
+      break;
+    }
     case OpKind::Lstm:
       w.lstm = lstm_weights(l, in, seed);
+      break;
+    case OpKind::Attention: {  // packed q, k, v and output projections (packed_attention.hpp)
+      require_rank(l, in, 2);
+      const std::int64_t f = in[1];
+      w.weight = he_weight(l, {4 * f, f}, static_cast<double>(f), seed);
+      w.bias = bias_for(l, 4 * f, seed);
+      break;
+    }
+    case OpKind::ClassToken:  // ViT draws its class token and position embedding from N(0, 0.02^2)
+      require_rank(l, in, 2);
+      w.weight = random_normal({in[1]}, derive_seed(seed, "token"), 0.0f, 0.02f);
+      break;
+    case OpKind::PositionEmbedding:
+      w.weight = random_normal(in, derive_seed(seed, "embedding"), 0.0f, 0.02f);
       break;
     default:
       break;
@@ -203,6 +225,18 @@ Tensor run_layer(const Layer& l, const std::vector<const Tensor*>& inputs, const
       return hard_sigmoid(x, static_cast<float>(a.slope), static_cast<float>(a.offset));
     case OpKind::BatchNorm:
       return batch_norm(x, w.batch_norm);
+    case OpKind::LayerNorm:
+      return layer_norm(x, w.weight, w.bias, static_cast<float>(a.epsilon));
+    case OpKind::Gelu:
+      return gelu(x);
+    case OpKind::Tokens:
+      return tokens(x);
+    case OpKind::ClassToken:
+      return prepend_token(x, w.weight);
+    case OpKind::PositionEmbedding:
+      return add({&x, &w.weight});
+    case OpKind::Attention:
+      return packed_attention(x, w.weight, w.bias, a.heads);
     case OpKind::Lrn:
       return lrn(x, a.lrn_size, static_cast<float>(a.lrn_alpha), static_cast<float>(a.lrn_beta),
                  static_cast<float>(a.lrn_k));
@@ -248,8 +282,10 @@ bool has_backward(const Layer& l) {
     case OpKind::Tanh:
     case OpKind::Softmax:
     case OpKind::HardSigmoid:
+    case OpKind::Gelu:
       return true;
     case OpKind::BatchNorm:  // normalization.hpp
+    case OpKind::LayerNorm:
     case OpKind::Lrn:
       return true;
     case OpKind::Flatten:  // tensor_ops.hpp
@@ -262,6 +298,11 @@ bool has_backward(const Layer& l) {
     case OpKind::ChannelShuffle:
       return true;
     case OpKind::Lstm:  // lstm.hpp
+      return true;
+    case OpKind::Tokens:  // attention.hpp
+    case OpKind::ClassToken:
+    case OpKind::PositionEmbedding:
+    case OpKind::Attention:
       return true;
   }
   return false;
@@ -320,6 +361,35 @@ LayerGradients backward_layer(const Layer& l, const std::vector<const Tensor*>& 
       return with_parameters(fully_connected_backward(x, w.weight, a.bias, dy));
     case OpKind::BatchNorm:
       return with_parameters(batch_norm_backward(x, w.batch_norm, dy));
+    case OpKind::LayerNorm: {
+      LayerNormGradients g = layer_norm_backward(x, w.weight, static_cast<float>(a.epsilon), dy);
+      LayerGradients out = input_gradient(std::move(g.input));
+      out.weight = std::move(g.gamma);
+      out.bias = std::move(g.beta);
+      return out;
+    }
+    case OpKind::Gelu:
+      return input_gradient(gelu_backward(x, dy));
+    case OpKind::Tokens:
+      return input_gradient(tokens_backward(dy, x.shape));
+    case OpKind::ClassToken: {
+      PrependTokenGradients g = prepend_token_backward(dy);
+      LayerGradients out = input_gradient(std::move(g.input));
+      out.weight = std::move(g.token);
+      return out;
+    }
+    case OpKind::PositionEmbedding: {
+      LayerGradients out = input_gradient(dy);
+      out.weight = dy;
+      return out;
+    }
+    case OpKind::Attention: {
+      PackedAttentionGradients g = packed_attention_backward(x, w.weight, w.bias, a.heads, dy);
+      LayerGradients out = input_gradient(std::move(g.input));
+      out.weight = std::move(g.weight);
+      out.bias = std::move(g.bias);
+      return out;
+    }
     case OpKind::MaxPool:
       return input_gradient(max_pool2d_backward(x, dy, pool_params(a)));
     case OpKind::AvgPool:

@@ -1,5 +1,8 @@
 #include "sim/onnx/onnx_export.hpp"
 
+#include <array>
+#include <cmath>
+
 #include <onnx/onnx_pb.h>
 
 #include <fmt/format.h>
@@ -206,6 +209,43 @@ class Exporter {
         attr(node("BatchNormalization", l.name, inputs, {out}), "epsilon", w.epsilon);
         return;
       }
+      case OpKind::LayerNorm:
+        return emit_layer_norm(l);
+      case OpKind::Attention:
+        return emit_attention(l);
+      case OpKind::Tokens: {  // as torchvision's ViT: Reshape [1, C, H W], Transpose (0, 2, 1)
+        const Shape& x = input_shape(l);
+        node("Reshape", l.name + "/flatten", {in[0], ints(l.name + ".shape", {1, x[0], x[1] * x[2]})},
+             {l.name + "/flat"});
+        attr(node("Transpose", l.name, {l.name + "/flat"}, {out}), "perm",
+             std::vector<std::int64_t>{0, 2, 1});
+        return;
+      }
+      case OpKind::ClassToken: {
+        StoredLayerWeights w = weights(l);
+        const std::string token =
+            initializer(l.name + ".token", {1, 1, w.arrays[0].shape[0]}, std::move(w.arrays[0].bytes));
+        attr(node("Concat", l.name, {token, in[0]}, {out}), "axis", std::int64_t{1});
+        return;
+      }
+      case OpKind::PositionEmbedding: {
+        StoredLayerWeights w = weights(l);
+        Shape dims{1};
+        dims.insert(dims.end(), l.output_shape.begin(), l.output_shape.end());
+        node("Add", l.name, {in[0], initializer(l.name + ".embedding", dims, std::move(w.arrays[0].bytes))},
+             {out});
+        return;
+      }
+      case OpKind::Gelu: {  // PyTorch's decomposition: x (Erf(x / sqrt 2) + 1) / 2
+        const std::string& x = in[0];
+        node("Div", l.name + "/div", {x, floats(l.name + ".sqrt2", {}, {1.4142135f})}, {l.name + "/scaled"});
+        node("Erf", l.name + "/erf", {l.name + "/scaled"}, {l.name + "/erf"});
+        node("Add", l.name + "/add", {l.name + "/erf", floats(l.name + ".one", {}, {1.0f})},
+             {l.name + "/plus_one"});
+        node("Mul", l.name + "/mul", {x, l.name + "/plus_one"}, {l.name + "/times_x"});
+        node("Mul", l.name, {l.name + "/times_x", floats(l.name + ".half", {}, {0.5f})}, {out});
+        return;
+      }
       case OpKind::Lrn: {
         auto& n = node("LRN", l.name, in, {out});
         attr(n, "size", a.lrn_size);
@@ -266,6 +306,92 @@ class Exporter {
       }
     }
     fail(l, "op", "has no ONNX form");
+  }
+
+  // LayerNormalization is opset 17; below it, PyTorch's decomposition over the last axis, and for a
+  // (C, H, W) tensor a Transpose to channels last and back around it (as torchvision's LayerNorm2d).
+  void emit_layer_norm(const Layer& l) {
+    StoredLayerWeights w = weights(l);
+    const bool image = l.output_shape.size() == 3;
+    const std::string p = l.name + "/";
+    std::string x = l.inputs.at(0);
+    if (image) {
+      attr(node("Transpose", p + "to_last", {x}, {p + "last"}), "perm",
+           std::vector<std::int64_t>{0, 2, 3, 1});
+      x = p + "last";
+    }
+    const auto mean = [&](const std::string& from, const std::string& to) {
+      auto& n = node("ReduceMean", to, {from}, {to});
+      attr(n, "axes", std::vector<std::int64_t>{-1});
+      attr(n, "keepdims", std::int64_t{1});
+    };
+    mean(x, p + "mean");
+    node("Sub", p + "sub", {x, p + "mean"}, {p + "centred"});
+    node("Pow", p + "pow", {p + "centred", floats(l.name + ".two", {}, {2.0f})}, {p + "squared"});
+    mean(p + "squared", p + "variance");
+    node("Add", p + "add_eps",
+         {p + "variance", floats(l.name + ".epsilon", {}, {static_cast<float>(l.attrs.epsilon)})},
+         {p + "variance_eps"});
+    node("Sqrt", p + "sqrt", {p + "variance_eps"}, {p + "deviation"});
+    node("Div", p + "div", {p + "centred", p + "deviation"}, {p + "normalised"});
+    const std::string scale =
+        initializer(l.name + ".weight", w.arrays[0].shape, std::move(w.arrays[0].bytes));
+    const std::string shift = initializer(l.name + ".bias", w.arrays[1].shape, std::move(w.arrays[1].bytes));
+    node("Mul", p + "mul", {p + "normalised", scale}, {p + "scaled"});
+    node("Add", l.name, {p + "scaled", shift}, {image ? p + "shifted" : l.name});  // names the layer
+    if (image)
+      attr(node("Transpose", p + "to_first", {p + "shifted"}, {l.name}), "perm",
+           std::vector<std::int64_t>{0, 3, 1, 2});
+  }
+
+  // nn.MultiheadAttention as PyTorch 1.13 exports it (onnx_patterns.hpp), its Slice bounds constant.
+  void emit_attention(const Layer& l) {
+    StoredLayerWeights w = weights(l);
+    const std::int64_t t = l.output_shape[0], f = l.output_shape[1], h = l.attrs.heads, d = f / h;
+    const std::vector<float> weight = w.arrays[0].values(), bias = w.arrays[1].values();
+    const auto part = [](const std::vector<float>& v, std::int64_t from, std::int64_t count) {
+      return std::vector<float>(v.begin() + from, v.begin() + from + count);
+    };
+    const std::string p = l.name + "/";
+    const auto perm = [&](const std::string& name, const std::string& from, std::vector<std::int64_t> order) {
+      attr(node("Transpose", name, {from}, {name}), "perm", std::move(order));
+      return name;
+    };
+    const std::string time_major = perm(p + "time_major", l.inputs.at(0), {1, 0, 2});
+    const std::string in_proj =
+        floats(l.name + ".in_proj_weight", {f, 3 * f},
+               StoredArray::of({3 * f, f}, part(weight, 0, 3 * f * f)).transposed().values());
+    node("MatMul", p + "in_proj", {time_major, in_proj}, {p + "in_proj"});
+    node("Add", p + "packed",
+         {p + "in_proj", floats(l.name + ".in_proj_bias", {3 * f}, part(bias, 0, 3 * f))}, {p + "packed"});
+    const std::string head_shape = ints(l.name + ".head_shape", {t, h, d});
+    const std::string axes = ints(l.name + ".axes", {-1});
+    std::array<std::string, 3> qkv;
+    for (std::int64_t k = 0; k < 3; ++k) {
+      const std::string name = p + std::string(1, "qkv"[k]);
+      node("Slice", name + "_slice",
+           {p + "packed", ints(name + ".starts", {k * f}), ints(name + ".ends", {(k + 1) * f}), axes},
+           {name + "_slice"});
+      node("Reshape", name + "_heads", {name + "_slice", head_shape}, {name + "_heads"});
+      qkv[static_cast<std::size_t>(k)] =
+          perm(name + "_per_head", name + "_heads",
+               k == 1 ? std::vector<std::int64_t>{1, 2, 0} : std::vector<std::int64_t>{1, 0, 2});
+    }
+    node("Div", p + "q_scaled", {qkv[0], floats(l.name + ".scale", {}, {std::sqrt(static_cast<float>(d))})},
+         {p + "q_scaled"});
+    node("MatMul", p + "scores", {p + "q_scaled", qkv[1]}, {p + "scores"});
+    attr(node("Softmax", p + "weights", {p + "scores"}, {p + "weights"}), "axis", std::int64_t{-1});
+    node("MatMul", p + "context", {p + "weights", qkv[2]}, {p + "context"});
+    const std::string merged = perm(p + "merged", p + "context", {1, 0, 2});
+    node("Reshape", p + "rows", {merged, ints(l.name + ".rows_shape", {t, f})}, {p + "rows"});
+    attr(node("Gemm", p + "out_proj",
+              {p + "rows", floats(l.name + ".out_proj_weight", {f, f}, part(weight, 3 * f * f, f * f)),
+               floats(l.name + ".out_proj_bias", {f}, part(bias, 3 * f, f))},
+              {p + "out_proj"}),
+         "transB", std::int64_t{1});
+    node("Reshape", p + "unflatten", {p + "out_proj", ints(l.name + ".sequence_shape", {t, 1, f})},
+         {p + "unflatten"});
+    attr(node("Transpose", l.name, {p + "unflatten"}, {l.name}), "perm", std::vector<std::int64_t>{1, 0, 2});
   }
 
   void emit_fc(const Layer& l) {

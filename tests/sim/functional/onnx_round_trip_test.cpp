@@ -41,6 +41,11 @@ TEST_CASE("every op exported as ONNX computes what it computes in coinfer, once 
     {"name": "x", "op": "input", "shape": [4, 6, 6]},
     {"name": "conv", "op": "conv2d", "inputs": ["x"], "out_channels": 6, "kernel": [3, 3], "padding": [1, 1], "groups": 2},
     {"name": "bn", "op": "batch_norm", "inputs": ["conv"]},
+    {"name": "patches", "op": "tokens", "inputs": ["conv"]},
+    {"name": "cls", "op": "class_token", "inputs": ["patches"]},
+    {"name": "pos", "op": "position_embedding", "inputs": ["cls"]},
+    {"name": "att", "op": "attention", "inputs": ["pos"], "heads": 2},
+    {"name": "att_ln", "op": "layer_norm", "inputs": ["att"]},
     {"name": "r6", "op": "relu6", "inputs": ["bn"]},
     {"name": "dw", "op": "depthwise_conv2d", "inputs": ["r6"], "kernel": [3, 3], "padding": [1, 1], "multiplier": 2, "bias": false},
     {"name": "lrn", "op": "lrn", "inputs": ["dw"], "size": 3, "alpha": 0.001, "beta": 0.5, "k": 2},
@@ -58,7 +63,9 @@ TEST_CASE("every op exported as ONNX computes what it computes in coinfer, once 
     {"name": "half", "op": "slice", "inputs": ["cat"], "axis": 2, "start": 2, "end": 9},
     {"name": "shuffled", "op": "channel_shuffle", "inputs": ["half"], "groups": 2},
     {"name": "deconv", "op": "conv_transpose2d", "inputs": ["shuffled"], "out_channels": 4, "kernel": [3, 3], "stride": [2, 2], "padding": [1, 1], "output_padding": [1, 0], "groups": 2},
-    {"name": "t", "op": "tanh", "inputs": ["deconv"]},
+    {"name": "ln", "op": "layer_norm", "inputs": ["deconv"], "epsilon": 1e-6},
+    {"name": "gelu", "op": "gelu", "inputs": ["ln"]},
+    {"name": "t", "op": "tanh", "inputs": ["gelu"]},
     {"name": "sm", "op": "softmax", "inputs": ["t"]},
     {"name": "drop", "op": "dropout", "inputs": ["sm"], "rate": 0.3},
     {"name": "fc", "op": "fc", "inputs": ["drop"], "units": 5},
@@ -69,7 +76,9 @@ TEST_CASE("every op exported as ONNX computes what it computes in coinfer, once 
     {"name": "seq", "op": "input", "shape": [5, 3]},
     {"name": "rnn", "op": "lstm", "inputs": ["seq"], "units": 4, "num_layers": 2, "bidirectional": true},
     {"name": "proj", "op": "fc", "inputs": ["rnn"], "units": 6},
-    {"name": "seq_sm", "op": "softmax", "inputs": ["proj"]},
+    {"name": "seq_ln", "op": "layer_norm", "inputs": ["proj"]},
+    {"name": "seq_gelu", "op": "gelu", "inputs": ["seq_ln"]},
+    {"name": "seq_sm", "op": "softmax", "inputs": ["seq_gelu"]},
     {"name": "last", "op": "lstm", "inputs": ["seq"], "units": 3, "return_sequences": false, "bias": false}]})"));
   check_same_outputs(g);
 }

@@ -229,3 +229,54 @@ TEST_CASE("channel_shuffle keeps the shape, and its groups must divide the chann
   bad.add("s", OpKind::ChannelShuffle, {bad.input("x", {8, 5, 5})}, a);
   CHECK_THROWS_WITH(bad.build(), Catch::Contains("expected a positive divisor of the 8 channels, got 3"));
 }
+
+TEST_CASE("layer_norm keeps the shape and holds a scale and a shift per feature: C of (C,H,W), F of (T,F)") {
+  GraphBuilder b("ln");
+  b.add("image", OpKind::LayerNorm, {b.input("x", {96, 7, 7})});
+  b.add("tokens", OpKind::LayerNorm, {b.input("seq", {197, 768})});
+  b.add("act", OpKind::Gelu, {"tokens"});
+  const Graph g = b.build();
+  CHECK(g.layer_by_name("image").output_shape == Shape{96, 7, 7});
+  CHECK(g.layer_by_name("image").params == 2 * 96);
+  CHECK(g.layer_by_name("tokens").params == 2 * 768);
+  CHECK(g.layer_by_name("act").output_shape == Shape{197, 768});
+  CHECK(g.layer_by_name("act").params == 0);
+}
+
+TEST_CASE("layer_norm rejects a non-positive epsilon") {
+  GraphBuilder b("ln");
+  LayerAttrs a;
+  a.epsilon = 0.0;
+  b.add("ln", OpKind::LayerNorm, {b.input("x", {4, 2, 2})}, a);
+  CHECK_THROWS_WITH(b.build(), Catch::Contains("epsilon") && Catch::Contains("expected a positive number"));
+}
+
+TEST_CASE(
+    "a vision transformer's ops: tokens, class_token, position_embedding and attention shapes, params, "
+    "MACs") {
+  GraphBuilder b("vit");
+  b.add("patches", OpKind::Tokens, {b.input("x", {768, 14, 14})});
+  b.add("cls", OpKind::ClassToken, {"patches"});
+  b.add("pos", OpKind::PositionEmbedding, {"cls"});
+  LayerAttrs a;
+  a.heads = 12;
+  b.add("att", OpKind::Attention, {"pos"}, a);
+  const Graph g = b.build();
+  CHECK(g.layer_by_name("patches").output_shape == Shape{196, 768});
+  CHECK(g.layer_by_name("cls").output_shape == Shape{197, 768});
+  CHECK(g.layer_by_name("cls").params == 768);
+  CHECK(g.layer_by_name("pos").params == 197 * 768);
+  const Layer& att = g.layer_by_name("att");
+  CHECK(att.output_shape == Shape{197, 768});
+  CHECK(att.params == 4 * 768 * 768 + 4 * 768);  // nn.MultiheadAttention's
+  CHECK(att.macs == std::int64_t{4} * 197 * 768 * 768 +
+                        std::int64_t{2} * 197 * 197 * 768);  // projections, scores, context
+}
+
+TEST_CASE("attention's heads must divide the features") {
+  GraphBuilder b("att");
+  LayerAttrs a;
+  a.heads = 5;
+  b.add("att", OpKind::Attention, {b.input("x", {7, 12})}, a);
+  CHECK_THROWS_WITH(b.build(), Catch::Contains("expected a positive divisor of the 12 features, got 5"));
+}

@@ -35,6 +35,15 @@ onnx::NodeProto& add_node(onnx::GraphProto& g, const std::string& op, std::vecto
   return *n;
 }
 
+// A 1-D int64 initializer.
+void add_int64s(onnx::GraphProto& g, const std::string& name, std::vector<std::int64_t> v) {
+  auto* t = g.add_initializer();
+  t->set_name(name);
+  t->set_data_type(onnx::TensorProto_DataType_INT64);
+  t->add_dims(static_cast<std::int64_t>(v.size()));
+  for (auto x : v) t->add_int64_data(x);
+}
+
 // An int64 initializer 'pads' of a Pad over [N, C, H, W]: begins, then ends.
 void add_pads(onnx::GraphProto& g, std::vector<std::int64_t> v) {
   auto* t = g.add_initializer();
@@ -178,10 +187,10 @@ TEST_CASE("an ONNX initializer shared through Identity gives every reader its we
 
 TEST_CASE("an ONNX op coinfer does not hold is an error naming the node and the supported ops", "[onnx]") {
   auto m = tiny();
-  add_node(*m.mutable_graph(), "Erf", {"y"}, "z");
+  add_node(*m.mutable_graph(), "Neg", {"y"}, "z");
   const test::ScratchDir dir;
   const auto e = import_error(write(dir, m));
-  CHECK_THAT(e, Catch::Contains("graph.node[5]") && Catch::Contains("(Erf): op not supported") &&
+  CHECK_THAT(e, Catch::Contains("graph.node[5]") && Catch::Contains("(Neg): op not supported") &&
                     Catch::Contains("Conv, ConvTranspose, Div, Dropout"));
 }
 
@@ -288,16 +297,9 @@ TEST_CASE("an ONNX Transpose outside ShuffleNet's channel shuffle is an error na
 TEST_CASE("ONNX shape arithmetic (Shape, Gather, Div, Mul) folds into a Slice's bounds", "[onnx]") {
   auto m = tiny();
   auto& g = *m.mutable_graph();
-  const auto int_constant = [&](const std::string& name, std::vector<std::int64_t> v) {
-    auto* t = g.add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto_DataType_INT64);
-    t->add_dims(static_cast<std::int64_t>(v.size()));
-    for (auto x : v) t->add_int64_data(x);
-  };
-  int_constant("one", {1});
-  int_constant("two", {2});
-  int_constant("zero", {0});
+  add_int64s(g, "one", {1});
+  add_int64s(g, "two", {2});
+  add_int64s(g, "zero", {0});
   add_node(g, "Shape", {"r"}, "shape");           // [1, 4, 8, 8]
   add_node(g, "Gather", {"shape", "one"}, "ch");  // [4]
   add_node(g, "Div", {"ch", "two"}, "half");      // [2]
@@ -312,4 +314,233 @@ TEST_CASE("ONNX shape arithmetic (Shape, Gather, Div, Mul) folds into a Slice's 
   CHECK(s.attrs.start == 0);
   CHECK(s.attrs.end == 2);
   CHECK(s.output_shape == Shape{2, 8, 8});
+}
+
+namespace {
+
+void add_scalar(onnx::GraphProto& g, const std::string& name, float v) {
+  auto* t = g.add_initializer();
+  t->set_name(name);
+  t->set_data_type(onnx::TensorProto_DataType_FLOAT);
+  t->add_float_data(v);
+}
+
+// PyTorch's LayerNorm over the last axis below opset 17, on `x` (features `f`), into `out`.
+void add_layer_norm(onnx::GraphProto& g, const std::string& x, std::int64_t f, const std::string& out) {
+  const std::string p = out + ".";
+  add_scalar(g, p + "two", 2.0f);
+  add_scalar(g, p + "eps", 1e-6f);
+  add_weight(g, p + "scale", {f});
+  add_weight(g, p + "shift", {f});
+  add_ints(add_node(g, "ReduceMean", {x}, p + "mean"), "axes", {-1});
+  add_node(g, "Sub", {x, p + "mean"}, p + "centred");
+  add_node(g, "Pow", {p + "centred", p + "two"}, p + "squared");
+  add_ints(add_node(g, "ReduceMean", {p + "squared"}, p + "var"), "axes", {-1});
+  add_node(g, "Add", {p + "var", p + "eps"}, p + "var_eps");
+  add_node(g, "Sqrt", {p + "var_eps"}, p + "std");
+  add_node(g, "Div", {p + "centred", p + "std"}, p + "normalised");
+  add_node(g, "Mul", {p + "normalised", p + "scale"}, p + "scaled");
+  add_node(g, "Add", {p + "scaled", p + "shift"}, out);
+}
+
+// PyTorch's exact GELU below opset 20: x (Erf(x / sqrt 2) + 1) * 0.5.
+void add_gelu(onnx::GraphProto& g, const std::string& x, const std::string& out, float divisor = 1.4142135f) {
+  const std::string p = out + ".";
+  add_scalar(g, p + "sqrt2", divisor);
+  add_scalar(g, p + "one", 1.0f);
+  add_scalar(g, p + "half", 0.5f);
+  add_node(g, "Div", {x, p + "sqrt2"}, p + "scaled");
+  add_node(g, "Erf", {p + "scaled"}, p + "erf");
+  add_node(g, "Add", {p + "erf", p + "one"}, p + "plus_one");
+  add_node(g, "Mul", {x, p + "plus_one"}, p + "times_x");
+  add_node(g, "Mul", {p + "times_x", p + "half"}, out);
+}
+
+// ConvNeXt's block as torchvision exports it, after tiny()'s Relu 'r' [1, 4, 8, 8]: Transpose to
+// channels last, LayerNorm, Linear 4 -> 8, GELU, Linear 8 -> 4, Transpose back, layer scale, Add.
+// A model of input 'x' of `dims`, and a Relu of it named 'r' when `relu`.
+onnx::ModelProto bare(std::vector<std::int64_t> dims, bool relu) {
+  onnx::ModelProto m;
+  m.set_ir_version(7);
+  m.add_opset_import()->set_version(13);
+  auto& g = *m.mutable_graph();
+  g.set_name("bare");
+  add_value(g.mutable_input(), "x", std::move(dims));
+  if (relu) add_node(g, "Relu", {"x"}, "r");
+  return m;
+}
+
+onnx::ModelProto convnext_block() {
+  auto m = bare({1, 4, 8, 8}, true);
+  auto& g = *m.mutable_graph();
+  add_ints(add_node(g, "Transpose", {"r"}, "last"), "perm", {0, 2, 3, 1});
+  add_layer_norm(g, "last", 4, "ln");
+  add_weight(g, "w1", {4, 8});
+  add_weight(g, "b1", {8});
+  add_node(g, "MatMul", {"ln", "w1"}, "mm1");
+  add_node(g, "Add", {"b1", "mm1"}, "fc1");
+  add_gelu(g, "fc1", "act");
+  add_weight(g, "w2", {8, 4});
+  add_weight(g, "b2", {4});
+  add_node(g, "MatMul", {"act", "w2"}, "mm2");
+  add_node(g, "Add", {"b2", "mm2"}, "fc2");
+  add_ints(add_node(g, "Transpose", {"fc2"}, "first"), "perm", {0, 3, 1, 2});
+  add_weight(g, "gamma", {4, 1, 1});
+  add_node(g, "Mul", {"gamma", "first"}, "scaled");
+  add_node(g, "Add", {"scaled", "r"}, "block");
+  add_value(g.mutable_output(), "block", {1, 4, 8, 8});
+  return m;
+}
+
+std::vector<OpKind> ops_after_relu(const Graph& g) {
+  std::vector<OpKind> ops;
+  bool after = false;
+  for (const auto& l : g.layers()) {
+    if (after) ops.push_back(l.op);
+    after = after || l.op == OpKind::Relu;
+  }
+  return ops;
+}
+
+}  // namespace
+
+TEST_CASE("ONNX's channels-last ConvNeXt block maps to layer_norm, 1x1 convolutions, gelu and a layer scale",
+          "[onnx]") {
+  const test::ScratchDir dir;
+  const Graph g = import_onnx(write(dir, convnext_block()));
+  CHECK(ops_after_relu(g) == std::vector<OpKind>{OpKind::LayerNorm, OpKind::Conv2d, OpKind::Gelu,
+                                                 OpKind::Conv2d, OpKind::DepthwiseConv2d, OpKind::Add});
+  REQUIRE(g.size() == 8);
+  const Layer& ln = g.layer(2);
+  CHECK(ln.attrs.epsilon == Approx(1e-6));
+  CHECK(ln.params == 8);
+  const Layer& fc1 = g.layer(3);
+  CHECK(fc1.attrs.out_channels == 8);
+  CHECK(fc1.attrs.kernel == std::array<std::int64_t, 2>{1, 1});
+  CHECK(fc1.params == 4 * 8 + 8);
+  CHECK(fc1.output_shape == Shape{8, 8, 8});
+  const Layer& scale = g.layer(6);
+  CHECK(!scale.attrs.bias);
+  CHECK(scale.params == 4);
+  // the Linear weights [F, U] arrive transposed, as the conv's [U, F, 1, 1]
+  const auto& stored = g.stored_weights()->at(fc1.name).arrays[0];
+  CHECK(stored.shape == Shape{8, 4, 1, 1});
+  CHECK(stored.values()[1] == 0.01f * static_cast<float>(8 % 7));  // w1[1][0]
+}
+
+TEST_CASE("an ONNX GELU over a sequence and a LayerNorm over its features map to gelu and layer_norm",
+          "[onnx]") {
+  auto m = bare({1, 5, 6}, false);
+  auto& g = *m.mutable_graph();
+  add_gelu(g, "x", "act");
+  add_layer_norm(g, "act", 6, "ln");
+  add_value(g.mutable_output(), "ln", {1, 5, 6});
+  const test::ScratchDir dir;
+  const Graph imported = import_onnx(write(dir, m));
+  REQUIRE(imported.size() == 3);
+  CHECK(imported.layer(1).op == OpKind::Gelu);
+  CHECK(imported.layer(2).op == OpKind::LayerNorm);
+  CHECK(imported.layer(2).output_shape == Shape{5, 6});
+}
+
+TEST_CASE("an ONNX Div that is not GELU's by sqrt 2 is an error naming the decompositions", "[onnx]") {
+  auto m = bare({1, 5, 6}, false);
+  auto& g = *m.mutable_graph();
+  add_gelu(g, "x", "act", 2.0f);
+  add_value(g.mutable_output(), "act", {1, 5, 6});
+  const test::ScratchDir dir;
+  CHECK_THAT(import_error(write(dir, m)),
+             Catch::Contains("(Div)") && Catch::Contains("LayerNorm and GELU PyTorch decomposes"));
+}
+
+TEST_CASE("an ONNX LayerNorm over the W axis of a [1, C, H, W] tensor is an error", "[onnx]") {
+  auto m = tiny();
+  auto& g = *m.mutable_graph();
+  add_layer_norm(g, "r", 8, "ln");
+  add_value(g.mutable_output(), "ln", {1, 4, 8, 8});
+  const test::ScratchDir dir;
+  CHECK_THAT(import_error(write(dir, m)),
+             Catch::Contains("(ReduceMean)") && Catch::Contains("last axis (W) of a [1, C, H, W] tensor"));
+}
+
+TEST_CASE("an ONNX channels-last tensor read by an op other than ConvNeXt's is an error", "[onnx]") {
+  auto m = tiny();
+  auto& g = *m.mutable_graph();
+  add_ints(add_node(g, "Transpose", {"r"}, "last"), "perm", {0, 2, 3, 1});
+  add_node(g, "Relu", {"last"}, "relu_last");
+  add_value(g.mutable_output(), "relu_last", {1, 8, 8, 4});
+  const test::ScratchDir dir;
+  CHECK_THAT(import_error(write(dir, m)),
+             Catch::Contains("(Relu)") && Catch::Contains("[1, H, W, C] tensor"));
+}
+
+TEST_CASE("an ONNX Mul by a constant other than one value per channel is an error", "[onnx]") {
+  auto m = tiny();
+  auto& g = *m.mutable_graph();
+  add_weight(g, "k", {4, 8, 1});
+  add_node(g, "Mul", {"r", "k"}, "scaled");
+  add_value(g.mutable_output(), "scaled", {1, 4, 8, 8});
+  const test::ScratchDir dir;
+  CHECK_THAT(import_error(write(dir, m)),
+             Catch::Contains("(Mul)") && Catch::Contains("one value per channel [C, 1, 1]"));
+}
+
+TEST_CASE("an ONNX LayerNormalization (opset 17) over a sequence's features maps to layer_norm", "[onnx]") {
+  auto m = bare({1, 5, 6}, false);
+  m.mutable_opset_import(0)->set_version(17);
+  auto& g = *m.mutable_graph();
+  add_weight(g, "scale", {6});
+  add_weight(g, "bias", {6});
+  auto& ln = add_node(g, "LayerNormalization", {"x", "scale", "bias"}, "y");
+  auto* eps = ln.add_attribute();
+  eps->set_name("epsilon");
+  eps->set_type(onnx::AttributeProto_AttributeType_FLOAT);
+  eps->set_f(1e-6f);
+  add_value(g.mutable_output(), "y", {1, 5, 6});
+  const test::ScratchDir dir;
+  const Graph imported = import_onnx(write(dir, m));
+  REQUIRE(imported.size() == 2);
+  CHECK(imported.layer(1).op == OpKind::LayerNorm);
+  CHECK(imported.layer(1).attrs.epsilon == Approx(1e-6));
+  CHECK(imported.layer(1).params == 12);
+}
+
+TEST_CASE(
+    "ONNX ViT embedding: patch tokens, an expanded class token, a position embedding, a Gather of step 0",
+    "[onnx]") {
+  auto m = bare({1, 4, 2, 3}, true);
+  auto& g = *m.mutable_graph();
+  add_int64s(g, "flat_shape", {1, 4, 6});
+  add_int64s(g, "expand_shape", {1, 1, 1});
+  auto* zero = g.add_initializer();
+  zero->set_name("zero");
+  zero->set_data_type(onnx::TensorProto_DataType_INT64);
+  zero->add_int64_data(0);
+  add_weight(g, "class_token", {1, 1, 4});
+  add_weight(g, "pos_embedding", {1, 7, 4});
+  add_node(g, "Reshape", {"r", "flat_shape"}, "flat");
+  add_ints(add_node(g, "Transpose", {"flat"}, "tokens"), "perm", {0, 2, 1});
+  add_node(g, "Expand", {"class_token", "expand_shape"}, "cls");
+  add_int(add_node(g, "Concat", {"cls", "tokens"}, "with_cls"), "axis", 1);
+  add_node(g, "Add", {"with_cls", "pos_embedding"}, "embedded");
+  add_int(add_node(g, "Gather", {"embedded", "zero"}, "first"), "axis", 1);
+  add_value(g.mutable_output(), "first", {1, 4});
+  const test::ScratchDir dir;
+  const Graph imported = import_onnx(write(dir, m));
+  CHECK(ops_after_relu(imported) == std::vector<OpKind>{OpKind::Tokens, OpKind::ClassToken,
+                                                        OpKind::PositionEmbedding, OpKind::Slice,
+                                                        OpKind::Flatten});
+  CHECK(imported.layer(imported.size() - 1).output_shape == Shape{4});
+  CHECK(imported.total_params() == 4 + 7 * 4);
+}
+
+TEST_CASE("an ONNX Add of a constant that is not of the tensor's shape is an error", "[onnx]") {
+  auto m = bare({1, 5, 6}, false);
+  auto& g = *m.mutable_graph();
+  add_weight(g, "c", {1, 5, 1});
+  add_node(g, "Add", {"x", "c"}, "y");
+  add_value(g.mutable_output(), "y", {1, 5, 6});
+  const test::ScratchDir dir;
+  CHECK_THAT(import_error(write(dir, m)),
+             Catch::Contains("(Add)") && Catch::Contains("only a constant of the tensor's own shape"));
 }
