@@ -31,6 +31,19 @@ struct Producers {
 
 }  // namespace
 
+int most_open_skips(const Problem& problem) {
+  std::vector<int> last_target(problem.layers + 1, -1);
+  for (const auto& s : problem.skips)
+    last_target[s.from_layer] = std::max(last_target[s.from_layer], s.to_layer);
+  int most = 0;
+  for (int j = 0; j <= problem.layers; ++j) {
+    int open = 0;
+    for (int a = 0; a < j; ++a) open += last_target[a] > j ? 1 : 0;
+    most = std::max(most, open);
+  }
+  return most;
+}
+
 JointDnnGraph::JointDnnGraph(const Problem& problem)
     : problem_(problem),
       layers_(problem.layers),
@@ -50,7 +63,7 @@ JointDnnGraph::JointDnnGraph(const Problem& problem)
       throw InputError(
           "", "skips",
           fmt::format("{} skip sources are open after layer {}; the jointdnn graph grows as 3^open "
-                      "and accepts at most {}: use jointdnn-ilp",
+                      "and accepts at most {}: use jointdnn-ilp (solver ilp; solver auto picks it)",
                       width, j, kMaxOpenSkips));
     std::size_t states = 2;
     for (int t = 0; t < width; ++t) states *= 3;

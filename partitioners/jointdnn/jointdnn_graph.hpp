@@ -34,6 +34,10 @@ struct Edge {
   Cost cost;
 };
 
+/// Most skip sources open at one layer boundary of `problem` (a source a is open at j when a < j and
+/// it feeds a layer after j); the graph takes problems where this is at most `kMaxOpenSkips`.
+int most_open_skips(const Problem& problem);
+
 class JointDnnGraph {
  public:
   /// Throws `InputError` (path `skips`) when more than `kMaxOpenSkips` skip sources overlap.

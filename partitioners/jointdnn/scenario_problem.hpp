@@ -138,6 +138,11 @@ double idle_gap_bound_s(const Problem& problem);
 /// Example: `build_scenario_problem(ctx, ScenarioSetup{})`.
 ScenarioProblem build_scenario_problem(const PartitionContext& context, const ScenarioSetup& setup);
 
+/// What solver `auto` runs: the shortest path without maxima, the label-setting search with them, and
+/// GLPK's ILP when more skip sources overlap than the JointDNN graph takes (`kMaxOpenSkips`: DenseNet's
+/// concatenations), since the ILP's size does not grow with the overlap.
+Solution solve_automatic(const Problem& p);
+
 /// The optimal schedule for the setup's solver, wake-up included in `cost.latency_s`. Throws
 /// `InputError` when no schedule meets the maxima, naming the maximum and the best achievable
 /// value, e.g. `partitioner.max_latency_s: no schedule meets 0.01 s; the best latency is 0.052 s`.

@@ -6,6 +6,7 @@
 #include <initializer_list>
 
 #include "partitioners/jointdnn/ilp.hpp"
+#include "partitioners/jointdnn/jointdnn_graph.hpp"
 #include "partitioners/jointdnn/labels.hpp"
 #include "partitioners/jointdnn/neurosurgeon.hpp"
 #include "partitioners/jointdnn/scenario_problem.hpp"
@@ -31,10 +32,19 @@ Solution one_side(const Problem& p, std::initializer_list<Side> sides) {
   return best;
 }
 
+}  // namespace
+
+Solution solve_automatic(const Problem& p) {
+  if (most_open_skips(p) > kMaxOpenSkips) return solve_ilp(p);
+  return p.has_limits() ? solve_labels(p) : solve_shortest_path(p);
+}
+
+namespace {
+
 Solution run_core(const Problem& p, SolverChoice solver) {
   switch (solver) {
     case SolverChoice::automatic:
-      return p.has_limits() ? solve_labels(p) : solve_shortest_path(p);
+      return solve_automatic(p);
     case SolverChoice::shortest_path:
       return solve_shortest_path(p);
     case SolverChoice::labels:

@@ -4,8 +4,8 @@
 1. `coinfer model show M.onnx --json`: total parameters equal PyTorch's exactly;
 2. `coinfer infer M.onnx --input M.input.npy --output y.npy`: y equals PyTorch's output to a max
    absolute difference of 1e-4 of the output's largest magnitude;
-3. a scenario on the file runs the jointdnn (unless skipped), neurosurgeon, local and remote
-   partitioners on a TX2 + K40 over 4G, and a stream through the 4-stage pipeline partitioner;
+3. a scenario on the file runs the jointdnn (--jointdnn-solver picks its solver), neurosurgeon, local
+   and remote partitioners on a TX2 + K40 over 4G, and a stream through the 4-stage pipeline partitioner;
 4. with --modnn (chain models), a scenario runs MoDNN's bodp, modnn and grid2d with 4 workers on
    wlan4, and each must finish sooner than the GO alone.
 
@@ -30,15 +30,16 @@ def run(cmd):
     return r.stdout
 
 
-def scenario(model, skip_jointdnn):
+def scenario(model, jointdnn_solver):
     tx2 = os.path.join(SOURCE, "platforms", "jointdnn_tx2_k40.yaml")
     offload = [
         "  - {label: local, set: {partitioner: {name: local}}}",
         "  - {label: remote, set: {partitioner: {name: remote, server: k40, network: 4g}}}",
         "  - {label: neurosurgeon, set: {partitioner: {name: neurosurgeon, cloud: k40, network: 4g}}}",
     ]
-    if not skip_jointdnn:
-        offload.append("  - {label: jointdnn, set: {partitioner: {name: jointdnn, cloud: k40, network: 4g}}}")
+    solver = f", solver: {jointdnn_solver}" if jointdnn_solver else ""
+    offload.append("  - {label: jointdnn, set: {partitioner: {name: jointdnn, cloud: k40, network: 4g"
+                   + solver + "}}}")
     return "\n".join([
         f"name: onnx-{os.path.basename(model)}", f"model: {model}", f"platform: {tx2}", "source: tx2",
         "host_profile: {basis: estimate}", "partitioner: {name: local}", "workload: {kind: single}",
@@ -69,8 +70,8 @@ def main():
     ap.add_argument("model")
     ap.add_argument("--coinfer", required=True)
     ap.add_argument("--exports", required=True)
-    ap.add_argument("--skip-jointdnn", action="store_true",
-                    help="the model has too many open skips for the shortest path and the ILP takes minutes")
+    ap.add_argument("--jointdnn-solver",
+                    help="jointdnn's solver (ilp where the model has too many open skips for the shortest path)")
     ap.add_argument("--modnn", action="store_true", help="also run MoDNN's partitioners (a chain model)")
     a = ap.parse_args()
     stem = os.path.join(os.path.abspath(a.exports), a.model)
@@ -87,7 +88,7 @@ def main():
         diff = float(np.abs(ours - torch).max() / np.abs(torch).max())
         if not diff <= 1e-4:
             sys.exit(f"{a.model}: max |coinfer - PyTorch| is {diff:.3g} of the output's largest magnitude")
-        for name, text in (("offload.yaml", scenario(stem + ".onnx", a.skip_jointdnn)),
+        for name, text in (("offload.yaml", scenario(stem + ".onnx", a.jointdnn_solver)),
                            ("pipeline.yaml", pipeline(stem + ".onnx"))):
             path = os.path.join(tmp, name)
             with open(path, "w") as f:

@@ -1,6 +1,9 @@
 // `jointdnn`: shortest path on the (transformed) JointDNN graph, against hand derivations and brute force.
 #include "partitioners/jointdnn/shortest_path.hpp"
 
+#include "partitioners/jointdnn/jointdnn_graph.hpp"
+#include "partitioners/jointdnn/scenario_problem.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "sim/core/error.hpp"
@@ -100,8 +103,10 @@ TEST_CASE("jointdnn handles nested and overlapping skips exactly") {
   }
 }
 
-TEST_CASE("jointdnn refuses a graph with too many overlapping skips") {
-  // 14 skips [a, 15] from a = 0..13 are all open after layer 13: 3^14 states per node.
+namespace {
+
+// 14 skips [a, 15] from a = 0..13 are all open after layer 13: 3^14 states per node.
+Json overlapping_skips() {
   Json j;
   const int n = 15;
   j["layers"] = n;
@@ -115,5 +120,24 @@ TEST_CASE("jointdnn refuses a graph with too many overlapping skips") {
   Json skips = Json::array();
   for (int a = 0; a <= 13; ++a) skips.push_back({a, n});
   j["skips"] = skips;
-  CHECK_THROWS_AS(solve_shortest_path(parse_problem(j)), InputError);
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("jointdnn refuses a graph with too many overlapping skips") {
+  const Problem p = parse_problem(overlapping_skips());
+  CHECK(most_open_skips(p) == 14);
+  CHECK_THROWS_WITH(solve_shortest_path(p),
+                    Contains("13 skip sources are open after layer 13") && Contains("solver ilp"));
+}
+
+TEST_CASE("solver auto solves too many overlapping skips with the ILP, exactly") {
+  // Costs that make a mixed schedule best: the cloud runs the middle layers cheaper.
+  Json j = overlapping_skips();
+  const int n = j["layers"];
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n - i; ++k) j["cloud_time"][i][k] = 0.2 * (k + 1) * (i > 4 && i < 11 ? 0.1 : 5.0);
+  const Problem p = parse_problem(j);
+  REQUIRE(testing::agrees(p, solve_automatic(p), testing::brute_force(p)));
 }
