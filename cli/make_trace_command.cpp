@@ -43,9 +43,11 @@ void run_digits(const DigitsCli& c) {
   const auto& s = t.summary;
   std::cout << fmt::format("{}: {} frames from {} ({} images trained on, seed {})\n", c.output,
                            t.trace.frames.size(), s.data, s.train_images, c.o.seed);
-  std::cout << fmt::format("npu digits_mlp, {}-bit weights: accuracy {} (fp32 {}), mean confidence {:.3f}\n",
-                           c.o.npu_bits, percent(s.npu_accuracy), percent(s.npu_fp32_accuracy),
-                           s.npu_mean_confidence);
+  const std::string detail =
+      c.o.npu_detail_px < 8 ? fmt::format(", {} px of detail", c.o.npu_detail_px) : std::string();
+  std::cout << fmt::format(
+      "npu digits_mlp, {}-bit weights{}: accuracy {} (fp32 {}), mean confidence {:.3f}\n", c.o.npu_bits,
+      detail, percent(s.npu_accuracy), percent(s.npu_fp32_accuracy), s.npu_mean_confidence);
   std::cout << "resolution  detail  mean PNG bytes  server accuracy (digits_cnn)\n";
   for (std::size_t r = 0; r < s.server_accuracy.size(); ++r)
     std::cout << fmt::format("{:>7} px  {:>3} px  {:>14.1f}  {:>8}\n", t.trace.resolutions_px[r],
@@ -63,6 +65,9 @@ void add_digits(CLI::App& parent) {
   cmd->add_option("--trace-fraction", c->o.trace_fraction, "Fraction of the images held out as frames")
       ->capture_default_str();
   cmd->add_option("--npu-bits", c->o.npu_bits, "Bits of the NPU model's weights (2..8)")
+      ->capture_default_str();
+  cmd->add_option("--npu-detail-px", c->o.npu_detail_px,
+                  "Pixels of detail a side the NPU sees (1..8; fewer: a less accurate NPU)")
       ->capture_default_str();
   cmd->add_option("--npu-epochs", c->o.npu_epochs, "Training epochs of the NPU model")
       ->check(at_least_one())

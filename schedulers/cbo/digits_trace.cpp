@@ -24,6 +24,9 @@ void check_options(const DigitsTraceOptions& o) {
                      fmt::format("expected a number in (0, 1), got {}", o.trace_fraction));
   if (o.npu_bits < 2 || o.npu_bits > 8)
     throw InputError("", "npu-bits", fmt::format("expected an integer in [2, 8], got {}", o.npu_bits));
+  if (o.npu_detail_px < 1 || o.npu_detail_px > kDigitPx)
+    throw InputError("", "npu-detail-px",
+                     fmt::format("expected an integer in [1, {}], got {}", kDigitPx, o.npu_detail_px));
   if (o.npu_epochs < 1) throw InputError("", "npu-epochs", "expected an integer >= 1");
   if (o.server_epochs < 1) throw InputError("", "server-epochs", "expected an integer >= 1");
   if (o.frames_per_video < 1) throw InputError("", "frames-per-video", "expected an integer >= 1");
@@ -78,6 +81,13 @@ Dataset server_training_set(const Dataset& data, const std::vector<std::size_t>&
   return out;
 }
 
+// `data` as the NPU sees it at `detail_px` (digits_npu_view of every image).
+Dataset npu_view(const Dataset& data, std::int64_t detail_px) {
+  Dataset out = data;
+  for (auto& sample : out.samples) sample = digits_npu_view(sample, detail_px);
+  return out;
+}
+
 // `w` with each row (an output unit's or filter's weights, dimension 0) replaced by its `bits`-bit
 // symmetric quantization: one scale per output channel, as NPU toolchains quantize weights.
 Tensor quantize_per_channel(const Tensor& w, int bits) {
@@ -112,6 +122,11 @@ std::int64_t digits_detail_px(int px, int full_px) {
   return std::max<std::int64_t>(1, std::lround(static_cast<double>(kDigitPx) * px / full_px));
 }
 
+Tensor digits_npu_view(const Tensor& digit, std::int64_t detail_px) {
+  if (detail_px >= kDigitPx) return digit;
+  return kernels::resize_bilinear(kernels::resize_area(digit, detail_px, detail_px), kDigitPx, kDigitPx);
+}
+
 Tensor digits_frame(const Tensor& digit, int px, int full_px) {
   const std::int64_t g = digits_detail_px(px, full_px);
   return kernels::resize_bilinear(kernels::resize_area(digit, g, g), px, px);
@@ -127,7 +142,8 @@ DigitsTrace make_digits_trace(const DigitsTraceOptions& o) {
       throw InputError("", "trace-fraction", e.message());
     }
   }();
-  Trainer npu = train("digits_mlp", derive_seed(o.seed, "npu"), o.npu_epochs, data, split.train);
+  const Dataset npu_data = npu_view(data, o.npu_detail_px);
+  Trainer npu = train("digits_mlp", derive_seed(o.seed, "npu"), o.npu_epochs, npu_data, split.train);
   const Dataset server_data = server_training_set(data, split.train, o.resolutions_px);
   std::vector<std::size_t> all(server_data.size());
   std::iota(all.begin(), all.end(), std::size_t{0});
@@ -138,7 +154,7 @@ DigitsTrace make_digits_trace(const DigitsTraceOptions& o) {
   auto& s = out.summary;
   s.data = data.source;
   s.train_images = split.train.size();
-  s.npu_fp32_accuracy = accuracy(npu, data, split.test);
+  s.npu_fp32_accuracy = accuracy(npu, npu_data, split.test);
   quantize_weights(npu, o.npu_bits);
 
   const std::size_t n_res = o.resolutions_px.size();
@@ -155,7 +171,7 @@ DigitsTrace make_digits_trace(const DigitsTraceOptions& o) {
     TraceFrame f;
     f.video = fmt::format("v{:03}", static_cast<std::int64_t>(k) / o.frames_per_video);
     f.index = static_cast<std::int64_t>(k) % o.frames_per_video;
-    const NpuOutputs npu_out = predict_with_logits(npu, digit);
+    const NpuOutputs npu_out = predict_with_logits(npu, npu_data.samples[i]);
     const Tensor& p = npu_out.prob;
     f.confidence = *std::max_element(p.data.begin(), p.data.end());
     f.correct = arg_max(p) == label;

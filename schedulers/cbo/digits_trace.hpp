@@ -39,10 +39,15 @@
 namespace coinfer::cbo {
 
 struct DigitsTraceOptions {
-  std::string data;              ///< the digits CSV; "" for default_digits_path()
-  std::uint64_t seed = 1;        ///< split, weights, training order (models from derived seeds)
-  double trace_fraction = 0.5;   ///< images held out as frames, in (0, 1)
-  int npu_bits = 2;              ///< NPU weight precision, 2..8
+  std::string data;             ///< the digits CSV; "" for default_digits_path()
+  std::uint64_t seed = 1;       ///< split, weights, training order (models from derived seeds)
+  double trace_fraction = 0.5;  ///< images held out as frames, in (0, 1)
+  int npu_bits = 2;             ///< NPU weight precision, 2..8
+  /// Pixels of detail a side the NPU sees, 1..8: every image it is trained on and classifies is
+  /// area-averaged to this many pixels a side and scaled back up to 8 x 8 bilinearly (as the frames
+  /// sent at low resolution are, step 4). 8 (the default) gives it the image as it is; fewer make
+  /// the frames harder for it, a knob on its accuracy that leaves the server's columns as they are.
+  std::int64_t npu_detail_px = 8;
   std::int64_t npu_epochs = 20;  ///< training epochs of the NPU model (before quantization)
   std::int64_t server_epochs = 10;
   std::int64_t frames_per_video = 30;
@@ -69,6 +74,9 @@ struct DigitsTrace {
 /// with '-' for '_': "npu-bits"), and load_digits' errors for the data file.
 DigitsTrace make_digits_trace(const DigitsTraceOptions& options);
 
+/// The NPU's view of a (1, 8, 8) digit at `detail_px` pixels of detail a side (the option above):
+/// the digit itself at 8.
+Tensor digits_npu_view(const Tensor& digit, std::int64_t detail_px);
 /// g = max(1, round(8 r / R)): pixels of detail a side kept at resolution r when R is the full one.
 std::int64_t digits_detail_px(int px, int full_px);
 /// The (1, px, px) frame sent at resolution px: `digit` (1, 8, 8) area-averaged to g x g, then

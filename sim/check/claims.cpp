@@ -178,6 +178,19 @@ Claim parse_claim(const Json& doc, const std::string& path, const fs::path& dir)
   return c;
 }
 
+// One of per's values: a number or a text, named by itself ({:g} for a number), or `{value, name}`
+// for a value that cannot name a claim (a file's path).
+std::pair<Json, std::string> per_value(const Json& v, const std::string& path) {
+  if (v.is_number()) return {v, fmt::format("{:g}", v.get<double>())};
+  if (v.is_string()) return {v, v.get<std::string>()};
+  if (!v.is_object()) throw InputError("", path, "expected a number, a text or a map with value and name");
+  json_reject_unknown_keys(v, path, {"value", "name"});
+  const Json& value = json_at(v, "value", path);
+  if (!value.is_number() && !value.is_string())
+    throw InputError("", join_path(path, "value"), "expected a number or a text");
+  return {value, json_string(v, "name", path)};
+}
+
 // `per: {column, values, label}` on a sweep claim: one claim per value, its `where` also keeping the
 // rows whose column equals that value; id `<id>-<value>`, statement `<label, {} = value>: <claim>`.
 std::vector<Claim> expand_per(const Json& doc, const Claim& c) {
@@ -192,17 +205,14 @@ std::vector<Claim> expand_per(const Json& doc, const Claim& c) {
   const Json& values = json_at(*per, "values", p);
   const auto vp = join_path(p, "values");
   if (!values.is_array() || values.empty())
-    throw InputError("", vp, "expected a non-empty list of numbers or texts");
+    throw InputError("", vp, "expected a non-empty list of numbers, texts or {value, name} maps");
   const auto label = json_string_or(*per, "label", p, column + " = {}");
   const auto slot = label.find("{}");
   if (slot == std::string::npos)
     throw InputError("", join_path(p, "label"), "expected a text with {} where each value goes");
   std::vector<Claim> out;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    const Json& v = values[i];
-    if (!v.is_number() && !v.is_string())
-      throw InputError("", index_path(vp, i), "expected a number or a text");
-    const auto text = v.is_string() ? v.get<std::string>() : fmt::format("{:g}", v.get<double>());
+    const auto [v, text] = per_value(values[i], index_path(vp, i));
     Claim e = c;
     e.id = c.id + "-" + text;
     if (!is_plain_name(e.id))

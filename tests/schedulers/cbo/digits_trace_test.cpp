@@ -62,6 +62,60 @@ TEST_CASE("a frame at r px keeps round(8 r / 224) pixels of detail and is r x r"
   CHECK(cbo::digits_frame(digit, 45, 224).shape == coinfer::Shape{1, 45, 45});
 }
 
+TEST_CASE("the NPU's view at full detail is the digit, at g px its g x g area average scaled back") {
+  coinfer::Tensor digit({1, 8, 8}, 0.0f);
+  for (std::size_t i = 0; i < digit.data.size(); ++i) digit.data[i] = static_cast<float>(i % 8);  // column x
+  CHECK(cbo::digits_npu_view(digit, 8).data == digit.data);
+  // At 1 px: one value, the mean 3.5, everywhere.
+  for (const float v : cbo::digits_npu_view(digit, 1).data) CHECK(v == Approx(3.5f));
+  // At 2 px: the left half's mean 1.5 and the right half's 5.5, bilinear in between; rows all equal.
+  const auto two = cbo::digits_npu_view(digit, 2);
+  REQUIRE(two.shape == coinfer::Shape{1, 8, 8});
+  CHECK(two.data[0] == Approx(1.5f));
+  CHECK(two.data[7] == Approx(5.5f));
+  for (std::size_t x = 0; x < 8; ++x) CHECK(two.data[56 + x] == Approx(two.data[x]));
+}
+
+TEST_CASE("npu-detail-px changes the NPU's columns only") {
+  auto o = quick(5);
+  const auto full = cbo::make_digits_trace(o);
+  o.npu_detail_px = 2;
+  const auto coarse = cbo::make_digits_trace(o);
+  REQUIRE(coarse.trace.frames.size() == full.trace.frames.size());
+  std::size_t confidence_moved = 0;
+  for (std::size_t k = 0; k < full.trace.frames.size(); ++k) {
+    const auto& a = full.trace.frames[k];
+    const auto& b = coarse.trace.frames[k];
+    CHECK(a.server_correct == b.server_correct);
+    CHECK(a.size_bytes == b.size_bytes);
+    confidence_moved += a.confidence != b.confidence;
+  }
+  CHECK(confidence_moved > full.trace.frames.size() / 2);
+  CHECK(coarse.summary.npu_fp32_accuracy < full.summary.npu_fp32_accuracy);
+}
+
+TEST_CASE("the shipped npu-detail traces differ in the NPU's columns only") {
+  // examples/cbo/npu-detail: the documented command at 8, 6, 5, 4, 3 and 2 px of NPU detail.
+  const std::string dir = std::string(COINFER_SOURCE_DIR) + "/examples/cbo/npu-detail/";
+  const auto full = cbo::read_frame_trace(dir + "digits_npu8px.csv");
+  std::vector<double> accuracy;
+  for (const int g : {8, 6, 5, 4, 3, 2}) {
+    const auto t = cbo::read_frame_trace(dir + "digits_npu" + std::to_string(g) + "px.csv");
+    REQUIRE(t.frames.size() == full.frames.size());
+    double right = 0;
+    for (std::size_t k = 0; k < t.frames.size(); ++k) {
+      INFO(g << " px, frame " << k);
+      CHECK(t.frames[k].label == full.frames[k].label);
+      CHECK(t.frames[k].server_correct == full.frames[k].server_correct);
+      CHECK(t.frames[k].size_bytes == full.frames[k].size_bytes);
+      right += t.frames[k].correct;
+    }
+    accuracy.push_back(right / static_cast<double>(t.frames.size()));
+  }
+  CHECK(accuracy[5] < accuracy[4]);  // 2 px below 3 px below every finer one
+  CHECK(accuracy[4] < *std::min_element(accuracy.begin(), accuracy.begin() + 4));
+}
+
 TEST_CASE("the shipped digits trace: every frame's PNG grows with the resolution") {
   const auto t = cbo::read_frame_trace(kShipped);
   CHECK(t.resolutions_px == std::vector<int>{45, 90, 134, 179, 224});
@@ -180,6 +234,12 @@ TEST_CASE("digits trace options are checked, naming the option") {
   o = quick(1);
   o.trace_fraction = 1;
   CHECK_THROWS_WITH(cbo::make_digits_trace(o), Contains("trace-fraction"));
+  o = quick(1);
+  o.npu_detail_px = 0;
+  CHECK_THROWS_WITH(cbo::make_digits_trace(o),
+                    Contains("npu-detail-px") && Contains("expected an integer in [1, 8], got 0"));
+  o.npu_detail_px = 9;
+  CHECK_THROWS_WITH(cbo::make_digits_trace(o), Contains("npu-detail-px"));
   o = quick(1);
   o.resolutions_px = {};
   CHECK_THROWS_WITH(cbo::make_digits_trace(o), Contains("resolutions: expected at least one resolution"));

@@ -215,6 +215,17 @@ TEST_CASE("per repeats a sweep claim once per value, each keeping only that valu
   CHECK(evaluate_claim(l.claims[1], {two_variants()}, "l.yaml").count == 1);
 }
 
+TEST_CASE("per's {value, name} keeps the value's rows and names the claim by the name") {
+  const auto l = parse(
+      "system: S\nclaims:\n  - {id: gain, claim: a beats b, source: y, sweep: sw.yaml, paper: 0.1,\n"
+      "     per: {column: rate, values: [{value: 3, name: fast}], label: 'the {} link'},\n"
+      "     ours: {metric: acc, as: difference, better: higher, group_by: [rate], subject: {variant: a}}}\n");
+  REQUIRE(l.claims.size() == 1);
+  CHECK(l.claims[0].id == "gain-fast");
+  CHECK(l.claims[0].claim == "the fast link: a beats b");
+  CHECK(evaluate_claim(l.claims[0], {two_variants()}, "l.yaml").ours == Approx(0.10));  // 0.90 - 0.80
+}
+
 TEST_CASE("per on a scenario claim, or a label without {}, is one error naming the key path") {
   CHECK_THROWS_WITH(scenario_claim("{row: r}", "paper: 1, per: {column: c, values: [1]}"),
                     Contains("claims[0].per"));
@@ -222,4 +233,9 @@ TEST_CASE("per on a scenario claim, or a label without {}, is one error naming t
                     Contains("claims[0].per.label"));
   CHECK_THROWS_WITH(sweep_claim("{metric: acc}", "paper: 1, per: {column: c, values: ['a b']}"),
                     Contains("claims[0].per.values[0]"));
+  CHECK_THROWS_WITH(sweep_claim("{metric: acc}", "paper: 1, per: {column: c, values: [{value: a/b}]}"),
+                    Contains("claims[0].per.values[0]") && Contains("name"));
+  CHECK_THROWS_WITH(
+      sweep_claim("{metric: acc}", "paper: 1, per: {column: c, values: [{value: [1], name: n}]}"),
+      Contains("claims[0].per.values[0].value"));
 }
