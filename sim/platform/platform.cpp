@@ -27,9 +27,25 @@ bool Network::has_endpoint(const std::string& device) const {
 
 std::size_t Platform::device_index(const std::string& name) const {
   if (auto i = device_index_or_null(name)) return *i;
+  throw InputError(file, "", fmt::format("unknown device '{}'; devices: {}", name, describe_devices()));
+}
+
+std::string Platform::describe_devices() const {
+  constexpr std::size_t kMaxShown = 12;
   std::vector<std::string> names;
-  for (const auto& d : devices) names.push_back(d.name);
-  throw InputError(file, "", fmt::format("unknown device '{}'; devices: {}", name, fmt::join(names, ", ")));
+  for (std::size_t i = 0; i < devices.size();) {
+    const auto g =
+        std::find_if(groups.begin(), groups.end(), [&](const DeviceGroup& x) { return x.first == i; });
+    if (g != groups.end() && g->count > 1) {
+      names.push_back(fmt::format("{}..{}", devices[i].name, devices[i + g->count - 1].name));
+      i += g->count;
+    } else {
+      names.push_back(devices[i++].name);
+    }
+  }
+  if (names.size() <= kMaxShown) return fmt::format("{}", fmt::join(names, ", "));
+  return fmt::format("{}, ... ({} in all)", fmt::join(names.begin(), names.begin() + kMaxShown, ", "),
+                     devices.size());
 }
 
 std::optional<std::size_t> Platform::device_index_or_null(const std::string& name) const {

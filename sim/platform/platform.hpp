@@ -99,11 +99,23 @@ struct Device {
   DeviceCalibration calibration;
 };
 
+/// Identical devices declared once (`count` in a platform file): devices[first, first + count),
+/// named `<name>1` ... `<name><count>`. A network's members may name the group for all of them.
+struct DeviceGroup {
+  std::string name;
+  std::size_t first = 0;
+  std::size_t count = 0;
+};
+
 struct Platform {
   std::string name;
   std::string file;  ///< the YAML file it came from ("" when built in code)
   std::vector<Device> devices;
   std::vector<Network> networks;
+  std::vector<DeviceGroup> groups;
+
+  /// The device names for an error message: groups as `w1..w8`, at most 12 entries then a count.
+  std::string describe_devices() const;
 
   /// Index of a device; throws `InputError` listing the known names.
   std::size_t device_index(const std::string& name) const;

@@ -23,8 +23,11 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kTopKeys{"name", "notes", "description", "devices", "networks"};
-const std::vector<std::string> kDeviceKeys{"name",       "calibration",   "role",       "slots",
-                                           "time_scale", "op_time_scale", "batch_lanes"};
+const std::vector<std::string> kDeviceKeys{"name",       "calibration",   "role",        "slots",
+                                           "time_scale", "op_time_scale", "batch_lanes", "count"};
+// `count: N` declares N identical devices; the scale a platform is meant for (ten thousand phones)
+// with room to spare, far below what would exhaust memory.
+constexpr std::int64_t kMaxDeviceCount = 1'000'000;
 // Network kinds, network / link / bandwidth keys: the table of network_keys.hpp.
 const std::vector<std::string> kKinds = network_kind_names();
 const std::vector<std::string> kModels = bandwidth_models();
@@ -259,18 +262,26 @@ std::vector<std::string> member_list(const Json& obj, const std::string& path, c
   const auto p = join_path(path, "members");
   if (!arr.is_array()) throw InputError("", p, "expected a list of device names");
   std::vector<std::string> out;
+  std::set<std::string> listed;
   for (std::size_t i = 0; i < arr.size(); ++i) {
     const auto ip = index_path(p, i);
     if (!arr[i].is_string()) throw InputError("", ip, "expected a device name");
     const auto name = arr[i].get<std::string>();
-    if (!platform.device_index_or_null(name)) {
-      std::vector<std::string> names;
-      for (const auto& d : platform.devices) names.push_back(d.name);
-      throw InputError("", ip, fmt::format("unknown device '{}'; devices: {}", name, fmt::join(names, ", ")));
+    std::vector<std::string> named;  // the device, or every device of the group
+    if (const auto g = std::find_if(platform.groups.begin(), platform.groups.end(),
+                                    [&](const DeviceGroup& x) { return x.name == name; });
+        g != platform.groups.end()) {
+      for (std::size_t k = 0; k < g->count; ++k) named.push_back(platform.devices[g->first + k].name);
+    } else if (platform.device_index_or_null(name)) {
+      named.push_back(name);
+    } else {
+      throw InputError("", ip,
+                       fmt::format("unknown device '{}'; devices: {}", name, platform.describe_devices()));
     }
-    if (std::find(out.begin(), out.end(), name) != out.end())
-      throw InputError("", ip, fmt::format("device '{}' is listed twice", name));
-    out.push_back(name);
+    for (auto& n : named) {
+      if (!listed.insert(n).second) throw InputError("", ip, fmt::format("device '{}' is listed twice", n));
+      out.push_back(std::move(n));
+    }
   }
   return out;
 }
@@ -383,12 +394,33 @@ Platform parse_platform(const Json& doc, const std::string& file, const std::str
   const Json& devices = json_at(doc, "devices", "");
   if (!devices.is_array() || devices.empty())
     throw InputError("", "devices", "expected a non-empty list of devices");
+  std::set<std::string> names;  // devices' and groups'
   for (std::size_t i = 0; i < devices.size(); ++i) {
-    auto d = parse_device(devices[i], index_path("devices", i), base_dir);
-    if (p.device_index_or_null(d.name))
-      throw InputError("", index_path("devices", i) + ".name",
-                       fmt::format("duplicate device name '{}'", d.name));
-    p.devices.push_back(std::move(d));
+    const auto path = index_path("devices", i);
+    auto d = parse_device(devices[i], path, base_dir);
+    const bool group = json_find(devices[i], "count", path) != nullptr;
+    const auto count =
+        static_cast<std::size_t>(json_int_or(devices[i], "count", path, 1, 1, kMaxDeviceCount));
+    const auto taken = [&](const std::string& name) {
+      if (!names.insert(name).second)
+        throw InputError("", join_path(path, "name"),
+                         group && name != d.name
+                             ? fmt::format("count makes the device '{}', a name already taken", name)
+                             : fmt::format("duplicate device name '{}'", name));
+    };
+    if (!group) {
+      taken(d.name);
+      p.devices.push_back(std::move(d));
+      continue;
+    }
+    taken(d.name);
+    p.groups.push_back({d.name, p.devices.size(), count});
+    for (std::size_t k = 1; k <= count; ++k) {
+      Device copy = d;
+      copy.name = d.name + std::to_string(k);
+      taken(copy.name);
+      p.devices.push_back(std::move(copy));
+    }
   }
   const Json* networks = json_find(doc, "networks", "");
   if (networks != nullptr) {

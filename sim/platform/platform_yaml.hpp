@@ -13,6 +13,8 @@
 ///         op_time_scale: {fc: 4}              # optional: the named op classes only, x4
 ///         batch_lanes: 8                      # optional: a batch of B runs min(B, 8) inputs at
 ///                                             #   once (DeviceCalibration::batch_lanes; default 1)
+///         count: 8                            # optional: 8 copies named phone1 ... phone8, in
+///                                             #   [1, 1e6]; members may name the group (`phone`)
 ///     networks:
 ///       - name: wlan
 ///         kind: wifi                          # wifi | wifi_direct | wired | lte | 3g | 4g

@@ -237,6 +237,22 @@ ScenarioSpec load_scenario(const std::string& file, const std::vector<std::strin
   return spec;
 }
 
+namespace {
+
+// A platform written in the scenario: its errors name the key under `platform` (a calibration
+// file's errors name that file).
+Platform inline_platform(const ScenarioSpec& spec) {
+  try {
+    return platform_from_json(spec.platform_inline, spec.file,
+                              std::filesystem::path(spec.file).parent_path().string());
+  } catch (const InputError& e) {
+    if (e.file() != spec.file) throw;
+    throw e.with_path_prefix("platform");
+  }
+}
+
+}  // namespace
+
 ScenarioInputs load_scenario_inputs(const ScenarioSpec& spec) {
   try {
     ScenarioInputs out;
@@ -246,10 +262,8 @@ ScenarioInputs load_scenario_inputs(const ScenarioSpec& spec) {
       if (!e.file().empty()) throw;
       throw InputError("", "model", e.message());
     }
-    out.platform = spec.platform_file.empty()
-                       ? platform_from_json(spec.platform_inline, spec.file,
-                                            std::filesystem::path(spec.file).parent_path().string())
-                       : load_platform_file(spec.platform_file);
+    out.platform =
+        spec.platform_file.empty() ? inline_platform(spec) : load_platform_file(spec.platform_file);
     out.source = spec.source.empty() ? out.platform.devices.front().name : spec.source;
     if (!out.platform.device_index_or_null(out.source))
       throw InputError("", "source",

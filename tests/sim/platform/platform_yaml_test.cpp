@@ -291,3 +291,88 @@ TEST_CASE("platform: op_time_scale naming no op class is one error listing the c
   CHECK_THROWS_WITH(load_platform_file(good_with_phone_keys(dir, "op_time_scale: {fc: 0}")),
                     Catch::Matchers::Contains("devices[0].op_time_scale.fc"));
 }
+
+namespace {
+
+// A cell of `count` phones (one group) and a server; `members` is the cell's member list.
+std::string phone_cell(const TempDir& dir, const std::string& count, const std::string& members,
+                       const std::string& more_devices = "") {
+  return write_platform(
+      dir,
+      "devices:\n"
+      "  - {name: phone, calibration: calibration/phone.json, role: phone, slots: 2, count: " +
+          count + "}\n  - {name: server, calibration: calibration/server.json}\n" + more_devices +
+          "networks:\n  - {name: cell, kind: lte, members: " + members +
+          ", base: server, uplink: {rate_mbps: 5}, downlink: {rate_mbps: 10}}\n");
+}
+
+// The error loading phone_cell(dir, count, members) gives ("" when it loads).
+std::string cell_error(const TempDir& dir, const std::string& count, const std::string& members) {
+  try {
+    load_platform_file(phone_cell(dir, count, members));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("platform: count declares identical devices named 1..N, in the file's order") {
+  TempDir dir;
+  const Platform p = load_platform_file(phone_cell(dir, "3", "[phone1, phone2, phone3]"));
+  REQUIRE(p.devices.size() == 4);
+  CHECK(p.devices[0].name == "phone1");
+  CHECK(p.devices[2].name == "phone3");
+  CHECK(p.devices[3].name == "server");
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(p.devices[i].role == "phone");
+    CHECK(p.devices[i].slots == 2);
+    CHECK(p.devices[i].calibration.name == p.devices[0].calibration.name);
+  }
+  REQUIRE(p.groups.size() == 1);
+  CHECK(p.groups[0].name == "phone");
+  CHECK(p.groups[0].first == 0);
+  CHECK(p.groups[0].count == 3);
+}
+
+TEST_CASE("platform: a network member naming a group lists every device of it") {
+  TempDir dir;
+  const Platform p = load_platform_file(phone_cell(dir, "4", "[phone]"));
+  CHECK(p.networks[0].members == std::vector<std::string>{"phone1", "phone2", "phone3", "phone4"});
+}
+
+TEST_CASE("platform: a group is not a device, and a group with one of its devices lists it twice") {
+  TempDir dir;
+  CHECK_THAT(cell_error(dir, "2", "[phone, phone2]"),
+             Catch::Matchers::Contains("networks[0].members[1]: device 'phone2' is listed twice"));
+  CHECK_THAT(cell_error(dir, "2", "[phone3]"),
+             Catch::Matchers::Contains("unknown device 'phone3'; devices: phone1..phone2, server"));
+}
+
+TEST_CASE("platform: a count of 0 or 1e9 is out of range, naming the device") {
+  TempDir dir;
+  CHECK_THAT(cell_error(dir, "0", "[phone]"), Catch::Matchers::Contains("devices[0].count"));
+  CHECK_THAT(cell_error(dir, "1e9", "[phone]"), Catch::Matchers::Contains("devices[0].count"));
+}
+
+TEST_CASE("platform: a name a count makes that is already taken is one error naming the entry") {
+  TempDir dir;
+  CHECK_THROWS_WITH(load_platform_file(phone_cell(
+                        dir, "2", "[phone]", "  - {name: phone2, calibration: calibration/phone.json}\n")),
+                    Catch::Matchers::Contains("devices[2].name: duplicate device name 'phone2'"));
+  CHECK_THROWS_WITH(
+      load_platform_file(
+          write_platform(dir,
+                         "devices:\n  - {name: phone2, calibration: calibration/phone.json}\n"
+                         "  - {name: phone, calibration: calibration/phone.json, count: 3}\n")),
+      Catch::Matchers::Contains("devices[1].name: count makes the device 'phone2', a name already taken"));
+}
+
+TEST_CASE("platform: an unknown device among many is named with a short list") {
+  TempDir dir;
+  CHECK_THROWS_WITH(
+      load_platform_file(phone_cell(dir, "10000", "[phone, tablet]")),
+      Catch::Matchers::Contains("unknown device 'tablet'; devices: phone1..phone10000, server") &&
+          !Catch::Matchers::Contains("phone17"));
+}
