@@ -50,7 +50,8 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
 
   frame_count_ = in_.workload->frame_count();
   out_.frames.resize(frame_count_);
-  for (std::size_t k = 0; k < frame_count_; ++k) out_.frames[k].release_s = in_.workload->release_s(k);
+  ReleaseClock releases(*in_.workload);
+  for (std::size_t k = 0; k < frame_count_; ++k) out_.frames[k].release_s = releases.next();
   out_.devices.resize(n_dev);
   for (std::size_t d = 0; d < n_dev; ++d) out_.devices[d].device = platform.devices[d].name;
   for (const auto& l : topo.links())
@@ -76,7 +77,7 @@ void Dispatcher::rethrow_if_failed() const {
 // at that date (a task ending exactly when a frame is released frees the first stage first).
 void Dispatcher::run() {
   if (frame_count_ == 0) return;
-  add_timer(in_.workload->release_s(0), TimerKind::Release, 0);
+  add_timer(out_.frames[0].release_s, TimerKind::Release, 0);
   if (port_.period_s() > 0.0)
     add_timer(in_.workload->start_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
   while (resolved_ < frame_count_ || probes_in_flight_ > 0 || background_left_ > 0) {
@@ -152,7 +153,7 @@ void Dispatcher::on_timer(const Timer& timer) {
     case TimerKind::Release:
       release_frame(timer.ref);
       if (in_.workload->kind == WorkloadKind::Stream && timer.ref + 1 < frame_count_)
-        add_timer(in_.workload->release_s(timer.ref + 1), TimerKind::Release, timer.ref + 1);
+        add_timer(out_.frames[timer.ref + 1].release_s, TimerKind::Release, timer.ref + 1);
       break;
     case TimerKind::HoldExpiry:
       on_hold_expiry(timer.ref);

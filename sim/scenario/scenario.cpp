@@ -7,6 +7,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/cost/cost_model.hpp"
+#include "sim/kernels/tensor.hpp"
 #include "sim/metrics/effective_accuracy.hpp"
 #include "sim/metrics/metrics.hpp"
 #include "sim/metrics/stage_metrics.hpp"
@@ -345,8 +346,9 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     // The trace streams to an unnamed file during the run; write_run_outputs publishes it.
     if (spec.trace) options.trace_writer = std::make_shared<ChromeTraceWriter>();
     run.variants = scheduler->plan_variants(std::move(run.variants), platform);
-    run.simulation = simulate(platform, run.variants, workload_from_json(spec.workload, "workload"), options,
-                              scheduler.get());
+    Workload workload = workload_from_json(spec.workload, "workload");
+    workload.seed = derive_seed(spec.seed, "arrivals");
+    run.simulation = simulate(platform, run.variants, workload, options, scheduler.get());
     run.results = run_metrics(spec.name, run.simulation);
     run.results.update(effective_accuracy_metrics(run.variants, run.simulation));
     if (run.variants.size() > 1 || run.plan.facts) {

@@ -18,6 +18,12 @@ std::size_t Workload::frame_count() const {
       break;
   }
   if (frames > 0) return frames;
+  if (arrivals == Arrivals::Poisson) {  // the draws that fall before the duration ends
+    ReleaseClock clock(*this);
+    std::size_t n = 0;
+    while (clock.next() < start_s + duration_s) ++n;
+    return n;
+  }
   // Frames k >= 0 with k / rate < duration.
   auto n = static_cast<std::size_t>(std::ceil(duration_s * rate_fps));
   while (n > 0 && static_cast<double>(n - 1) / rate_fps >= duration_s) --n;
@@ -27,6 +33,17 @@ std::size_t Workload::frame_count() const {
 double Workload::release_s(std::size_t k) const {
   if (kind != WorkloadKind::Stream) return start_s;
   return start_s + static_cast<double>(k) / rate_fps;
+}
+
+ReleaseClock::ReleaseClock(const Workload& workload)
+    : w_(&workload), t_(workload.start_s), engine_(workload.seed) {}
+
+double ReleaseClock::next() {
+  if (w_->kind != WorkloadKind::Stream || w_->arrivals == Arrivals::Periodic) return w_->release_s(k_++);
+  const double u = static_cast<double>(engine_() >> 11) * 0x1.0p-53;
+  t_ += -std::log1p(-u) / w_->rate_fps;
+  ++k_;
+  return t_;
 }
 
 Workload single_workload() { return {}; }
@@ -73,7 +90,9 @@ void check_stream_span(const Workload& w, const std::string& path) {
   if (n > static_cast<std::size_t>(kMaxFrames))
     throw InputError("", join_path(path, "duration_s"),
                      fmt::format("the stream would release {} frames, over the limit of {}", n, kMaxFrames));
-  const double last_s = w.release_s(n - 1);
+  // A Poisson stream's last release is drawn at run time: its mean, n / rate_fps, is held here.
+  const double last_s =
+      w.arrivals == Arrivals::Poisson ? w.start_s + static_cast<double>(n) / w.rate_fps : w.release_s(n - 1);
   if (!(last_s <= kMaxTime_s))
     throw InputError("", join_path(path, "rate_fps"),
                      fmt::format("the last frame would be released at {:g} s, beyond the {:g} s horizon "
@@ -96,8 +115,11 @@ Workload workload_from_json(const Json& json, const std::string& path) {
   } else {
     json_reject_unknown_keys(json, path,
                              {"kind", "start_s", "rate_fps", "frames", "duration_s", "policy", "deadline_s",
-                              "max_in_flight", "queue_capacity"});
+                              "max_in_flight", "queue_capacity", "arrivals"});
     w.kind = WorkloadKind::Stream;
+    if (json_find(json, "arrivals", path) != nullptr &&
+        json_enum(json, "arrivals", path, {"periodic", "poisson"}) == "poisson")
+      w.arrivals = Arrivals::Poisson;
     w.rate_fps = json_number(json, "rate_fps", path, kMinRate_fps, kMaxRate_fps);
     const bool has_frames = json_find(json, "frames", path) != nullptr;
     const bool has_duration = json_find(json, "duration_s", path) != nullptr;
@@ -147,6 +169,7 @@ Json workload_to_json(const Workload& w) {
       j["policy"] = w.policy == DropPolicy::Queue ? "queue" : "drop";
       if (w.max_in_flight > 0) j["max_in_flight"] = w.max_in_flight;
       if (w.queue_capacity > 0) j["queue_capacity"] = w.queue_capacity;
+      if (w.arrivals == Arrivals::Poisson) j["arrivals"] = "poisson";
       break;
   }
   if (std::isfinite(w.deadline_s) && w.kind != WorkloadKind::Training) j["deadline_s"] = w.deadline_s;

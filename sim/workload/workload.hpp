@@ -15,12 +15,17 @@
 ///   is the bottleneck, so frames are dropped (or wait) at the entry instead of piling up
 ///   unboundedly before that stage (Hu & Krishnamachari sec. III: a frame the pipeline cannot
 ///   take is dropped).
+///   With `arrivals: poisson` the gaps between releases are instead exponential with mean
+///   1 / rate_fps (a Poisson process from `start_s`), drawn from `seed`: the scenario derives it
+///   from its own seed, so the same scenario and seed release the same frames at the same times.
 /// - training: `iterations` back to back (closed loop: iteration k+1 is released when
 ///   iteration k has completed every task).
 ///
 ///     Workload w = stream_workload(30.0, 1000);  // 30 fps, 1000 frames, drop when busy
 #include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 
 #include "sim/core/json_access.hpp"
@@ -29,6 +34,7 @@ namespace coinfer {
 
 enum class WorkloadKind { Single, Stream, Training };
 enum class DropPolicy { DropWhenBusy, Queue };
+enum class Arrivals { Periodic, Poisson };
 
 struct Workload {
   WorkloadKind kind = WorkloadKind::Single;
@@ -39,13 +45,32 @@ struct Workload {
   DropPolicy policy = DropPolicy::DropWhenBusy;
   std::size_t iterations = 0;  ///< training
   double start_s = 0.0;
-  std::size_t max_in_flight = 0;   ///< stream: admitted, uncompleted frames at most (0: unbounded)
-  std::size_t queue_capacity = 0;  ///< stream, policy queue: waiting frames at most (0: unbounded)
+  std::size_t max_in_flight = 0;           ///< stream: admitted, uncompleted frames at most (0: unbounded)
+  std::size_t queue_capacity = 0;          ///< stream, policy queue: waiting frames at most (0: unbounded)
+  Arrivals arrivals = Arrivals::Periodic;  ///< stream
+  std::uint64_t seed = 0;                  ///< stream, Poisson arrivals: seeds the gaps
 
-  /// Number of frames (or iterations) the workload releases.
+  /// Number of frames (or iterations) the workload releases (a Poisson stream given by
+  /// duration_s: as many as its draws release before the duration ends).
   std::size_t frame_count() const;
-  /// Release time of frame k for single and stream workloads: start_s + k / rate_fps.
+  /// Release time of frame k for single and periodic stream workloads: start_s + k / rate_fps.
+  /// A Poisson stream's are drawn in order: ReleaseClock.
   double release_s(std::size_t k) const;
+};
+
+/// The release times of a workload's frames, in order: `next()` gives frame 0's, then frame 1's...
+/// Periodic: Workload::release_s(k). Poisson: start_s plus a running sum of gaps -ln(1 - u) /
+/// rate_fps, u uniform in [0, 1) with 53 bits from Rng(seed).
+class ReleaseClock {
+ public:
+  explicit ReleaseClock(const Workload& workload);
+  double next();
+
+ private:
+  const Workload* w_;
+  std::size_t k_ = 0;
+  double t_ = 0.0;
+  std::mt19937_64 engine_;
 };
 
 Workload single_workload();
@@ -56,10 +81,10 @@ Workload training_workload(std::size_t iterations);
 /// JSON form: {"kind": "single"} | {"kind": "stream", "rate_fps": 30, "frames": 1000 (or
 /// "duration_s": 10), "policy": "drop"|"queue", "deadline_s": 0.1, "start_s": 0, "max_in_flight": 7,
 /// "queue_capacity": 1} |
-/// {"kind": "training", "iterations": 100}. Throws `InputError` naming `path`. Ranges: start_s,
-/// duration_s, deadline_s in [0, 1e9] s (deadline > 0), rate_fps in [1e-6, 1e6], frames and
-/// iterations in [1, 1e8] (also when derived from duration_s), the last release at most 1e9 s,
-/// max_in_flight and queue_capacity in [1, 1e6] (queue_capacity only with policy queue).
+/// {"kind": "training", "iterations": 100}; a stream may add "arrivals": "periodic"|"poisson". Throws
+/// `InputError` naming `path`. Ranges: start_s, duration_s, deadline_s in [0, 1e9] s (deadline > 0), rate_fps
+/// in [1e-6, 1e6], frames and iterations in [1, 1e8] (also when derived from duration_s), the last release at
+/// most 1e9 s, max_in_flight and queue_capacity in [1, 1e6] (queue_capacity only with policy queue).
 Workload workload_from_json(const Json& json, const std::string& path = "workload");
 Json workload_to_json(const Workload& workload);
 

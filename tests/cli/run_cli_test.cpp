@@ -110,6 +110,22 @@ TEST_CASE("the same seed gives byte-identical results, another seed differs with
   CHECK(results_of(dir / "a")["latency_ms"] != results_of(dir / "c")["latency_ms"]);
 }
 
+TEST_CASE("Poisson arrivals repeat under the same seed and move with another") {
+  const auto dir = scratch_dir() / "poisson";
+  const auto s =
+      write_text("poisson.yaml", "name: poisson\nmodel: lenet5\nplatform: " + kRoot +
+                                     "/platforms/edge_wifi_lte.yaml\nsource: phone\n"
+                                     "host_profile: {basis: estimate}\nseed: 3\npartitioner: local\n"
+                                     "workload: {kind: stream, rate_fps: 5, frames: 20, arrivals: poisson}\n"
+                                     "outputs: {frames_csv: true}\n");
+  for (const char* run : {"a", "b"})
+    REQUIRE(run_cli("run " + s.string() + " --quiet --out " + (dir / run).string()).exit_code == 0);
+  REQUIRE(run_cli("run " + s.string() + " --quiet --set seed=4 --out " + (dir / "c").string()).exit_code ==
+          0);
+  CHECK(read_text(dir / "a" / "frames.csv") == read_text(dir / "b" / "frames.csv"));
+  CHECK(read_text(dir / "a" / "frames.csv") != read_text(dir / "c" / "frames.csv"));
+}
+
 TEST_CASE("the quickstart compares local, WiFi and LTE offloading") {
   const auto out = scratch_dir() / "quick";
   const auto q = run_cli(

@@ -128,3 +128,67 @@ TEST_CASE("workload: queue_capacity needs the queue policy") {
                         R"({"kind": "stream", "rate_fps": 3, "frames": 1, "queue_capacity": 1})")),
                     Catch::Contains("workload.queue_capacity: a queue capacity needs policy: queue"));
 }
+
+namespace {
+
+Workload poisson(double rate_fps, std::size_t frames, std::uint64_t seed) {
+  Workload w = stream_workload(rate_fps, frames);
+  w.arrivals = Arrivals::Poisson;
+  w.seed = seed;
+  return w;
+}
+
+std::vector<double> releases(const Workload& w, std::size_t n) {
+  ReleaseClock clock(w);
+  std::vector<double> out(n);
+  for (auto& t : out) t = clock.next();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("workload: a periodic stream's clock gives start + k / rate") {
+  Workload w = stream_workload(4.0, 5);
+  w.start_s = 2.0;
+  CHECK(releases(w, 3) == std::vector<double>{2.0, 2.25, 2.5});
+  CHECK(releases(training_workload(3), 2) == std::vector<double>{0.0, 0.0});
+}
+
+TEST_CASE("workload: Poisson gaps are exponential with mean 1 / rate") {
+  // 1e5 gaps of mean 0.1 s: the sample mean's standard error is 0.1 / sqrt(1e5) = 3.2e-4 (0.3%),
+  // and an exponential's P(gap > mean) is 1/e.
+  const auto t = releases(poisson(10.0, 100000, 3), 100000);
+  double longer = 0;
+  for (std::size_t k = 1; k < t.size(); ++k) {
+    REQUIRE(t[k] > t[k - 1]);
+    longer += t[k] - t[k - 1] > 0.1;
+  }
+  CHECK(t.back() / 100000.0 == Approx(0.1).epsilon(0.01));
+  CHECK(longer / 99999.0 == Approx(std::exp(-1.0)).epsilon(0.01));
+}
+
+TEST_CASE("workload: the same seed releases at the same times, another seed at others") {
+  CHECK(releases(poisson(30.0, 50, 7), 50) == releases(poisson(30.0, 50, 7), 50));
+  CHECK(releases(poisson(30.0, 50, 7), 50) != releases(poisson(30.0, 50, 8), 50));
+}
+
+TEST_CASE("workload: a Poisson stream over a duration releases the draws that fall in it") {
+  Workload w = poisson(100.0, 0, 5);
+  w.duration_s = 10.0;
+  const std::size_t n = w.frame_count();
+  const auto t = releases(w, n + 1);
+  CHECK(t[n - 1] < 10.0);
+  CHECK(t[n] >= 10.0);
+  CHECK(static_cast<double>(n) == Approx(1000).margin(100));  // Poisson(1000): sd 32
+}
+
+TEST_CASE("workload JSON: arrivals poisson round-trips, another word is one error naming the key") {
+  const Workload w = workload_from_json(
+      Json::parse(R"({"kind": "stream", "rate_fps": 30, "frames": 10, "arrivals": "poisson"})"));
+  CHECK(w.arrivals == Arrivals::Poisson);
+  CHECK(workload_from_json(workload_to_json(w)).arrivals == Arrivals::Poisson);
+  CHECK(workload_to_json(stream_workload(30, 10)).count("arrivals") == 0);
+  CHECK_THROWS_WITH(workload_from_json(Json::parse(
+                        R"({"kind": "stream", "rate_fps": 3, "frames": 2, "arrivals": "bursty"})")),
+                    Catch::Contains("workload.arrivals"));
+}
