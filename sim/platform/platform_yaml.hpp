@@ -14,7 +14,8 @@
 ///         batch_lanes: 8                      # optional: a batch of B runs min(B, 8) inputs at
 ///                                             #   once (DeviceCalibration::batch_lanes; default 1)
 ///         count: 8                            # optional: 8 copies named phone1 ... phone8, in
-///                                             #   [1, 1e6]; members may name the group (`phone`)
+///                                             #   [1, 4096]; members may name the group (`phone`);
+///                                             #   at most 4096 devices in all
 ///     networks:
 ///       - name: wlan
 ///         kind: wifi                          # wifi | wifi_direct | wired | lte | 3g | 4g
