@@ -29,35 +29,34 @@ struct Producers {
   }
 };
 
-}  // namespace
-
-int most_open_skips(const Problem& problem) {
+// Per boundary j (0..layers): the skip sources a < j whose output a layer after j still needs.
+std::vector<std::vector<int>> open_sources(const Problem& problem) {
   std::vector<int> last_target(problem.layers + 1, -1);
   for (const auto& s : problem.skips)
     last_target[s.from_layer] = std::max(last_target[s.from_layer], s.to_layer);
-  int most = 0;
-  for (int j = 0; j <= problem.layers; ++j) {
-    int open = 0;
-    for (int a = 0; a < j; ++a) open += last_target[a] > j ? 1 : 0;
-    most = std::max(most, open);
-  }
-  return most;
+  std::vector<std::vector<int>> open(problem.layers + 1);
+  for (int j = 0; j <= problem.layers; ++j)
+    for (int a = 0; a < j; ++a)
+      if (last_target[a] > j) open[j].push_back(a);
+  return open;
+}
+
+}  // namespace
+
+int most_open_skips(const Problem& problem) {
+  std::size_t most = 0;
+  for (const auto& open : open_sources(problem)) most = std::max(most, open.size());
+  return static_cast<int>(most);
 }
 
 JointDnnGraph::JointDnnGraph(const Problem& problem)
     : problem_(problem),
       layers_(problem.layers),
-      open_(problem.layers + 1),
+      open_(open_sources(problem)),
       sources_of_(problem.layers + 1),
       states_(problem.layers + 1) {
-  std::vector<int> last_target(layers_ + 1, -1);
-  for (const auto& s : problem.skips) {
-    sources_of_[s.to_layer].push_back(s.from_layer);
-    last_target[s.from_layer] = std::max(last_target[s.from_layer], s.to_layer);
-  }
+  for (const auto& s : problem.skips) sources_of_[s.to_layer].push_back(s.from_layer);
   for (int j = 0; j <= layers_; ++j) {
-    for (int a = 0; a < j; ++a)
-      if (last_target[a] > j) open_[j].push_back(a);
     const auto width = static_cast<int>(open_[j].size());
     if (width > kMaxOpenSkips)
       throw InputError(
