@@ -414,12 +414,11 @@ Platform parse_platform(const Json& doc, const std::string& file, const std::str
                              ? fmt::format("count makes the device '{}', a name already taken", name)
                              : fmt::format("duplicate device name '{}'", name));
     };
+    taken(d.name);
     if (!group) {
-      taken(d.name);
       p.devices.push_back(std::move(d));
       continue;
     }
-    taken(d.name);
     p.groups.push_back({d.name, p.devices.size(), count});
     for (std::size_t k = 1; k <= count; ++k) {
       Device copy = d;

@@ -60,7 +60,7 @@ struct Workload {
 
 /// The release times of a workload's frames, in order: `next()` gives frame 0's, then frame 1's...
 /// Periodic: Workload::release_s(k). Poisson: start_s plus a running sum of gaps -ln(1 - u) /
-/// rate_fps, u uniform in [0, 1) with 53 bits from Rng(seed).
+/// rate_fps, u uniform in [0, 1) from the top 53 bits of mt19937_64(seed) (Rng's engine).
 class ReleaseClock {
  public:
   explicit ReleaseClock(const Workload& workload);
