@@ -8,6 +8,7 @@
 #include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/metrics/metrics.hpp"
+#include "sim/metrics/user_metrics.hpp"
 #include "sim/trace/staged_file.hpp"
 
 namespace coinfer::cli {
@@ -56,6 +57,7 @@ void write_run_outputs(const ScenarioSpec& spec, const ScenarioRun& run, const s
                        const std::string& trace_file, bool frames) {
   write_file_atomic(dir + "/results.json", run.results.dump(2) + "\n");
   if (frames || spec.frames_csv) write_frames_csv(dir + "/frames.csv", run.simulation);
+  if (!run.simulation.users.empty()) write_file_atomic(dir + "/users.csv", users_csv(run.simulation));
   const auto trace_path = !trace_file.empty() ? trace_file : spec.trace ? dir + "/trace.json" : "";
   if (trace_path.empty()) return;
   if (!run.simulation.trace_writer)

@@ -22,7 +22,7 @@ std::vector<BandwidthSeries> link_series(const Topology& topology, std::uint64_t
 
 /// When the radios were last active at the start (SimOptions::radios_start_awake).
 double radios_idle_since_s(const ReplayInput& input) {
-  return input.options->radios_start_awake ? input.workload->start_s : -kInf;
+  return input.options->radios_start_awake ? input.users.front().workload->start_s : -kInf;
 }
 
 }  // namespace
@@ -35,7 +35,10 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
       trace_(*input.topology, series_, radios_idle_since_s(input), input.options->trace_writer.get(),
              input.options->record_trace, out),
       radios_(*input.topology, *input.plans, radios_idle_since_s(input), trace_, out),
-      port_(input.scheduler, *input.topology, *input.plans, *input.workload, series_, out) {
+      port_(input.scheduler, *input.topology, *input.plans, *input.users.front().workload, series_, out) {
+  if (in_.users.empty()) throw Error("replay: no stream of frames");
+  if (in_.users.size() > 1 && in_.scheduler != nullptr)
+    throw Error("replay: a scheduler decides for one stream of frames, not a population");
   const Topology& topo = *in_.topology;
   const Platform& platform = topo.platform();
   const auto n_dev = platform.devices.size();
@@ -48,10 +51,19 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   }
   links_.resize(topo.links().size());
 
-  frame_count_ = in_.workload->frame_count();
+  for (const auto& spec : in_.users) {
+    UserState& u = users_.emplace_back();
+    u.spec = spec;
+    u.first_frame = frame_count_;
+    u.frames = spec.workload->frame_count();
+    user_first_.push_back(frame_count_);
+    frame_count_ += u.frames;
+  }
   out_.frames.resize(frame_count_);
-  ReleaseClock releases(*in_.workload);
-  for (std::size_t k = 0; k < frame_count_; ++k) out_.frames[k].release_s = releases.next();
+  for (const auto& u : users_) {
+    ReleaseClock releases(u.workload());
+    for (std::size_t k = 0; k < u.frames; ++k) out_.frames[u.first_frame + k].release_s = releases.next();
+  }
   out_.devices.resize(n_dev);
   for (std::size_t d = 0; d < n_dev; ++d) out_.devices[d].device = platform.devices[d].name;
   for (const auto& l : topo.links())
@@ -59,6 +71,13 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
 }
 
 double Dispatcher::now() const { return sg4::Engine::get_clock(); }
+
+std::size_t Dispatcher::user_of(std::size_t k) const {
+  if (user_first_.size() == 1) return 0;
+  return static_cast<std::size_t>(std::upper_bound(user_first_.begin(), user_first_.end(), k) -
+                                  user_first_.begin()) -
+         1;
+}
 
 void Dispatcher::operator()() {
   try {
@@ -77,9 +96,10 @@ void Dispatcher::rethrow_if_failed() const {
 // at that date (a task ending exactly when a frame is released frees the first stage first).
 void Dispatcher::run() {
   if (frame_count_ == 0) return;
-  add_timer(out_.frames[0].release_s, TimerKind::Release, 0);
+  for (const auto& u : users_)
+    if (u.frames > 0) add_timer(out_.frames[u.first_frame].release_s, TimerKind::Release, u.first_frame);
   if (port_.period_s() > 0.0)
-    add_timer(in_.workload->start_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
+    add_timer(users_.front().workload().start_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
   while (resolved_ < frame_count_ || probes_in_flight_ > 0 || background_left_ > 0) {
     const double t = now();
     trace_.rates(t);
@@ -150,11 +170,13 @@ void Dispatcher::add_timer(double time_s, TimerKind kind, std::size_t ref, std::
 
 void Dispatcher::on_timer(const Timer& timer) {
   switch (timer.kind) {
-    case TimerKind::Release:
+    case TimerKind::Release: {
+      const UserState& u = user(timer.ref);
       release_frame(timer.ref);
-      if (in_.workload->kind == WorkloadKind::Stream && timer.ref + 1 < frame_count_)
+      if (u.workload().kind == WorkloadKind::Stream && timer.ref + 1 < u.first_frame + u.frames)
         add_timer(out_.frames[timer.ref + 1].release_s, TimerKind::Release, timer.ref + 1);
       break;
+    }
     case TimerKind::HoldExpiry:
       on_hold_expiry(timer.ref);
       break;
@@ -209,7 +231,9 @@ void Dispatcher::make_ready(const TaskRef& ref) {
     begin_transfer(ref);
     return;
   }
-  devices_[t.device].ready.push(ref);
+  TaskRef queued = ref;
+  queued.key_s = out_.frames[ref.frame].release_s;
+  devices_[t.device].ready.push(queued);
   try_start(t.device);
 }
 
@@ -275,21 +299,23 @@ void Dispatcher::complete_task(const TaskRef& ref) {
   --f.tasks_left;
   for (auto s : t.succs)
     if (--f.pending[s] == 0) make_ready({ref.frame, s});
-  if (t.first_stage && !f.continuing && --f.first_stage_left == 0) on_first_stage_done();
+  if (t.first_stage && !f.continuing && --f.first_stage_left == 0) on_first_stage_done(user(ref.frame));
   if (f.tasks_left == 0) plan_ended(ref.frame);
 }
 
 // ---------------------------------------------------------------- transfers
 
 SchedulerView Dispatcher::view(std::size_t frame) {
-  SchedulerView v = port_.view({now(), frame, current_variant_, waiting_.size(), in_flight_});
+  SchedulerView v = port_.view({now(), frame, current_variant_, waiting_, in_flight_});
   if (port_.sees_in_flight()) add_in_flight(v.measured_links);
   return v;
 }
 
 void Dispatcher::release_frame(std::size_t k) {
+  UserState& u = user(k);
+  const Workload& w = u.workload();
   FrameRecord& rec = out_.frames[k];
-  if (in_.workload->kind == WorkloadKind::Training) rec.release_s = now();
+  if (w.kind == WorkloadKind::Training) rec.release_s = now();
   rec.variant = static_cast<std::uint32_t>(current_variant_);
   released_ = k + 1;
   if (port_.active()) {
@@ -304,28 +330,31 @@ void Dispatcher::release_frame(std::size_t k) {
       return;
     }
   }
-  if (gate_open() && waiting_.empty()) {
+  if (gate_open(u) && u.waiting.empty()) {
     admit(k);
-  } else if (in_.workload->kind == WorkloadKind::Stream &&
-             (in_.workload->policy == DropPolicy::DropWhenBusy ||
-              (in_.workload->queue_capacity > 0 && waiting_.size() >= in_.workload->queue_capacity))) {
+  } else if (w.kind == WorkloadKind::Stream &&
+             (w.policy == DropPolicy::DropWhenBusy ||
+              (w.queue_capacity > 0 && u.waiting.size() >= w.queue_capacity))) {
     drop(k, DropReason::Busy);
   } else {
-    waiting_.push_back(k);
+    u.waiting.push_back(k);
+    ++waiting_;
     sample_admission();
   }
 }
 
 void Dispatcher::admit(std::size_t k) {
+  UserState& u = user(k);
   FrameRecord& rec = out_.frames[k];
-  const CompiledPlan& plan = (*in_.plans)[rec.variant];
+  const std::size_t variant = u.spec.first_variant + rec.variant;
+  const CompiledPlan& plan = (*in_.plans)[variant];
   if (spare_states_.empty()) {
     state_pool_.push_back(std::make_unique<FrameState>());
     spare_states_.push_back(state_pool_.back().get());
   }
   FrameState* f = spare_states_.back();
   spare_states_.pop_back();
-  f->variant = rec.variant;
+  f->variant = variant;
   f->tasks_left = plan.tasks.size();
   f->first_stage_left = plan.first_stage_size;
   f->continuing = false;
@@ -339,13 +368,15 @@ void Dispatcher::admit(std::size_t k) {
   f->pending.resize(plan.tasks.size());
   for (std::size_t i = 0; i < plan.tasks.size(); ++i)
     f->pending[i] = static_cast<std::uint32_t>(plan.tasks[i].deps.size());
-  // Frames are admitted in release order (the queue is FIFO), so live_ only grows at its back.
-  if (live_.empty()) live_base_ = k;
-  if (k < live_base_ + live_.size()) throw Error("replay: a frame was admitted out of release order");
-  live_.resize(k - live_base_ + 1, nullptr);
-  live_.back() = f;
+  // A stream's frames are admitted in release order (its queue is FIFO), so its live window only
+  // grows at its back.
+  if (u.live.empty()) u.live_base = k;
+  if (k < u.live_base + u.live.size()) throw Error("replay: a frame was admitted out of release order");
+  u.live.resize(k - u.live_base + 1, nullptr);
+  u.live.back() = f;
   rec.start_s = now();
-  gate_busy_ = true;
+  u.gate_busy = true;
+  ++u.in_flight;
   ++in_flight_;
   for (auto e : plan.entries) make_ready({k, e});
 }
@@ -356,23 +387,24 @@ void Dispatcher::drop(std::size_t k, DropReason reason) {
   frame_resolved(k);
 }
 
-bool Dispatcher::gate_open() const {
-  const std::size_t cap = in_.workload->max_in_flight;
-  return !gate_busy_ && (cap == 0 || in_flight_ < cap);
+bool Dispatcher::gate_open(const UserState& u) const {
+  const std::size_t cap = u.workload().max_in_flight;
+  return !u.gate_busy && (cap == 0 || u.in_flight < cap);
 }
 
 // The first stage is free: the oldest queued frame enters, unless its deadline already passed.
-void Dispatcher::on_first_stage_done() {
-  gate_busy_ = false;
-  admit_waiting();
+void Dispatcher::on_first_stage_done(UserState& u) {
+  u.gate_busy = false;
+  admit_waiting(u);
 }
 
 // While the gate is open (first stage free, room under max_in_flight), queued frames enter.
-void Dispatcher::admit_waiting() {
-  while (gate_open() && !waiting_.empty()) {
-    const auto k = waiting_.front();
-    waiting_.pop_front();
-    if (now() > out_.frames[k].release_s + in_.workload->deadline_s)
+void Dispatcher::admit_waiting(UserState& u) {
+  while (gate_open(u) && !u.waiting.empty()) {
+    const auto k = u.waiting.front();
+    u.waiting.pop_front();
+    --waiting_;
+    if (now() > out_.frames[k].release_s + u.workload().deadline_s)
       drop(k, DropReason::Late);
     else
       admit(k);
@@ -381,20 +413,23 @@ void Dispatcher::admit_waiting() {
 }
 
 void Dispatcher::finish_frame(std::size_t k, double end_s) {
+  UserState& u = user(k);
+  const Workload& w = u.workload();
   FrameRecord& rec = out_.frames[k];
   rec.end_s = end_s;
-  rec.deadline_met = rec.latency_s() <= in_.workload->deadline_s + kTimeEps;
+  rec.deadline_met = rec.latency_s() <= w.deadline_s + kTimeEps;
   // The frame's state goes back to the pool; the window of live frames drops its finished front.
-  spare_states_.push_back(live_[k - live_base_]);
-  live_[k - live_base_] = nullptr;
-  while (!live_.empty() && live_.front() == nullptr) {
-    live_.pop_front();
-    ++live_base_;
+  spare_states_.push_back(u.live[k - u.live_base]);
+  u.live[k - u.live_base] = nullptr;
+  while (!u.live.empty() && u.live.front() == nullptr) {
+    u.live.pop_front();
+    ++u.live_base;
   }
+  --u.in_flight;
   --in_flight_;
-  if (in_.workload->max_in_flight > 0) admit_waiting();  // a pipeline slot freed up
+  if (w.max_in_flight > 0) admit_waiting(u);  // a pipeline slot freed up
   frame_resolved(k);
-  if (in_.workload->kind == WorkloadKind::Training && k + 1 < frame_count_) release_frame(k + 1);
+  if (w.kind == WorkloadKind::Training && k + 1 < u.first_frame + u.frames) release_frame(k + 1);
 }
 
 void Dispatcher::frame_resolved(std::size_t k) {
@@ -408,7 +443,7 @@ void Dispatcher::sample_queue(std::size_t device) {
 }
 
 void Dispatcher::sample_admission() {
-  if (trace_.streams()) trace_.admission(now(), waiting_.size());
+  if (trace_.streams()) trace_.admission(now(), waiting_);
 }
 
 void Dispatcher::finish(double end_s) {

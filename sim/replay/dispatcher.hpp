@@ -27,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <queue>
+#include <tuple>
 #include <vector>
 
 #include "sim/plan/compiled_plan.hpp"
@@ -40,10 +41,18 @@
 
 namespace coinfer::replay {
 
+/// One stream of frames: its plan variants (plans first_variant .. first_variant + variants - 1)
+/// and its workload. A single-source run has one; a population one per user.
+struct ReplayUser {
+  std::size_t first_variant = 0;
+  std::size_t variants = 1;
+  const Workload* workload = nullptr;
+};
+
 struct ReplayInput {
   const Topology* topology = nullptr;
   const std::vector<CompiledPlan>* plans = nullptr;
-  const Workload* workload = nullptr;
+  std::vector<ReplayUser> users;  ///< at least one; a scheduler only with one
   const SimOptions* options = nullptr;
   Scheduler* scheduler = nullptr;  ///< may be null
 };
@@ -63,11 +72,20 @@ class Dispatcher {
   /// A frame's task, or a background job (Scheduler::take_background): `frame` is then the newest
   /// frame released when it was asked, `task` kNoTask and `job` its index in jobs_, so a device's
   /// queue serves it after that frame's tasks, jobs among themselves in the order asked.
+  /// A device's queue serves by `key_s` first (make_ready sets it: the frame's release time, or
+  /// its deadline on an `edf` device), then (frame, task, job): one stream's frames in release
+  /// order, a population's users' frames interleaved by when they were released.
   struct TaskRef {
     std::size_t frame = 0;
     std::size_t task = 0;
     std::size_t job = kNoJob;
-    auto operator<=>(const TaskRef&) const = default;
+    double key_s = 0.0;
+    auto operator<=>(const TaskRef& o) const {
+      if (key_s != o.key_s)
+        return key_s < o.key_s ? std::strong_ordering::less : std::strong_ordering::greater;
+      return std::tie(frame, task, job) <=> std::tie(o.frame, o.task, o.job);
+    }
+    bool operator==(const TaskRef& o) const { return (*this <=> o) == 0; }
     bool background() const { return job != kNoJob; }
   };
   /// A frame between admission and completion (pooled: reused by later frames).
@@ -80,6 +98,20 @@ class Dispatcher {
     double plan_end_s = 0.0;      ///< when its last plan variant ended
     std::vector<double> bytes;    ///< per task: this frame's transfer size (NaN: the plan's)
     std::vector<double> seconds;  ///< per task: this frame's compute duration (NaN: the plan's)
+  };
+  /// One stream's frames (ReplayUser): frames first_frame .. first_frame + frames - 1, admitted in
+  /// their release order through the stream's own first-stage gate and queue.
+  struct UserState {
+    ReplayUser spec;
+    std::size_t first_frame = 0;
+    std::size_t frames = 0;
+    bool gate_busy = false;
+    std::size_t in_flight = 0;
+    std::deque<std::size_t> waiting;
+    /// Frames live_base, live_base + 1, ... in flight; null once done (or never admitted).
+    std::deque<FrameState*> live;
+    std::size_t live_base = 0;
+    const Workload& workload() const { return *spec.workload; }
   };
   /// A device runs up to Device::slots compute tasks at once, one per unit.
   struct DeviceState {
@@ -142,7 +174,13 @@ class Dispatcher {
   void add_timer(double time_s, TimerKind kind, std::size_t ref, std::uint64_t generation = 0);
   void on_timer(const Timer& timer);
   // tasks
-  FrameState& frame_state(std::size_t k) const { return *live_[k - live_base_]; }
+  std::size_t user_of(std::size_t k) const;
+  UserState& user(std::size_t k) { return users_[user_of(k)]; }
+  const UserState& user(std::size_t k) const { return users_[user_of(k)]; }
+  FrameState& frame_state(std::size_t k) const {
+    const UserState& u = user(k);
+    return *u.live[k - u.live_base];
+  }
   const CompiledTask& task(const TaskRef& ref) const;
   const Task& task_spec(const TaskRef& ref) const;
   void make_ready(const TaskRef& ref);
@@ -169,11 +207,11 @@ class Dispatcher {
   void release_frame(std::size_t k);
   void admit(std::size_t k);
   void drop(std::size_t k, DropReason reason);
-  void on_first_stage_done();
-  /// True when a new frame may enter: the first stage is free and, with Workload::max_in_flight,
-  /// fewer frames than that are in flight.
-  bool gate_open() const;
-  void admit_waiting();
+  void on_first_stage_done(UserState& u);
+  /// True when a new frame of `u` may enter: its first stage is free and, with
+  /// Workload::max_in_flight, fewer of its frames than that are in flight.
+  bool gate_open(const UserState& u) const;
+  void admit_waiting(UserState& u);
   void finish_frame(std::size_t k, double end_s);
   // decision points (dispatcher_decisions.cpp)
   void plan_ended(std::size_t k);
@@ -212,9 +250,8 @@ class Dispatcher {
   std::size_t period_timers_ = 0;  ///< SchedulerPeriod timers in timers_ (they alone move no frame)
   std::uint64_t timer_seq_ = 0;
 
-  /// Frames live_base_, live_base_ + 1, ... in flight; null once done (or never admitted).
-  std::deque<FrameState*> live_;
-  std::size_t live_base_ = 0;
+  std::vector<UserState> users_;
+  std::vector<std::size_t> user_first_;  ///< per user, its first frame (user_of's search)
   std::vector<std::unique_ptr<FrameState>> state_pool_;
   std::vector<FrameState*> spare_states_;
   std::vector<DeviceState> devices_;
@@ -226,8 +263,7 @@ class Dispatcher {
   std::size_t resolved_ = 0;
   std::size_t in_flight_ = 0;
   std::size_t current_variant_ = 0;
-  bool gate_busy_ = false;
-  std::deque<std::size_t> waiting_;
+  std::size_t waiting_ = 0;           ///< frames queued at their stream's gate, all users
   std::size_t probes_in_flight_ = 0;  ///< probes sent, not yet arrived (the run waits for them)
   std::size_t released_ = 0;          ///< frames released so far
   /// Sizes and durations a FrameDecision set for frames released but not yet admitted.

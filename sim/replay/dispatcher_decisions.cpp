@@ -32,7 +32,7 @@ void Dispatcher::apply_continuation(std::size_t k, const Continuation& c) {
       return;
     case Continuation::Kind::Hold:
       if (port_.hold(k))
-        add_timer(out_.frames[k].release_s + in_.workload->deadline_s, TimerKind::HoldExpiry, k);
+        add_timer(out_.frames[k].release_s + user(k).workload().deadline_s, TimerKind::HoldExpiry, k);
       return;
   }
 }

@@ -51,20 +51,17 @@ bool& simgrid_used() {
 
 }  // namespace
 
-SimulationResult simulate(const Platform& platform, const std::vector<Plan>& variants,
-                          const Workload& workload, const SimOptions& options, Scheduler* scheduler) {
-  if (variants.empty()) throw InputError("", "plan", "no plan to simulate");
-  check_workload(workload);
-  const Topology topology(platform);
-  std::vector<CompiledPlan> plans;
-  for (const auto& v : variants) plans.push_back(compile_plan(v, topology));
+namespace {
 
+// Every run: the plans compiled once, one ReplayUser per stream of frames.
+SimulationResult run_replay(const Topology& topology, const std::vector<CompiledPlan>& plans,
+                            std::vector<replay::ReplayUser> users, const SimOptions& options,
+                            Scheduler* scheduler, SimulationResult result) {
   if (simgrid_used() || sg4::Engine::is_initialized())
     throw Error(
         "SimGrid already ran a simulation in this process; use simulate_in_child or run_in_child_process");
   simgrid_used() = true;
 
-  SimulationResult result;
   result.seed = options.seed;
   for (const auto& p : plans)
     result.analytic_latency_s.push_back(analytic_critical_path(p, topology).latency_s);
@@ -77,7 +74,7 @@ SimulationResult simulate(const Platform& platform, const std::vector<Plan>& var
   sg4::Engine engine(&argc, argv);
   configure(engine);
   const auto sg = replay::build_simgrid_platform(topology, options.seed);
-  replay::Dispatcher dispatcher({&topology, &plans, &workload, &options, scheduler}, sg, result);
+  replay::Dispatcher dispatcher({&topology, &plans, std::move(users), &options, scheduler}, sg, result);
   sg4::Actor::create("dispatcher", sg.dispatcher, [&dispatcher] { dispatcher(); });
   replay::run_engine(engine, [&dispatcher] {
     return fmt::format("{} transfer or compute activities were still pending",
@@ -87,6 +84,38 @@ SimulationResult simulate(const Platform& platform, const std::vector<Plan>& var
   dispatcher.finish(sg4::Engine::get_clock());
   result.trace_writer = options.trace_writer;
   return result;
+}
+
+}  // namespace
+
+SimulationResult simulate(const Platform& platform, const std::vector<Plan>& variants,
+                          const Workload& workload, const SimOptions& options, Scheduler* scheduler) {
+  if (variants.empty()) throw InputError("", "plan", "no plan to simulate");
+  check_workload(workload);
+  const Topology topology(platform);
+  std::vector<CompiledPlan> plans;
+  for (const auto& v : variants) plans.push_back(compile_plan(v, topology));
+  return run_replay(topology, plans, {{0, plans.size(), &workload}}, options, scheduler, {});
+}
+
+SimulationResult simulate_population(const Platform& platform, const std::vector<UserSource>& users,
+                                     const SimOptions& options) {
+  if (users.empty()) throw InputError("", "users", "no user to simulate");
+  const Topology topology(platform);
+  std::vector<CompiledPlan> plans;
+  std::vector<replay::ReplayUser> streams;
+  SimulationResult result;
+  std::size_t first_frame = 0;
+  for (const auto& u : users) {
+    if (u.variants.empty()) throw InputError("", "users", fmt::format("user '{}' has no plan", u.name));
+    check_workload(u.workload);
+    streams.push_back({plans.size(), u.variants.size(), &u.workload});
+    for (const auto& v : u.variants) plans.push_back(compile_plan(v, topology));
+    const std::size_t frames = u.workload.frame_count();
+    result.users.push_back({u.name, u.device, first_frame, frames});
+    first_frame += frames;
+  }
+  return run_replay(topology, plans, std::move(streams), options, nullptr, std::move(result));
 }
 
 SimulationResult simulate(const Platform& platform, const Plan& plan, const Workload& workload,
@@ -100,6 +129,17 @@ SimulationResult simulate_in_child(const Platform& platform, const std::vector<P
   const auto text = run_in_child_process([&] {
     return simulation_result_to_json(simulate(platform, variants, workload, options, scheduler)).dump();
   });
+  return simulation_result_from_json(Json::parse(text));
+}
+
+}  // namespace coinfer
+
+namespace coinfer {
+
+SimulationResult simulate_population_in_child(const Platform& platform, const std::vector<UserSource>& users,
+                                              const SimOptions& options) {
+  const auto text = run_in_child_process(
+      [&] { return simulation_result_to_json(simulate_population(platform, users, options)).dump(); });
   return simulation_result_from_json(Json::parse(text));
 }
 

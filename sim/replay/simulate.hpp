@@ -55,6 +55,26 @@ SimulationResult simulate(const Platform& platform, const std::vector<Plan>& var
 /// One plan. Example: `simulate(platform, plan, single_workload())`.
 SimulationResult simulate(const Platform& platform, const Plan& plan, const Workload& workload,
                           const SimOptions& options = {});
+/// One user of a population: the device its frames start on, its own plan variants (variant 0
+/// first; only variant 0 runs: populations run without a scheduler) and its own workload.
+struct UserSource {
+  std::string name;    ///< "phones/3": group and index
+  std::string device;  ///< the device its frames start on
+  std::vector<Plan> variants;
+  Workload workload;
+};
+
+/// Simulates many users' streams at once on one platform: each user's frames run its own plan
+/// through its own first-stage gate and queue (Workload's policy, deadline, max_in_flight), while
+/// devices and links are shared: a device's queue serves tasks by their frame's release time
+/// (FIFO across users), SimGrid shares links max-min fairly. SimulationResult::frames holds user
+/// 0's frames, then user 1's, ...; SimulationResult::users says which are whose. One user gives
+/// the same frames, devices and links as `simulate` with its plans and workload.
+SimulationResult simulate_population(const Platform& platform, const std::vector<UserSource>& users,
+                                     const SimOptions& options = {});
+SimulationResult simulate_population_in_child(const Platform& platform, const std::vector<UserSource>& users,
+                                              const SimOptions& options = {});
+
 /// `simulate` in a forked child process; the result comes back as JSON. InputError and Error
 /// thrown in the child are rethrown here; a crash of the child becomes an Error.
 SimulationResult simulate_in_child(const Platform& platform, const std::vector<Plan>& variants,

@@ -128,6 +128,13 @@ Json simulation_result_to_json(const SimulationResult& r) {
     out["frame_columns"] = std::move(columns);
   }
   if (!r.scheduler_metrics.empty()) out["scheduler_metrics"] = r.scheduler_metrics;
+  if (!r.users.empty()) {
+    Json users = Json::array();
+    for (const auto& u : r.users)
+      users.push_back(
+          {{"name", u.name}, {"device", u.device}, {"first_frame", u.first_frame}, {"frames", u.frames}});
+    out["users"] = std::move(users);
+  }
   return out;
 }
 
@@ -174,6 +181,10 @@ SimulationResult simulation_result_from_json(const Json& j) {
     }
   if (j.contains("scheduler_metrics"))
     r.scheduler_metrics = j.at("scheduler_metrics").get<std::map<std::string, double>>();
+  if (j.contains("users"))
+    for (const auto& u : j.at("users"))
+      r.users.push_back({u.at("name").get<std::string>(), u.at("device").get<std::string>(),
+                         u.at("first_frame").get<std::size_t>(), u.at("frames").get<std::size_t>()});
   for (const auto& e : j.at("trace"))
     r.trace.push_back({e.at("track").get<std::size_t>(), e.at("name").get<std::string>(),
                        e.at("category").get<std::string>(), e.at("start_s").get<double>(),

@@ -60,6 +60,15 @@ struct TraceEvent {
   std::string label;  ///< the task label (a channel wake-up: the channel)
 };
 
+/// One user of a population (simulate_population): its frames are
+/// SimulationResult::frames[first_frame, first_frame + frames).
+struct UserRange {
+  std::string name;
+  std::string device;
+  std::size_t first_frame = 0;
+  std::size_t frames = 0;
+};
+
 struct SimulationResult {
   std::uint64_t seed = 0;
   std::vector<FrameRecord> frames;         ///< one per released frame, by index
@@ -79,6 +88,7 @@ struct SimulationResult {
   /// Empty when the scheduler names none.
   std::vector<FrameColumn> frame_columns;
   std::map<std::string, double> scheduler_metrics;  ///< Scheduler::summary() at the end of the run
+  std::vector<UserRange> users;  ///< a population's users, in frame order (empty: one source)
   /// SimOptions::trace_writer, finished (null without one). Its file, when the writer was made
   /// without a path, waits for `trace_writer->publish(path)`. Not part of the JSON form.
   std::shared_ptr<TraceWriter> trace_writer;

@@ -11,6 +11,7 @@
 #include "sim/metrics/effective_accuracy.hpp"
 #include "sim/metrics/metrics.hpp"
 #include "sim/metrics/stage_metrics.hpp"
+#include "sim/metrics/user_metrics.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/platform/platform_yaml.hpp"
 #include "sim/profile/backward_estimate.hpp"
@@ -32,7 +33,7 @@ namespace {
 
 const std::vector<std::string> kScenarioKeys{"name",         "description", "model",     "platform", "source",
                                              "host_profile", "partitioner", "scheduler", "workload", "seed",
-                                             "outputs",      "compare",     "report"};
+                                             "outputs",      "compare",     "report",    "users"};
 
 std::string resolve(const std::string& base_dir, const std::string& path) {
   if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
@@ -135,6 +136,11 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
     else
       throw InputError("", "platform", "expected a platform file or an inline mapping");
     s.source = json_string_or(doc, "source", "", "");
+    if (const Json* users = json_find(doc, "users", "")) {
+      if (doc.contains("source"))
+        throw InputError("", "users", "a population runs each user from its own device: drop `source`");
+      s.users = parse_user_groups(*users);
+    }
     if (const Json* hp = json_find(doc, "host_profile", "")) {
       json_reject_unknown_keys(*hp, "host_profile", {"basis", "repeats"});
       if (json_find(*hp, "basis", "host_profile"))
@@ -143,6 +149,11 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
     }
     std::tie(s.partitioner, s.partitioner_params) = named_component(doc, "partitioner", nullptr);
     std::tie(s.scheduler, s.scheduler_params) = named_component(doc, "scheduler", "none");
+    if (!s.users.empty() && s.scheduler != "none")
+      throw InputError("", "scheduler",
+                       fmt::format("a population (users:) runs without a scheduler, got '{}' (a scheduler "
+                                   "decides for one stream of frames)",
+                                   s.scheduler));
     for (const auto& [component, params] :
          {std::pair{"partitioner", &s.partitioner_params}, std::pair{"scheduler", &s.scheduler_params}})
       for (auto& [key, value] : params->items())
@@ -282,7 +293,7 @@ Json resolved_scenario(const ScenarioSpec& spec, const std::string& source,
   doc.erase("report");
   rebase_scenario_paths(doc, std::filesystem::path(spec.file).parent_path(), "");
   doc["name"] = spec.name;
-  doc["source"] = source;
+  if (spec.users.empty()) doc["source"] = source;
   doc["seed"] = spec.seed;
   doc["host_profile"] = spec.profile_basis == "estimate"
                             ? Json{{"basis", "estimate"}}
@@ -311,15 +322,34 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
   try {
     auto partitioner = partitioners.create(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
     ScenarioInputs inputs = load_scenario_inputs(spec);
-    ScenarioPlan out{std::move(inputs.graph), std::move(inputs.platform), std::move(inputs.source), {}, {}};
+    ScenarioPlan out{
+        std::move(inputs.graph), std::move(inputs.platform), std::move(inputs.source), {}, {}, {}, {}};
     HostProfiles profiles(spec, out.graph);
     const CostModel cost(out.graph, profiles.forward());
     const auto batch_cost = [&](std::int64_t batch) { return CostModel(out.graph, profiles.forward(batch)); };
     const auto backward_cost = [&](const HostProfile& forward) {
       return CostModel(out.graph, profiles.backward(forward), MeasuredProfile::AsMeasured);
     };
-    out.variants = partitioner->partition_variants(
-        PartitionContext{out.graph, out.platform, cost, out.source, batch_cost, backward_cost});
+    const auto partition = [&](const std::string& source) {
+      return partitioner->partition_variants(
+          PartitionContext{out.graph, out.platform, cost, source, batch_cost, backward_cost});
+    };
+    if (spec.users.empty()) {
+      out.variants = partition(out.source);
+    } else {
+      out.users = expand_users(spec.users, spec.workload, out.platform, spec.seed);
+      out.source = out.users.front().device;  // frame 0's (stage metrics read it)
+      for (const auto& u : out.users) {
+        try {
+          out.user_plans.push_back(partition(u.device).front());
+        } catch (const InputError& e) {
+          if (!e.file().empty()) throw;
+          throw InputError("", e.path(),
+                           fmt::format("for user '{}' on '{}': {}", u.name, u.device, e.message()));
+        }
+      }
+      out.variants = {out.user_plans.front()};
+    }
     out.plan = out.variants.front();
     return out;
   } catch (const InputError& e) {
@@ -346,10 +376,20 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     // The trace streams to an unnamed file during the run; write_run_outputs publishes it.
     if (spec.trace) options.trace_writer = std::make_shared<ChromeTraceWriter>();
     run.variants = scheduler->plan_variants(std::move(run.variants), platform);
-    Workload workload = workload_from_json(spec.workload, "workload");
-    workload.seed = derive_seed(spec.seed, "arrivals");
-    run.simulation = simulate(platform, run.variants, workload, options, scheduler.get());
+    if (planned.users.empty()) {
+      Workload workload = workload_from_json(spec.workload, "workload");
+      workload.seed = derive_seed(spec.seed, "arrivals");
+      run.simulation = simulate(platform, run.variants, workload, options, scheduler.get());
+    } else {
+      std::vector<UserSource> sources;
+      for (std::size_t i = 0; i < planned.users.size(); ++i) {
+        const PopulationUser& u = planned.users[i];
+        sources.push_back({u.name, u.device, {planned.user_plans[i]}, u.workload});
+      }
+      run.simulation = simulate_population(platform, sources, options);
+    }
     run.results = run_metrics(spec.name, run.simulation);
+    if (!planned.users.empty()) run.results["population"] = population_metrics(run.simulation);
     run.results.update(effective_accuracy_metrics(run.variants, run.simulation));
     if (run.variants.size() > 1 || run.plan.facts) {
       Json variants = Json::array();

@@ -7,6 +7,7 @@
 ///     model: vgg16                          # zoo name or model JSON (relative to this file)
 ///     platform: ../platforms/edge.yaml      # file (relative to this file) or inline mapping
 ///     source: phone                         # where the input starts (default: first device)
+///     users: [{device: phone, phase: random}]   # or a population instead (population.hpp)
 ///     host_profile: {basis: measured, repeats: 5}   # or basis: estimate (MACs-based, nominal host)
 ///     partitioner: {name: remote, server: gpu, network: wifi}
 ///     scheduler: {name: none}
@@ -25,6 +26,7 @@
 #include "sim/replay/simulation_result.hpp"
 #include "sim/scenario/compare.hpp"
 #include "sim/scenario/partitioner.hpp"
+#include "sim/scenario/population.hpp"
 #include "sim/scenario/scheduler_registry.hpp"
 
 namespace coinfer {
@@ -38,6 +40,7 @@ struct ScenarioSpec {
   std::string platform_file;           ///< resolved path, or empty when inline
   Json platform_inline;                ///< inline platform mapping
   std::string source;                  ///< empty: the platform's first device
+  std::vector<UserGroupSpec> users;    ///< a population (population.hpp) instead of one source
   std::string profile_basis = "measured";  ///< "measured" (real kernels) or "estimate"
   int profile_repeats = 5;
   std::string partitioner;
@@ -98,8 +101,12 @@ struct ScenarioPlan {
   Graph graph;
   Platform platform;
   std::string source;
-  Plan plan;                   ///< variant 0
+  Plan plan;                   ///< variant 0 (a population: user 0's plan)
   std::vector<Plan> variants;  ///< every plan variant (Partitioner::partition_variants), variant 0 first
+  /// A population (ScenarioSpec::users): its users and each one's plan (the partitioner run with
+  /// the user's device as the source), in the same order. Empty for a one-source scenario.
+  std::vector<PopulationUser> users;
+  std::vector<Plan> user_plans;
 };
 
 /// Loads model and platform, builds the cost model and asks the partitioner for a plan.

@@ -99,9 +99,9 @@ void run_file(const std::string& stem) {
 }
 
 const std::vector<std::string> kFiles = {
-    "adalearner", "bandwidth_traces", "cbo_run",    "check",   "claims", "cli",     "components",
-    "fuzz",       "jointdnn",         "make_trace", "mobieye", "mtx",    "numbers", "onnx",
-    "pipeline",   "profiles",         "scenarios",  "sweeps",  "traces", "train"};
+    "adalearner", "bandwidth_traces", "cbo_run",    "check",     "claims", "cli",     "components",
+    "fuzz",       "jointdnn",         "make_trace", "mobieye",   "mtx",    "numbers", "onnx",
+    "pipeline",   "populations",      "profiles",   "scenarios", "sweeps", "traces",  "train"};
 
 }  // namespace
 
@@ -131,6 +131,7 @@ BATTERY_FILE(mtx)
 BATTERY_FILE(numbers)
 BATTERY_FILE(onnx)
 BATTERY_FILE(pipeline)
+BATTERY_FILE(populations)
 BATTERY_FILE(profiles)
 BATTERY_FILE(scenarios)
 BATTERY_FILE(sweeps)

@@ -3,27 +3,18 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/sim/metrics/frame_records.hpp"
+
 using coinfer::DropReason;
 using coinfer::FrameRecord;
 
 namespace {
 
 FrameRecord completed(double release_s, std::uint32_t variant, bool deadline_met = true) {
-  FrameRecord f;
-  f.release_s = release_s;
-  f.start_s = release_s;
-  f.end_s = release_s + 0.5;
-  f.variant = variant;
-  f.deadline_met = deadline_met;
-  return f;
+  return coinfer::test::completed_frame(release_s, release_s + 0.5, deadline_met, variant);
 }
 
-FrameRecord dropped(double release_s) {
-  FrameRecord f;
-  f.release_s = release_s;
-  f.drop_reason = DropReason::Busy;
-  return f;
-}
+FrameRecord dropped(double release_s) { return coinfer::test::dropped_frame(release_s); }
 
 }  // namespace
 

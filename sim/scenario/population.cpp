@@ -1,0 +1,95 @@
+#include "sim/scenario/population.hpp"
+
+#include <map>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/kernels/tensor.hpp"
+
+namespace coinfer {
+
+std::vector<UserGroupSpec> parse_user_groups(const Json& users) {
+  if (!users.is_array() || users.empty())
+    throw InputError("", "users", "expected a non-empty list of user groups ({device, workload, phase})");
+  std::vector<UserGroupSpec> groups;
+  for (std::size_t i = 0; i < users.size(); ++i) {
+    const auto path = index_path("users", i);
+    const Json& g = users[i];
+    if (!g.is_object()) throw InputError("", path, "expected a mapping {device, workload, phase}");
+    json_reject_unknown_keys(g, path, {"name", "device", "workload", "phase"});
+    UserGroupSpec spec;
+    spec.device = json_string(g, "device", path);
+    spec.name = json_string_or(g, "name", path, "");
+    if (const Json* w = json_find(g, "workload", path)) {
+      workload_from_json(*w, join_path(path, "workload"));
+      spec.workload = *w;
+    }
+    if (json_find(g, "phase", path))
+      spec.random_phase = json_enum(g, "phase", path, {"aligned", "random"}) == "random";
+    groups.push_back(std::move(spec));
+  }
+  return groups;
+}
+
+namespace {
+
+// Uniform in [0, 1) from the top 53 bits of mt19937_64 (ReleaseClock's draw).
+double uniform01(std::uint64_t seed) {
+  std::mt19937_64 engine(seed);
+  return static_cast<double>(engine() >> 11) * 0x1.0p-53;
+}
+
+}  // namespace
+
+std::vector<PopulationUser> expand_users(const std::vector<UserGroupSpec>& groups,
+                                         const Json& scenario_workload, const Platform& platform,
+                                         std::uint64_t seed) {
+  std::vector<PopulationUser> users;
+  std::map<std::size_t, std::string> claimed;  // device index -> the user on it
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const UserGroupSpec& g = groups[i];
+    const auto path = index_path("users", i);
+    const Json& workload_json = g.workload.is_null() ? scenario_workload : g.workload;
+    const auto workload_path = g.workload.is_null() ? std::string("workload") : join_path(path, "workload");
+    const Workload base = workload_from_json(workload_json, workload_path);
+    if (g.random_phase && !(base.kind == WorkloadKind::Stream && base.arrivals == Arrivals::Periodic))
+      throw InputError("", join_path(path, "phase"),
+                       "a random phase needs a periodic stream workload (a Poisson stream has no phase)");
+    std::size_t first = 0, count = 1;
+    bool group = false;
+    for (const auto& dg : platform.groups)
+      if (dg.name == g.device) {
+        first = dg.first;
+        count = dg.count;
+        group = true;
+      }
+    if (!group) {
+      const auto d = platform.device_index_or_null(g.device);
+      if (!d)
+        throw InputError("", join_path(path, "device"),
+                         fmt::format("unknown device or device group '{}' in platform '{}' (devices: {})",
+                                     g.device, platform.name, platform.describe_devices()));
+      first = *d;
+    }
+    const std::string group_name = g.name.empty() ? g.device : g.name;
+    for (std::size_t j = 0; j < count; ++j) {
+      PopulationUser u;
+      u.device = platform.devices[first + j].name;
+      u.name = group ? fmt::format("{}/{}", group_name, j + 1) : group_name;
+      if (const auto [it, fresh] = claimed.emplace(first + j, u.name); !fresh)
+        throw InputError(
+            "", join_path(path, "device"),
+            fmt::format("device '{}' already carries user '{}': one user per device", u.device, it->second));
+      u.workload = base;
+      u.workload.seed = derive_seed(seed, "arrivals/" + u.name);
+      if (g.random_phase)
+        u.workload.start_s += uniform01(derive_seed(seed, "phase/" + u.name)) / base.rate_fps;
+      users.push_back(std::move(u));
+    }
+  }
+  return users;
+}
+
+}  // namespace coinfer

@@ -1,0 +1,78 @@
+// Populations (`users:`) end to end through `coinfer run` (MACs-based host estimate, so the numbers
+// do not depend on this machine's speed).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_runner.hpp"
+
+using namespace coinfer::testing;
+using nlohmann::json;
+
+namespace {
+
+const std::string kRoot = COINFER_SOURCE_DIR;
+
+json results_of(const std::filesystem::path& dir) { return json::parse(read_text(dir / "results.json")); }
+
+std::size_t lines_in(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// LeNet-5 streamed from the shipped edge platform's phone to its server over WiFi; `who` is
+// `source: phone` or a `users:` list.
+std::filesystem::path lenet_stream(const std::string& name, const std::string& who) {
+  return write_text(name + ".yaml", "name: " + name + "\nmodel: lenet5\nplatform: " + kRoot +
+                                        "/platforms/edge_wifi_lte.yaml\n" + who +
+                                        "\nhost_profile: {basis: estimate}\nseed: 3\n"
+                                        "partitioner: {name: remote, server: server, network: wlan}\n"
+                                        "workload: {kind: stream, rate_fps: 20, frames: 30, policy: queue}\n"
+                                        "outputs: {frames_csv: true}\n");
+}
+
+}  // namespace
+
+TEST_CASE("population: the shipped cell of eight phones writes users.csv and the population block") {
+  const auto out = scratch_dir() / "cell";
+  const auto r =
+      run_cli("run " + kRoot + "/scenarios/populations/phones-one-cell.yaml --quiet --out " + out.string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  for (const char* variant : {"local", "remote", "jointdnn", "neurosurgeon"}) {
+    INFO(variant);
+    CHECK(lines_in(read_text(out / variant / "users.csv")) == 9);
+    const auto p = results_of(out / variant)["population"];
+    CHECK(p["users"] == 8);
+    CHECK(p["jain_throughput"].get<double>() > 0.99);
+  }
+  // Offloading everything fills the shared cell; JointDNN's split sends less and keeps every user
+  // within the deadline.
+  CHECK(results_of(out / "jointdnn")["population"]["users_within_slo"] == 8);
+  CHECK(results_of(out / "remote")["population"]["users_within_slo"].get<int>() < 8);
+  CHECK(results_of(out / "remote")["latency_ms"]["p95"].get<double>() >
+        2 * results_of(out / "remote")["analytic_latency_ms"].get<double>());
+}
+
+TEST_CASE("population: the same scenario and seed give the same users, another seed other phases") {
+  const auto dir = scratch_dir() / "seeds";
+  const auto s = kRoot + "/scenarios/populations/phones-one-cell.yaml --quiet --set 'compare=[]'";
+  for (const char* run : {"a", "b"})
+    REQUIRE(run_cli("run " + s + " --out " + (dir / run).string()).exit_code == 0);
+  REQUIRE(run_cli("run " + s + " --set seed=4 --out " + (dir / "c").string()).exit_code == 0);
+  CHECK(read_text(dir / "a" / "users.csv") == read_text(dir / "b" / "users.csv"));
+  CHECK(read_text(dir / "a" / "users.csv") != read_text(dir / "c" / "users.csv"));
+}
+
+TEST_CASE("population: one user on the source's device gives the source run's frames byte for byte") {
+  const auto dir = scratch_dir() / "one";
+  REQUIRE(run_cli("run " + lenet_stream("src", "source: phone").string() + " --quiet --out " +
+                  (dir / "src").string())
+              .exit_code == 0);
+  REQUIRE(run_cli("run " + lenet_stream("pop", "users: [{device: phone}]").string() + " --quiet --out " +
+                  (dir / "pop").string())
+              .exit_code == 0);
+  CHECK(read_text(dir / "src" / "frames.csv") == read_text(dir / "pop" / "frames.csv"));
+  const auto src = results_of(dir / "src"), pop = results_of(dir / "pop");
+  for (const char* key : {"latency_ms", "energy_j", "bytes", "busy_s"}) CHECK(src[key] == pop[key]);
+  CHECK(pop["population"]["users"] == 1);
+  CHECK_FALSE(std::filesystem::exists(dir / "src" / "users.csv"));
+}

@@ -1,0 +1,113 @@
+// Populations (simulate_population): many users' streams on shared cells and servers, each in its
+// own child process (SimGrid runs one simulation per process).
+#include <algorithm>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "sim/core/error.hpp"
+#include "sim/replay/simulate.hpp"
+#include "tests/sim/engine_test_support.hpp"
+
+using namespace coinfer;
+using test::test_device;
+
+namespace {
+
+// Phones p1..pn and a server s on one shared 8 Mbps (1 MB/s) WiFi cell with 10 ms latency.
+Platform cell_with_server(int n) {
+  std::vector<Device> devices;
+  std::vector<std::string> members{"s"};
+  for (int i = 1; i <= n; ++i) {
+    devices.push_back(test_device("p" + std::to_string(i)));
+    members.push_back("p" + std::to_string(i));
+  }
+  devices.push_back(test_device("s"));
+  return test::make_platform(std::move(devices),
+                             {test::shared_network("w", NetworkKind::Wifi, std::move(members), 8e6, 0.01)});
+}
+
+UserSource user(int i, Plan plan, Workload workload = single_workload()) {
+  const auto phone = "p" + std::to_string(i);
+  return {"u" + std::to_string(i), phone, {std::move(plan)}, workload};
+}
+
+}  // namespace
+
+TEST_CASE("population: N users each sending S bytes at once on one cell all finish at L + N 8 S / R") {
+  for (int n : {1, 2, 4, 8}) {
+    std::vector<UserSource> users;
+    for (int i = 1; i <= n; ++i)
+      users.push_back(user(i, {"up", "", {transfer_task("x", "p" + std::to_string(i), "s", 1e6, {})}}));
+    const auto r = simulate_population_in_child(cell_with_server(n), users);
+    INFO(n << " users");
+    REQUIRE(r.users.size() == std::size_t(n));
+    REQUIRE(r.frames.size() == std::size_t(n));
+    for (const auto& f : r.frames) CHECK(f.end_s == Approx(0.01 + n * 8 * 1e6 / 8e6).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("population: N frames released together on a one-slot server finish at d, 2d, ..., Nd") {
+  const int n = 6;
+  const double d = 0.1;
+  std::vector<UserSource> users;
+  for (int i = 1; i <= n; ++i) users.push_back(user(i, {"serve", "", {compute_task("c", "s", d, {})}}));
+  const auto r = simulate_population_in_child(cell_with_server(n), users);
+  std::vector<double> ends;
+  for (const auto& f : r.frames) ends.push_back(f.end_s);
+  std::sort(ends.begin(), ends.end());
+  for (int k = 0; k < n; ++k) CHECK(ends[std::size_t(k)] == Approx((k + 1) * d).epsilon(1e-9));
+}
+
+TEST_CASE("population: a shared server serves the users' frames in release order, not user order") {
+  // User i releases at (n - i) ms: the last user's frame is first in the server's queue.
+  const int n = 4;
+  std::vector<UserSource> users;
+  for (int i = 1; i <= n; ++i) {
+    Workload w = single_workload();
+    w.start_s = (n - i) * 1e-3;
+    users.push_back(user(i, {"serve", "", {compute_task("c", "s", 0.1, {})}}, w));
+  }
+  const auto r = simulate_population_in_child(cell_with_server(n), users);
+  for (int i = 1; i <= n; ++i)
+    CHECK(r.frames[std::size_t(i - 1)].end_s == Approx((n - i + 1) * 0.1).epsilon(1e-9));
+}
+
+TEST_CASE("population: each user's first stage gates only its own frames") {
+  // Two users stream at 10 fps with drop-when-busy through a 0.15 s first stage on their own
+  // phone: each drops every other frame of its own, whatever the other does.
+  std::vector<UserSource> users;
+  for (int i = 1; i <= 2; ++i) {
+    const auto phone = "p" + std::to_string(i);
+    users.push_back(user(i, {"local", "", {compute_task("c", phone, 0.15, {})}}, stream_workload(10.0, 10)));
+  }
+  const auto r = simulate_population_in_child(cell_with_server(2), users);
+  REQUIRE(r.frames.size() == 20);
+  for (const auto& u : r.users) {
+    std::size_t completed = 0;
+    for (std::size_t k = u.first_frame; k < u.first_frame + u.frames; ++k)
+      completed += r.frames[k].completed();
+    CHECK(completed == 5);
+  }
+}
+
+TEST_CASE("population: one user gives the single-source run's result byte for byte") {
+  const Platform p = cell_with_server(1);
+  const Plan plan{"split",
+                  "",
+                  {compute_task("a", "p1", 0.05, {}), transfer_task("x", "p1", "s", 2e5, {"a"}),
+                   compute_task("b", "s", 0.02, {"x"}), transfer_task("y", "s", "p1", 1e3, {"b"})}};
+  const Workload w = stream_workload(8.0, 40, DropPolicy::Queue, 0.3);
+  const auto single = simulate_in_child(p, {plan}, w);
+  auto population = simulate_population_in_child(p, {user(1, plan, w)});
+  REQUIRE(population.users.size() == 1);
+  population.users.clear();
+  CHECK(simulation_result_to_json(population).dump() == simulation_result_to_json(single).dump());
+}
+
+TEST_CASE("population: a user without a plan is refused") {
+  UserSource u = user(1, {"serve", "", {compute_task("c", "s", 0.1, {})}});
+  u.variants.clear();
+  CHECK_THROWS_AS(simulate_population(cell_with_server(1), {u}), InputError);
+  CHECK_THROWS_AS(simulate_population(cell_with_server(1), {}), InputError);
+}
