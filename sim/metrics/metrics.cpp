@@ -61,9 +61,12 @@ Json run_metrics(const std::string& scenario, const SimulationResult& result) {
     wake_ups[d.device] = d.wake_ups;
   }
   Json probes = Json::object(), probe_bytes = Json::object(), probe_energy = Json::object();
-  Json background_jobs = Json::object(), background_busy = Json::object();
+  Json background_jobs = Json::object(), background_busy = Json::object(), batch_size = Json::object();
   for (const auto& d : result.devices) {
     if (d.probe_radio_energy_j > 0.0) probe_energy[d.device] = d.probe_radio_energy_j;
+    if (d.batches > 0)
+      batch_size[d.device] = static_cast<double>(d.batched_tasks + d.executions - d.batches - d.background_jobs) /
+                             static_cast<double>(d.executions - d.background_jobs);
     if (d.background_jobs == 0) continue;
     background_jobs[d.device] = d.background_jobs;
     background_busy[d.device] = d.background_busy_s;
@@ -108,6 +111,9 @@ Json run_metrics(const std::string& scenario, const SimulationResult& result) {
     out["background_jobs"] = std::move(background_jobs);
     out["background_busy_s"] = std::move(background_busy);
   }
+  // Dynamic batching (Device::batching) per device, only where some execution ran a batch: the
+  // mean number of tasks per execution (a lone task counts as a batch of 1).
+  if (!batch_size.empty()) out["batch_size_mean"] = std::move(batch_size);
   return out;
 }
 

@@ -7,7 +7,8 @@
 ///      "energy_j": {device: J}, "bytes": {link: B}, "busy_s": {device: s},
 ///      "active_energy_j": {device: J},                 // busy_w x busy_s + radio (no idle)
 ///      "analytic_latency_ms",                          // critical path of plan variant 0
-///      "deadline_met", "simulated_s", "wake_ups": {device: n}, "warnings": [..]}
+///      "deadline_met", "simulated_s", "wake_ups": {device: n}, "warnings": [..],
+///      "batch_size_mean": {device: tasks per execution}}   // only devices that ran a batch
 ///
 /// A scenario run adds (sim/scenario/scenario.cpp) "plan_variants": [{"name", "metadata"}] when the
 /// partitioner offered several variants or facts (`metadata`: `VariantFacts::to_json`, plan.hpp), and

@@ -89,6 +89,27 @@ struct Network {
   bool has_endpoint(const std::string& device) const;
 };
 
+/// The order in which a device serves its ready tasks (`queue:` in a platform file).
+/// - fifo: by the release time of the task's frame (whichever stream released it).
+/// - edf: earliest deadline first, by release time + the stream's deadline_s (a stream without a
+///   deadline comes after every stream with one); ties by release time.
+enum class QueueDiscipline { Fifo, Edf };
+
+/// Dynamic batching (`batching: {max_batch, max_wait_ms}`), as serving systems batch requests:
+/// when a unit is free, the oldest ready task starts together with up to max_batch - 1 ready tasks
+/// doing the same work (the same task id and duration, whichever frame or user they belong to);
+/// while fewer than max_batch are ready, the oldest waits at most max_wait_s from when it became
+/// ready. A batch of b takes time_ratio[b - 1] times one task's duration.
+struct Batching {
+  std::size_t max_batch = 1;
+  double max_wait_s = 0.0;
+  /// A batch of b tasks takes time_ratio[b - 1] x one task's time (time_ratio[0] = 1). Scenarios
+  /// fill it from the cost model: the model's forward time at batch b over batch 1 on the device's
+  /// calibration (batched kernels, DeviceCalibration::batch_lanes). Empty until filled: the replay
+  /// refuses a batching device without it.
+  std::vector<double> time_ratio;
+};
+
 struct Device {
   std::string name;
   std::string calibration_file;  ///< as resolved (relative to the platform file's folder)
@@ -96,6 +117,8 @@ struct Device {
   /// Compute tasks it runs at once (default 1: one at a time). A GPU server answering several
   /// requests concurrently (one inference per CUDA stream) has more; each runs at full speed.
   std::size_t slots = 1;
+  QueueDiscipline queue = QueueDiscipline::Fifo;
+  std::optional<Batching> batching;  ///< none: one task per execution
   DeviceCalibration calibration;
 };
 

@@ -24,7 +24,8 @@ namespace fs = std::filesystem;
 
 const std::vector<std::string> kTopKeys{"name", "notes", "description", "devices", "networks"};
 const std::vector<std::string> kDeviceKeys{"name",       "calibration",   "role",        "slots",
-                                           "time_scale", "op_time_scale", "batch_lanes", "count"};
+                                           "time_scale", "op_time_scale", "batch_lanes", "count",
+                                           "queue",      "batching"};
 // A platform holds at most kMaxDevices devices, however declared (`count: N` or one by one): the
 // replay builds a route for every ordered pair of a network's endpoints, so memory grows with the
 // square of the devices (measured: 2,000 phones on one cell take 1 GB, 10,000 take 24 GB). 4096
@@ -372,6 +373,17 @@ Device parse_device(const Json& obj, const std::string& path, const std::string&
   check_name(d.name, join_path(path, "name"));
   d.role = json_string_or(obj, "role", path, "device");
   d.slots = static_cast<std::size_t>(json_int_or(obj, "slots", path, 1, 1, 1024));
+  if (json_find(obj, "queue", path))
+    d.queue = json_enum(obj, "queue", path, {"fifo", "edf"}) == "edf" ? QueueDiscipline::Edf : QueueDiscipline::Fifo;
+  if (const Json* b = json_find(obj, "batching", path)) {
+    const auto bp = join_path(path, "batching");
+    if (!b->is_object()) throw InputError("", bp, "expected a mapping {max_batch, max_wait_ms}");
+    json_reject_unknown_keys(*b, bp, {"max_batch", "max_wait_ms"});
+    Batching batching;
+    batching.max_batch = static_cast<std::size_t>(json_int(*b, "max_batch", bp, 1, 1024));
+    batching.max_wait_s = json_number_or(*b, "max_wait_ms", bp, 0.0, 0.0, 1e6) * 1e-3;
+    d.batching = std::move(batching);
+  }
   const auto calibration = json_string(obj, "calibration", path);
   d.calibration_file = resolve(base_dir, calibration);
   if (std::error_code ec;

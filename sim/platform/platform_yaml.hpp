@@ -9,6 +9,10 @@
 ///         calibration: calibration/nexus5.json   # relative to this file
 ///         role: phone                         # optional free text
 ///         slots: 1                            # optional: compute tasks run at once, in [1, 1024]
+///         queue: fifo                         # optional: fifo (default) | edf (platform.hpp
+///                                             #   QueueDiscipline)
+///         batching: {max_batch: 8, max_wait_ms: 5}   # optional dynamic batching (platform.hpp
+///                                             #   Batching): max_batch in [1, 1024], wait in [0, 1e6] ms
 ///         time_scale: 2                       # optional: every compute time of the calibration x2
 ///         op_time_scale: {fc: 4}              # optional: the named op classes only, x4
 ///         batch_lanes: 8                      # optional: a batch of B runs min(B, 8) inputs at

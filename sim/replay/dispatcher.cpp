@@ -44,7 +44,12 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   const auto n_dev = platform.devices.size();
   devices_.resize(n_dev);
   for (std::size_t d = 0; d < n_dev; ++d) {
-    const std::size_t units = platform.devices[d].slots;
+    const Device& device = platform.devices[d];
+    if (device.batching && device.batching->time_ratio.size() < device.batching->max_batch)
+      throw Error(fmt::format("replay: device '{}' batches up to {} tasks but has batch times for {} (scenarios "
+                              "fill them from the cost model: fill_batch_times)",
+                              device.name, device.batching->max_batch, device.batching->time_ratio.size()));
+    const std::size_t units = device.slots;
     devices_[d].running.resize(units);
     devices_[d].started_s.resize(units);
     for (std::size_t u = units; u-- > 0;) devices_[d].free_units.push_back(u);
@@ -206,6 +211,10 @@ void Dispatcher::on_timer(const Timer& timer) {
     case TimerKind::StallEnd:
       try_start(timer.ref);
       break;
+    case TimerKind::BatchWait:
+      devices_[timer.ref].batch_waited_s = timer.time_s;
+      try_start(timer.ref);
+      break;
   }
 }
 
@@ -232,7 +241,11 @@ void Dispatcher::make_ready(const TaskRef& ref) {
     return;
   }
   TaskRef queued = ref;
-  queued.key_s = out_.frames[ref.frame].release_s;
+  queued.release_s = out_.frames[ref.frame].release_s;
+  queued.key_s = queued.release_s;
+  if (in_.topology->platform().devices[t.device].queue == QueueDiscipline::Edf)
+    queued.key_s += user(ref.frame).workload().deadline_s;
+  queued.ready_s = now();
   devices_[t.device].ready.push(queued);
   try_start(t.device);
 }
@@ -243,16 +256,17 @@ void Dispatcher::try_start(std::size_t device) {
     sample_queue(device);
     return;
   }
+  const auto& batching = in_.topology->platform().devices[device].batching;
   while (!d.free_units.empty() && !d.ready.empty()) {
     const std::size_t unit = d.free_units.back();
+    if (!take_execution(device, d.running[unit])) break;
     d.free_units.pop_back();
-    d.running[unit] = d.ready.top();
-    d.ready.pop();
     ++d.busy;
     d.started_s[unit] = now();
-    auto exec = sg4::Exec::init()
-                    ->set_flops_amount(duration_s(d.running[unit]) * kHostSpeedFlops)
-                    ->set_host(sg_.compute[device]);
+    const auto& members = d.running[unit];
+    const double seconds =
+        duration_s(members.front()) * (members.size() > 1 ? batching->time_ratio[members.size() - 1] : 1.0);
+    auto exec = sg4::Exec::init()->set_flops_amount(seconds * kHostSpeedFlops)->set_host(sg_.compute[device]);
     exec->start();
     add_activity(exec, {true, device, unit});
   }
@@ -269,25 +283,69 @@ void Dispatcher::apply_stalls() {
   }
 }
 
+bool Dispatcher::same_work(const TaskRef& a, const TaskRef& b) const {
+  return !a.background() && !b.background() && task_spec(a).id == task_spec(b).id &&
+         duration_s(a) == duration_s(b);
+}
+
+bool Dispatcher::take_execution(std::size_t device, std::vector<TaskRef>& members) {
+  DeviceState& d = devices_[device];
+  members.clear();
+  members.push_back(d.ready.top());
+  d.ready.pop();
+  const auto& batching = in_.topology->platform().devices[device].batching;
+  if (!batching || members.front().background()) return true;
+  set_aside_.clear();
+  while (members.size() < batching->max_batch && !d.ready.empty()) {
+    if (same_work(d.ready.top(), members.front()))
+      members.push_back(d.ready.top());
+    else
+      set_aside_.push_back(d.ready.top());
+    d.ready.pop();
+  }
+  for (const auto& r : set_aside_) d.ready.push(r);
+  // A batch short of max_batch starts from its BatchWait timer, so that the tasks made ready at
+  // the same instant (frames released together) join it even when max_wait_s is 0.
+  const double deadline = members.front().ready_s + batching->max_wait_s;
+  if (members.size() == batching->max_batch || d.batch_waited_s >= deadline - kTimeEps) return true;
+  for (const auto& r : members) d.ready.push(r);
+  members.clear();
+  if (d.batch_wait_until_s != deadline) {
+    d.batch_wait_until_s = deadline;
+    add_timer(deadline, TimerKind::BatchWait, device);
+  }
+  return false;
+}
+
 void Dispatcher::on_exec_done(std::size_t device, std::size_t unit) {
   DeviceState& d = devices_[device];
   --d.busy;
   d.free_units.push_back(unit);
-  const TaskRef ref = d.running[unit];
+  // Moved out: completing a task may start the next execution on this unit. Executions end one
+  // at a time (the event loop), so one scratch vector serves them all.
+  std::vector<TaskRef>& members = finished_;
+  members.swap(d.running[unit]);
   const double t = now();
-  out_.devices[device].busy_s += t - d.started_s[unit];
-  ++out_.devices[device].executions;
+  DeviceStats& stats = out_.devices[device];
+  stats.busy_s += t - d.started_s[unit];
+  ++stats.executions;
   ++out_.executions;
-  if (ref.background()) {
-    background_done(ref, device, d.started_s[unit]);
+  if (members.size() > 1) {
+    ++stats.batches;
+    stats.batched_tasks += members.size();
+  }
+  if (members.front().background()) {
+    background_done(members.front(), device, d.started_s[unit]);
     try_start(device);
     return;
   }
-  if (trace_.tracing()) {
-    const Task& spec = task_spec(ref);
-    trace_.compute(device, spec.id, d.started_s[unit], t, ref.frame, spec.label);
+  for (const auto& ref : members) {
+    if (trace_.tracing()) {
+      const Task& spec = task_spec(ref);
+      trace_.compute(device, spec.id, d.started_s[unit], t, ref.frame, spec.label);
+    }
+    complete_task(ref);
   }
-  complete_task(ref);
   try_start(device);
 }
 

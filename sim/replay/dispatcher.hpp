@@ -73,16 +73,20 @@ class Dispatcher {
   /// frame released when it was asked, `task` kNoTask and `job` its index in jobs_, so a device's
   /// queue serves it after that frame's tasks, jobs among themselves in the order asked.
   /// A device's queue serves by `key_s` first (make_ready sets it: the frame's release time, or
-  /// its deadline on an `edf` device), then (frame, task, job): one stream's frames in release
-  /// order, a population's users' frames interleaved by when they were released.
+  /// its deadline on an `edf` device), then by release time, then (frame, task, job): one stream's
+  /// frames in release order, a population's users' frames interleaved by when they were released.
   struct TaskRef {
     std::size_t frame = 0;
     std::size_t task = 0;
     std::size_t job = kNoJob;
     double key_s = 0.0;
+    double release_s = 0.0;
+    double ready_s = 0.0;  ///< when it joined the device's queue (not part of the order)
     auto operator<=>(const TaskRef& o) const {
       if (key_s != o.key_s)
         return key_s < o.key_s ? std::strong_ordering::less : std::strong_ordering::greater;
+      if (release_s != o.release_s)
+        return release_s < o.release_s ? std::strong_ordering::less : std::strong_ordering::greater;
       return std::tie(frame, task, job) <=> std::tie(o.frame, o.task, o.job);
     }
     bool operator==(const TaskRef& o) const { return (*this <=> o) == 0; }
@@ -113,12 +117,15 @@ class Dispatcher {
     std::size_t live_base = 0;
     const Workload& workload() const { return *spec.workload; }
   };
-  /// A device runs up to Device::slots compute tasks at once, one per unit.
+  /// A device runs up to Device::slots executions at once, one per unit; an execution runs one
+  /// task, or a batch of equal tasks on a batching device (Device::batching).
   struct DeviceState {
     std::size_t busy = 0;  ///< units running a task
     std::priority_queue<TaskRef, std::vector<TaskRef>, std::greater<>> ready;
-    std::vector<TaskRef> running;   ///< per unit
-    std::vector<double> started_s;  ///< per unit
+    std::vector<std::vector<TaskRef>> running;  ///< per unit: its task, or its batch (oldest first)
+    std::vector<double> started_s;              ///< per unit
+    double batch_wait_until_s = -std::numeric_limits<double>::infinity();  ///< armed BatchWait timer
+    double batch_waited_s = -std::numeric_limits<double>::infinity();      ///< the last one fired
     std::vector<std::size_t> free_units;
     double stalled_until_s = -std::numeric_limits<double>::infinity();  ///< Scheduler::take_stalls
   };
@@ -150,7 +157,8 @@ class Dispatcher {
     LatencyEnd,
     SchedulerPeriod,
     HoldExpiry,
-    StallEnd
+    StallEnd,
+    BatchWait
   };
   struct Timer {
     double time_s = 0.0;
@@ -188,6 +196,11 @@ class Dispatcher {
   /// How long the task runs: this frame's duration (FrameState::seconds), the plan's, or the job's.
   double duration_s(const TaskRef& ref) const;
   void try_start(std::size_t device);
+  /// Takes the next execution's tasks off the device's queue into `members`: its oldest task and,
+  /// on a batching device, the ready tasks doing the same work. False (and the queue unchanged)
+  /// while the batch should wait for more (Batching::max_wait_s; a BatchWait timer is armed).
+  bool take_execution(std::size_t device, std::vector<TaskRef>& members);
+  bool same_work(const TaskRef& a, const TaskRef& b) const;
   void on_exec_done(std::size_t device, std::size_t unit);
   void apply_stalls();
   // transfers
@@ -255,6 +268,8 @@ class Dispatcher {
   std::vector<std::unique_ptr<FrameState>> state_pool_;
   std::vector<FrameState*> spare_states_;
   std::vector<DeviceState> devices_;
+  std::vector<TaskRef> set_aside_;  ///< take_execution's scratch
+  std::vector<TaskRef> finished_;   ///< on_exec_done's: the execution's tasks
   std::vector<Transfer> transfers_;
   std::vector<std::size_t> free_transfers_;
   std::vector<LinkState> links_;

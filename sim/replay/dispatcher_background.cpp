@@ -11,7 +11,8 @@ void Dispatcher::start_background() {
   if (resolved_ == frame_count_) return;
   for (auto& job : port_.take_background(view(resolved_))) {
     const std::size_t newest = released_ == 0 ? 0 : released_ - 1;
-    const TaskRef ref{newest, kNoTask, jobs_.size(), out_.frames[newest].release_s};
+    const double release_s = out_.frames[newest].release_s;
+    const TaskRef ref{newest, kNoTask, jobs_.size(), release_s, release_s, now()};
     const std::size_t device = job.device;
     jobs_.push_back(std::move(job));
     ++background_left_;

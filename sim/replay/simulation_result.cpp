@@ -78,6 +78,11 @@ Json simulation_result_to_json(const SimulationResult& r) {
       devices.back()["background_jobs"] = d.background_jobs;
       devices.back()["background_busy_s"] = d.background_busy_s;
     }
+    // Present only for a device that ran batches (Device::batching).
+    if (d.batches > 0) {
+      devices.back()["batches"] = d.batches;
+      devices.back()["batched_tasks"] = d.batched_tasks;
+    }
   }
   Json links = Json::array();
   for (const auto& l : r.links) {
@@ -162,6 +167,8 @@ SimulationResult simulation_result_from_json(const Json& j) {
     s.probe_radio_energy_j = d.value("probe_radio_energy_j", 0.0);
     s.background_jobs = d.value("background_jobs", std::size_t{0});
     s.background_busy_s = d.value("background_busy_s", 0.0);
+    s.batches = d.value("batches", std::size_t{0});
+    s.batched_tasks = d.value("batched_tasks", std::size_t{0});
     r.devices.push_back(std::move(s));
   }
   for (const auto& l : j.at("links"))

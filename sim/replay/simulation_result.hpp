@@ -31,6 +31,8 @@ struct DeviceStats {
   double probe_radio_energy_j = 0.0;  ///< of radio_energy_j, the probes' (Scheduler::take_probes)
   std::size_t background_jobs = 0;    ///< of executions, background jobs (Scheduler::take_background)
   double background_busy_s = 0.0;     ///< of busy_s, the background jobs'
+  std::size_t batches = 0;            ///< of executions, batches of 2 or more tasks (Device::batching)
+  std::size_t batched_tasks = 0;      ///< the tasks those batches ran
 };
 
 /// A per-frame value a scheduler adds to each frame's record (Scheduler::frame_value_names).

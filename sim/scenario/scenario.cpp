@@ -21,6 +21,7 @@
 #include "sim/profile/profiler.hpp"
 #include "sim/replay/simulate.hpp"
 #include "sim/report/reference_report.hpp"
+#include "sim/scenario/device_batching.hpp"
 #include "sim/scenario/key_path.hpp"
 #include "sim/scenario/scenario_doc.hpp"
 #include "sim/scenario/scenario_paths.hpp"
@@ -330,6 +331,7 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
     const auto backward_cost = [&](const HostProfile& forward) {
       return CostModel(out.graph, profiles.backward(forward), MeasuredProfile::AsMeasured);
     };
+    fill_batch_times(out.platform, cost, batch_cost);
     const auto partition = [&](const std::string& source) {
       return partitioner->partition_variants(
           PartitionContext{out.graph, out.platform, cost, source, batch_cost, backward_cost});

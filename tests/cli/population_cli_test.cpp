@@ -76,3 +76,18 @@ TEST_CASE("population: one user on the source's device gives the source run's fr
   CHECK(pop["population"]["users"] == 1);
   CHECK_FALSE(std::filesystem::exists(dir / "src" / "users.csv"));
 }
+
+TEST_CASE("population: dynamic batching lets an overloaded GPU server keep up") {
+  const auto out = scratch_dir() / "batching";
+  const auto r =
+      run_cli("run " + kRoot + "/scenarios/populations/batching-server.yaml --quiet --out " + out.string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto alone = results_of(out / "one-at-a-time"), batched = results_of(out / "batching");
+  CHECK_FALSE(alone.contains("batch_size_mean"));
+  CHECK(batched["batch_size_mean"]["server"].get<double>() > 1.0);
+  CHECK(batched["busy_s"]["server"].get<double>() < alone["busy_s"]["server"].get<double>());
+  CHECK(batched["throughput_fps"].get<double>() > alone["throughput_fps"].get<double>());
+  CHECK(batched["population"]["users_within_slo"].get<int>() >
+        alone["population"]["users_within_slo"].get<int>());
+}

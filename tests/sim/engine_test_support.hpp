@@ -43,6 +43,19 @@ inline Platform make_platform(std::vector<Device> devices, std::vector<Network> 
   return p;
 }
 
+/// Phones p1..pn and a server s (the last device) on one shared network `net` of `kind`.
+inline Platform phones_and_server(int n, NetworkKind kind, double rate_bps, double latency_s) {
+  std::vector<Device> devices;
+  std::vector<std::string> members{"s"};
+  for (int i = 1; i <= n; ++i) {
+    devices.push_back(test_device("p" + std::to_string(i)));
+    members.push_back("p" + std::to_string(i));
+  }
+  devices.push_back(test_device("s"));
+  return make_platform(std::move(devices),
+                       {shared_network("net", kind, std::move(members), rate_bps, latency_s)});
+}
+
 /// Devices a and b on one 8 Mbps (1 MB/s) WiFi cell `w` with 10 ms latency.
 inline Platform wifi_cell_pair() {
   return make_platform({test_device("a"), test_device("b")},

@@ -384,3 +384,30 @@ TEST_CASE("platform: more than 4096 devices in all is one error at the entry tha
       cell_error(dir, "4096", "[phone]"),
       Catch::Matchers::Contains("devices[1]: the platform would have 4097 devices, over the limit of 4096"));
 }
+
+TEST_CASE("platform: a device's queue discipline and dynamic batching") {
+  TempDir dir;
+  const Platform p =
+      load_platform_file(good_with_phone_keys(dir, "queue: edf, batching: {max_batch: 8, max_wait_ms: 5}"));
+  CHECK(p.devices[0].queue == QueueDiscipline::Edf);
+  REQUIRE(p.devices[0].batching);
+  CHECK(p.devices[0].batching->max_batch == 8);
+  CHECK(p.devices[0].batching->max_wait_s == Approx(0.005));
+  CHECK(p.devices[0].batching->time_ratio.empty());  // scenarios fill it from the cost model
+  const Platform plain = load_platform_file(good_with_phone_keys(dir, "slots: 1"));
+  CHECK(plain.devices[0].queue == QueueDiscipline::Fifo);
+  CHECK_FALSE(plain.devices[0].batching);
+}
+
+TEST_CASE("platform: a batch of 0, a negative wait or an unknown discipline is refused") {
+  TempDir dir;
+  CHECK_THROWS_WITH(load_platform_file(good_with_phone_keys(dir, "batching: {max_batch: 0}")),
+                    Catch::Matchers::Contains("devices[0].batching.max_batch"));
+  CHECK_THROWS_WITH(
+      load_platform_file(good_with_phone_keys(dir, "batching: {max_batch: 2, max_wait_ms: -1}")),
+      Catch::Matchers::Contains("devices[0].batching.max_wait_ms"));
+  CHECK_THROWS_WITH(load_platform_file(good_with_phone_keys(dir, "batching: {max_wait_ms: 1}")),
+                    Catch::Matchers::Contains("devices[0].batching.max_batch"));
+  CHECK_THROWS_WITH(load_platform_file(good_with_phone_keys(dir, "queue: lifo")),
+                    Catch::Matchers::Contains("devices[0].queue") && Catch::Matchers::Contains("lifo"));
+}

@@ -15,17 +15,7 @@ using test::test_device;
 namespace {
 
 // Phones p1..pn and a server s on one shared 8 Mbps (1 MB/s) WiFi cell with 10 ms latency.
-Platform cell_with_server(int n) {
-  std::vector<Device> devices;
-  std::vector<std::string> members{"s"};
-  for (int i = 1; i <= n; ++i) {
-    devices.push_back(test_device("p" + std::to_string(i)));
-    members.push_back("p" + std::to_string(i));
-  }
-  devices.push_back(test_device("s"));
-  return test::make_platform(std::move(devices),
-                             {test::shared_network("w", NetworkKind::Wifi, std::move(members), 8e6, 0.01)});
-}
+Platform cell_with_server(int n) { return test::phones_and_server(n, NetworkKind::Wifi, 8e6, 0.01); }
 
 UserSource user(int i, Plan plan, Workload workload = single_workload()) {
   const auto phone = "p" + std::to_string(i);
