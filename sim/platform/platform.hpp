@@ -119,6 +119,10 @@ struct Device {
   std::size_t slots = 1;
   QueueDiscipline queue = QueueDiscipline::Fifo;
   std::optional<Batching> batching;  ///< none: one task per execution
+  /// Admission control: a task whose frame's deadline (release + the stream's deadline_s) has
+  /// passed when its turn comes is not run, and its frame is dropped (DropReason::Expired); the
+  /// frame's tasks already queued or running elsewhere finish, none after them starts.
+  bool drop_expired = false;
   DeviceCalibration calibration;
 };
 

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kTopKeys{"name", "notes", "description", "devices", "networks"};
 const std::vector<std::string> kDeviceKeys{"name",       "calibration",   "role",        "slots",
                                            "time_scale", "op_time_scale", "batch_lanes", "count",
-                                           "queue",      "batching"};
+                                           "queue",      "batching",      "drop_expired"};
 // A platform holds at most kMaxDevices devices, however declared (`count: N` or one by one): the
 // replay builds a route for every ordered pair of a network's endpoints, so memory grows with the
 // square of the devices (measured: 2,000 phones on one cell take 1 GB, 10,000 take 24 GB). 4096
@@ -375,6 +375,7 @@ Device parse_device(const Json& obj, const std::string& path, const std::string&
   d.slots = static_cast<std::size_t>(json_int_or(obj, "slots", path, 1, 1, 1024));
   if (json_find(obj, "queue", path))
     d.queue = json_enum(obj, "queue", path, {"fifo", "edf"}) == "edf" ? QueueDiscipline::Edf : QueueDiscipline::Fifo;
+  d.drop_expired = json_bool_or(obj, "drop_expired", path, false);
   if (const Json* b = json_find(obj, "batching", path)) {
     const auto bp = join_path(path, "batching");
     if (!b->is_object()) throw InputError("", bp, "expected a mapping {max_batch, max_wait_ms}");

@@ -13,6 +13,8 @@
 ///                                             #   QueueDiscipline)
 ///         batching: {max_batch: 8, max_wait_ms: 5}   # optional dynamic batching (platform.hpp
 ///                                             #   Batching): max_batch in [1, 1024], wait in [0, 1e6] ms
+///         drop_expired: false                 # optional: drop a frame whose deadline passed while
+///                                             #   its task waited here (Device::drop_expired)
 ///         time_scale: 2                       # optional: every compute time of the calibration x2
 ///         op_time_scale: {fc: 4}              # optional: the named op classes only, x4
 ///         batch_lanes: 8                      # optional: a batch of B runs min(B, 8) inputs at

@@ -235,6 +235,7 @@ double Dispatcher::duration_s(const TaskRef& ref) const {
 }
 
 void Dispatcher::make_ready(const TaskRef& ref) {
+  ++frame_state(ref.frame).active;
   const CompiledTask& t = task(ref);
   if (t.kind == TaskKind::Transfer) {
     begin_transfer(ref);
@@ -270,6 +271,7 @@ void Dispatcher::try_start(std::size_t device) {
     exec->start();
     add_activity(exec, {true, device, unit});
   }
+  settle_expired();
   sample_queue(device);
 }
 
@@ -291,17 +293,21 @@ bool Dispatcher::same_work(const TaskRef& a, const TaskRef& b) const {
 bool Dispatcher::take_execution(std::size_t device, std::vector<TaskRef>& members) {
   DeviceState& d = devices_[device];
   members.clear();
+  while (!d.ready.empty() && discard_expired(device, d.ready.top())) d.ready.pop();
+  if (d.ready.empty()) return false;
   members.push_back(d.ready.top());
   d.ready.pop();
   const auto& batching = in_.topology->platform().devices[device].batching;
   if (!batching || members.front().background()) return true;
   set_aside_.clear();
   while (members.size() < batching->max_batch && !d.ready.empty()) {
-    if (same_work(d.ready.top(), members.front()))
-      members.push_back(d.ready.top());
-    else
-      set_aside_.push_back(d.ready.top());
+    const TaskRef next = d.ready.top();
     d.ready.pop();
+    if (discard_expired(device, next)) continue;
+    if (same_work(next, members.front()))
+      members.push_back(next);
+    else
+      set_aside_.push_back(next);
   }
   for (const auto& r : set_aside_) d.ready.push(r);
   // A batch short of max_batch starts from its BatchWait timer, so that the tasks made ready at
@@ -353,6 +359,11 @@ void Dispatcher::on_exec_done(std::size_t device, std::size_t unit) {
 // then the first-stage gate, then the frame's end.
 void Dispatcher::complete_task(const TaskRef& ref) {
   FrameState& f = frame_state(ref.frame);
+  --f.active;
+  if (f.expired) {  // dropped by a device's admission control: nothing follows
+    drain_expired(ref.frame);
+    return;
+  }
   const CompiledTask& t = task(ref);
   --f.tasks_left;
   for (auto s : t.succs)
@@ -415,6 +426,8 @@ void Dispatcher::admit(std::size_t k) {
   f->variant = variant;
   f->tasks_left = plan.tasks.size();
   f->first_stage_left = plan.first_stage_size;
+  f->active = 0;
+  f->expired = false;
   f->continuing = false;
   f->bytes.clear();
   f->seconds.clear();
@@ -476,7 +489,13 @@ void Dispatcher::finish_frame(std::size_t k, double end_s) {
   FrameRecord& rec = out_.frames[k];
   rec.end_s = end_s;
   rec.deadline_met = rec.latency_s() <= w.deadline_s + kTimeEps;
-  // The frame's state goes back to the pool; the window of live frames drops its finished front.
+  release_state(u, k);
+}
+
+// The frame leaves (finished, or expired and drained): its state goes back to the pool, the window
+// of live frames drops its finished front, a pipeline slot frees up, a training run goes on.
+void Dispatcher::release_state(UserState& u, std::size_t k) {
+  const Workload& w = u.workload();
   spare_states_.push_back(u.live[k - u.live_base]);
   u.live[k - u.live_base] = nullptr;
   while (!u.live.empty() && u.live.front() == nullptr) {
@@ -485,9 +504,45 @@ void Dispatcher::finish_frame(std::size_t k, double end_s) {
   }
   --u.in_flight;
   --in_flight_;
-  if (w.max_in_flight > 0) admit_waiting(u);  // a pipeline slot freed up
+  if (w.max_in_flight > 0) admit_waiting(u);
   frame_resolved(k);
   if (w.kind == WorkloadKind::Training && k + 1 < u.first_frame + u.frames) release_frame(k + 1);
+}
+
+bool Dispatcher::discard_expired(std::size_t device, const TaskRef& ref) {
+  if (ref.background() || !in_.topology->platform().devices[device].drop_expired) return false;
+  FrameState& f = frame_state(ref.frame);
+  if (!f.expired) {
+    if (now() <= out_.frames[ref.frame].release_s + user(ref.frame).workload().deadline_s + kTimeEps) return false;
+    f.expired = true;
+    out_.frames[ref.frame].drop_reason = DropReason::Expired;
+  }
+  --f.active;
+  expired_pending_.push_back(ref.frame);  // settled once the device's queue is consistent again
+  return true;
+}
+
+// Frames take_execution discarded tasks of: the gate an expired frame held opens, and a frame with
+// nothing left active leaves.
+void Dispatcher::settle_expired() {
+  while (!expired_pending_.empty()) {
+    const std::size_t k = expired_pending_.back();
+    expired_pending_.pop_back();
+    UserState& u = user(k);
+    if (k < u.live_base || k >= u.live_base + u.live.size() || u.live[k - u.live_base] == nullptr) continue;
+    FrameState& f = frame_state(k);
+    if (!f.continuing && f.first_stage_left > 0) {
+      f.first_stage_left = 0;
+      on_first_stage_done(u);
+    }
+    drain_expired(k);
+  }
+}
+
+void Dispatcher::drain_expired(std::size_t k) {
+  UserState& u = user(k);
+  if (k < u.live_base || k >= u.live_base + u.live.size() || u.live[k - u.live_base] == nullptr) return;
+  if (frame_state(k).active == 0) release_state(u, k);
 }
 
 void Dispatcher::frame_resolved(std::size_t k) {

@@ -98,6 +98,8 @@ class Dispatcher {
     std::vector<std::uint32_t> pending;  ///< unfinished dependencies per task
     std::size_t tasks_left = 0;
     std::size_t first_stage_left = 0;
+    std::size_t active = 0;  ///< tasks made ready and not yet completed (queued, running, moving)
+    bool expired = false;    ///< dropped by a device's admission control: its active tasks drain
     bool continuing = false;      ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
     double plan_end_s = 0.0;      ///< when its last plan variant ended
     std::vector<double> bytes;    ///< per task: this frame's transfer size (NaN: the plan's)
@@ -201,6 +203,13 @@ class Dispatcher {
   /// while the batch should wait for more (Batching::max_wait_s; a BatchWait timer is armed).
   bool take_execution(std::size_t device, std::vector<TaskRef>& members);
   bool same_work(const TaskRef& a, const TaskRef& b) const;
+  /// Device::drop_expired: whether `ref`'s frame is already dropped, or its deadline has passed
+  /// (then it is dropped now); either way the task is discarded.
+  bool discard_expired(std::size_t device, const TaskRef& ref);
+  /// An expired frame's active task ended (discarded or completed); the last one releases it.
+  void drain_expired(std::size_t k);
+  void release_state(UserState& u, std::size_t k);
+  void settle_expired();
   void on_exec_done(std::size_t device, std::size_t unit);
   void apply_stalls();
   // transfers
@@ -270,6 +279,7 @@ class Dispatcher {
   std::vector<DeviceState> devices_;
   std::vector<TaskRef> set_aside_;  ///< take_execution's scratch
   std::vector<TaskRef> finished_;   ///< on_exec_done's: the execution's tasks
+  std::vector<std::size_t> expired_pending_;  ///< frames discard_expired dropped tasks of, to settle
   std::vector<Transfer> transfers_;
   std::vector<std::size_t> free_transfers_;
   std::vector<LinkState> links_;

@@ -26,7 +26,7 @@ Json frame_json(std::size_t index, const FrameRecord& f) {
 
 DropReason drop_reason_from(const Json& j) {
   const auto name = j.value("drop_reason", "");
-  for (auto r : {DropReason::Busy, DropReason::Late, DropReason::Scheduler})
+  for (auto r : {DropReason::Busy, DropReason::Late, DropReason::Scheduler, DropReason::Expired})
     if (name == drop_reason_name(r)) return r;
   return DropReason::None;
 }

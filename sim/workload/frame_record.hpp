@@ -19,9 +19,10 @@ enum class DropReason : std::uint8_t {
   Busy,       ///< released while the first stage was busy (policy drop)
   Late,       ///< its deadline passed while it waited for the first stage (policy queue)
   Scheduler,  ///< the scheduler dropped it
+  Expired,    ///< its deadline passed while a task of it waited in a device's queue (Device::drop_expired)
 };
 
-/// "" (None), "busy", "late", "scheduler": the words frames.csv and the result JSON use.
+/// "" (None), "busy", "late", "scheduler", "expired": the words frames.csv and the result JSON use.
 constexpr std::string_view drop_reason_name(DropReason reason) {
   switch (reason) {
     case DropReason::Busy:
@@ -30,6 +31,8 @@ constexpr std::string_view drop_reason_name(DropReason reason) {
       return "late";
     case DropReason::Scheduler:
       return "scheduler";
+    case DropReason::Expired:
+      return "expired";
     case DropReason::None:
       break;
   }

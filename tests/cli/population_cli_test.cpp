@@ -90,4 +90,9 @@ TEST_CASE("population: dynamic batching lets an overloaded GPU server keep up") 
   CHECK(batched["throughput_fps"].get<double>() > alone["throughput_fps"].get<double>());
   CHECK(batched["population"]["users_within_slo"].get<int>() >
         alone["population"]["users_within_slo"].get<int>());
+  // Admission control drops what expired in the queue instead of letting the queue grow.
+  const auto admission = results_of(out / "admission");
+  CHECK(alone["dropped"] == 0);
+  CHECK(admission["dropped"].get<int>() > 0);
+  CHECK(admission["latency_ms"]["p95"].get<double>() < alone["latency_ms"]["p95"].get<double>());
 }

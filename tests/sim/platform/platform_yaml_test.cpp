@@ -387,9 +387,10 @@ TEST_CASE("platform: more than 4096 devices in all is one error at the entry tha
 
 TEST_CASE("platform: a device's queue discipline and dynamic batching") {
   TempDir dir;
-  const Platform p =
-      load_platform_file(good_with_phone_keys(dir, "queue: edf, batching: {max_batch: 8, max_wait_ms: 5}"));
+  const Platform p = load_platform_file(
+      good_with_phone_keys(dir, "queue: edf, batching: {max_batch: 8, max_wait_ms: 5}, drop_expired: true"));
   CHECK(p.devices[0].queue == QueueDiscipline::Edf);
+  CHECK(p.devices[0].drop_expired);
   REQUIRE(p.devices[0].batching);
   CHECK(p.devices[0].batching->max_batch == 8);
   CHECK(p.devices[0].batching->max_wait_s == Approx(0.005));
@@ -397,6 +398,7 @@ TEST_CASE("platform: a device's queue discipline and dynamic batching") {
   const Platform plain = load_platform_file(good_with_phone_keys(dir, "slots: 1"));
   CHECK(plain.devices[0].queue == QueueDiscipline::Fifo);
   CHECK_FALSE(plain.devices[0].batching);
+  CHECK_FALSE(plain.devices[0].drop_expired);
 }
 
 TEST_CASE("platform: a batch of 0, a negative wait or an unknown discipline is refused") {

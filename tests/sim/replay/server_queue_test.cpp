@@ -119,3 +119,53 @@ TEST_CASE("server queue: a batching device without batch times is refused") {
   CHECK_THROWS_WITH(simulate_population(p, {serve(1, 0.1, at(0.0))}),
                     Catch::Contains("device 's' batches up to 4 tasks but has batch times for 2"));
 }
+
+TEST_CASE("server queue: with drop_expired a frame whose deadline passed in the queue is dropped there") {
+  // Five frames of 0.1 s at once, deadline 0.25 s: the third starts at 0.2 (late but started), the
+  // fourth's turn comes at 0.3, past its deadline: it and the fifth are dropped, the server idle.
+  std::vector<UserSource> users;
+  for (int i = 1; i <= 5; ++i) users.push_back(serve(i, 0.1, at(0.0, 0.25)));
+  Platform p = phones_and_server(5);
+  p.devices.back().drop_expired = true;
+  const auto r = simulate_population_in_child(p, users);
+  CHECK(r.frames[0].end_s == Approx(0.1));
+  CHECK(r.frames[2].end_s == Approx(0.3));
+  CHECK_FALSE(r.frames[2].deadline_met);
+  for (std::size_t k : {3, 4}) {
+    CHECK(r.frames[k].drop_reason == DropReason::Expired);
+    CHECK_FALSE(r.frames[k].deadline_met);
+  }
+  CHECK(r.devices.back().executions == 3);
+  CHECK(r.devices.back().busy_s == Approx(0.3));
+}
+
+TEST_CASE("server queue: an expired frame opens its stream's gate for the frames queued behind it") {
+  // u1 holds the server for 1 s. u2 streams 5 frames at 10 fps (deadline 0.3 s, policy queue)
+  // whose first stage is the server task: frame 0 expires at its turn (t = 1), frames 1-4 waited
+  // at the gate past their deadlines and are dropped late.
+  Platform p = phones_and_server(2);
+  p.devices.back().drop_expired = true;
+  const auto r = simulate_population_in_child(
+      p, {serve(1, 1.0, at(0.0)), serve(2, 0.1, stream_workload(10.0, 5, DropPolicy::Queue, 0.3))});
+  CHECK(r.frames[0].end_s == Approx(1.0));
+  CHECK(r.frames[1].drop_reason == DropReason::Expired);
+  for (std::size_t k = 2; k < 6; ++k) CHECK(r.frames[k].drop_reason == DropReason::Late);
+}
+
+TEST_CASE("server queue: an expired frame's transfer in flight finishes, its later tasks never start") {
+  Platform p = phones_and_server(2);
+  p.devices.back().drop_expired = true;
+  // u2's frame: compute c on the server (behind u1's 1 s) in parallel with a 1.2 s upload, then j.
+  Workload w = at(0.0, 0.3);
+  const UserSource u2{"u2",
+                      "p2",
+                      {{"split",
+                        "",
+                        {compute_task("c", "s", 0.1, {}), transfer_task("x", "p2", "s", 1.2e9, {}),
+                         compute_task("j", "s", 0.1, {"c", "x"})}}},
+                      w};
+  const auto r = simulate_population_in_child(p, {serve(1, 1.0, at(0.0)), u2});
+  CHECK(r.frames[1].drop_reason == DropReason::Expired);
+  CHECK(r.devices.back().executions == 1);  // u1's task only
+  CHECK(r.end_s == Approx(1.2).epsilon(1e-6));
+}
