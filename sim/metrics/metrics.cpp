@@ -65,8 +65,9 @@ Json run_metrics(const std::string& scenario, const SimulationResult& result) {
   for (const auto& d : result.devices) {
     if (d.probe_radio_energy_j > 0.0) probe_energy[d.device] = d.probe_radio_energy_j;
     if (d.batches > 0)
-      batch_size[d.device] = static_cast<double>(d.batched_tasks + d.executions - d.batches - d.background_jobs) /
-                             static_cast<double>(d.executions - d.background_jobs);
+      batch_size[d.device] =
+          static_cast<double>(d.batched_tasks + d.executions - d.batches - d.background_jobs) /
+          static_cast<double>(d.executions - d.background_jobs);
     if (d.background_jobs == 0) continue;
     background_jobs[d.device] = d.background_jobs;
     background_busy[d.device] = d.background_busy_s;

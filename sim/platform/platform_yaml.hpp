@@ -20,8 +20,8 @@
 ///         batch_lanes: 8                      # optional: a batch of B runs min(B, 8) inputs at
 ///                                             #   once (DeviceCalibration::batch_lanes; default 1)
 ///         count: 8                            # optional: 8 copies named phone1 ... phone8, in
-///                                             #   [1, 4096]; members may name the group (`phone`);
-///                                             #   at most 4096 devices in all
+///                                             #   [1, 16384]; members may name the group (`phone`);
+///                                             #   at most 16384 devices in all
 ///     networks:
 ///       - name: wlan
 ///         kind: wifi                          # wifi | wifi_direct | wired | lte | 3g | 4g

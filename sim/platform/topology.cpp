@@ -4,15 +4,8 @@
 #include <limits>
 
 namespace coinfer {
-namespace {
-
-constexpr std::size_t kNoRoute = std::numeric_limits<std::size_t>::max();
-
-}  // namespace
 
 Topology::Topology(const Platform& platform) : platform_(&platform) {
-  const auto n = platform.devices.size();
-  route_index_.assign(platform.networks.size() * n * n, kNoRoute);
   for (std::size_t i = 0; i < platform.networks.size(); ++i) add_network(i);
 }
 
@@ -21,65 +14,90 @@ std::size_t Topology::add_link(std::string name, std::size_t network, const Link
   return links_.size() - 1;
 }
 
-void Topology::add_route(std::size_t network, std::size_t src, std::size_t dst,
-                         std::vector<std::size_t> links, double latency_s) {
-  const auto n = platform_->devices.size();
-  route_index_[(network * n + src) * n + dst] = routes_.size();
-  routes_.push_back({network, src, dst, std::move(links), latency_s});
-}
-
 void Topology::add_network(std::size_t index) {
   const Network& net = platform_->networks[index];
+  const auto n = platform_->devices.size();
+  NetworkLinks& links = nets_.emplace_back();
+  links.of.assign(n, {});
+  links.reached.assign(n, 0);
+  links.radio.assign(n, 0);
   std::vector<std::size_t> members;
   for (const auto& m : net.members) members.push_back(platform_->device_index(m));
-
+  for (auto m : members) {
+    links.reached[m] = 1;
+    links.radio[m] = net.is_wireless() ? 1 : 0;
+  }
   if (!net.is_access() && (net.kind == NetworkKind::Wifi || net.kind == NetworkKind::WifiDirect)) {
     // One shared medium: every pair crosses the same link.
+    links.shape = Shape::Medium;
     const auto medium = add_link(net.name, index, &net.link);
-    for (auto a : members)
-      for (auto b : members)
-        if (a != b) add_route(index, a, b, {medium}, net.link.latency_s);
+    for (auto m : members) links.of[m] = {medium, kNone};
   } else if (net.kind == NetworkKind::Wired) {
     // Full-duplex switch ports: a -> b uses a's out port and b's in port.
-    std::vector<std::size_t> out, in;
+    links.shape = Shape::Switch;
     for (std::size_t k = 0; k < members.size(); ++k) {
-      out.push_back(add_link(net.name + "/" + net.members[k] + "/out", index, &net.link));
-      in.push_back(add_link(net.name + "/" + net.members[k] + "/in", index, &net.link));
+      const auto out = add_link(net.name + "/" + net.members[k] + "/out", index, &net.link);
+      const auto in = add_link(net.name + "/" + net.members[k] + "/in", index, &net.link);
+      links.of[members[k]] = {out, in};
     }
-    for (std::size_t a = 0; a < members.size(); ++a)
-      for (std::size_t b = 0; b < members.size(); ++b)
-        if (a != b) add_route(index, members[a], members[b], {out[a], in[b]}, net.link.latency_s);
   } else {
     // Access network: per member uplink and downlink to the base; member -> member goes up
     // then down.
-    const auto base = platform_->device_index(net.base);
-    std::vector<std::size_t> up, down;
+    links.shape = Shape::Access;
+    links.base = platform_->device_index(net.base);
+    links.reached[links.base] = 1;
     for (std::size_t k = 0; k < members.size(); ++k) {
-      up.push_back(add_link(net.name + "/" + net.members[k] + "/up", index, &net.uplink));
-      down.push_back(add_link(net.name + "/" + net.members[k] + "/down", index, &net.downlink));
-      add_route(index, members[k], base, {up[k]}, net.uplink.latency_s);
-      add_route(index, base, members[k], {down[k]}, net.downlink.latency_s);
+      const auto up = add_link(net.name + "/" + net.members[k] + "/up", index, &net.uplink);
+      const auto down = add_link(net.name + "/" + net.members[k] + "/down", index, &net.downlink);
+      links.of[members[k]] = {up, down};
     }
-    for (std::size_t a = 0; a < members.size(); ++a)
-      for (std::size_t b = 0; b < members.size(); ++b)
-        if (a != b)
-          add_route(index, members[a], members[b], {up[a], down[b]},
-                    net.uplink.latency_s + net.downlink.latency_s);
   }
 }
 
+Topology::Attachment Topology::attachment(std::size_t network, std::size_t device) const {
+  return nets_.at(network).of.at(device);
+}
+
+bool Topology::reaches(std::size_t network, std::size_t device) const {
+  return network < nets_.size() && device < nets_[network].reached.size() &&
+         nets_[network].reached[device] != 0;
+}
+
 const Route* Topology::route_or_null(std::size_t network, std::size_t src, std::size_t dst) const {
-  const auto n = platform_->devices.size();
-  if (network >= platform_->networks.size() || src >= n || dst >= n) return nullptr;
-  const auto i = route_index_[(network * n + src) * n + dst];
-  return i == kNoRoute ? nullptr : &routes_[i];
+  if (src == dst || !reaches(network, src) || !reaches(network, dst)) return nullptr;
+  const auto n = static_cast<std::uint64_t>(platform_->devices.size());
+  const std::uint64_t key = (network * n + src) * n + dst;
+  if (const auto it = routes_.find(key); it != routes_.end()) return it->second.get();
+  const Network& net = platform_->networks[network];
+  const NetworkLinks& links = nets_[network];
+  auto route = std::make_unique<Route>(Route{network, src, dst, {}, 0.0});
+  switch (links.shape) {
+    case Shape::Medium:
+      route->links = {links.of[src].out};
+      route->latency_s = net.link.latency_s;
+      break;
+    case Shape::Switch:
+      route->links = {links.of[src].out, links.of[dst].in};
+      route->latency_s = net.link.latency_s;
+      break;
+    case Shape::Access:
+      if (dst == links.base) {
+        route->links = {links.of[src].out};
+        route->latency_s = net.uplink.latency_s;
+      } else if (src == links.base) {
+        route->links = {links.of[dst].in};
+        route->latency_s = net.downlink.latency_s;
+      } else {
+        route->links = {links.of[src].out, links.of[dst].in};
+        route->latency_s = net.uplink.latency_s + net.downlink.latency_s;
+      }
+      break;
+  }
+  return routes_.emplace(key, std::move(route)).first->second.get();
 }
 
 bool Topology::has_radio(std::size_t network, std::size_t device) const {
-  const Network& net = platform_->networks[network];
-  if (!net.is_wireless()) return false;
-  const auto& name = platform_->devices[device].name;
-  return std::find(net.members.begin(), net.members.end(), name) != net.members.end();
+  return nets_.at(network).radio.at(device) != 0;
 }
 
 double Topology::nominal_transfer_s(const Route& route, double bytes) const {

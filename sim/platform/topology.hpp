@@ -6,7 +6,10 @@
 ///     const Route& r = topo.route(net, src, dst);        // links + end-to-end latency
 ///     double t = topo.nominal_transfer_s(r, 1e6);        // L + 8 * 1e6 / min rate
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/platform/platform.hpp"
@@ -36,27 +39,46 @@ class Topology {
 
   const Platform& platform() const { return *platform_; }
   const std::vector<LogicalLink>& links() const { return links_; }
-  /// Every route (one per ordered pair of distinct endpoints of each network).
-  const std::vector<Route>& routes() const { return routes_; }
   /// The route over `network` from `src` to `dst` (device indices), or null when the network
-  /// does not reach both.
+  /// does not reach both. Routes are built when first asked for and kept (the pointer stays
+  /// valid as long as the topology): a network of n endpoints has n (n - 1) of them, and a run
+  /// uses few.
   const Route* route_or_null(std::size_t network, std::size_t src, std::size_t dst) const;
   /// Whether `device` has a radio on `network` (wireless members; not a cellular base).
   bool has_radio(std::size_t network, std::size_t device) const;
   /// L + 8 S / R with R the smallest nominal rate on the route (an uncontended transfer).
   double nominal_transfer_s(const Route& route, double bytes) const;
 
+  /// How a network joins its endpoints, and the links of each (what a route crosses).
+  enum class Shape { Medium, Switch, Access };
+  struct Attachment {
+    std::size_t out = kNone;  ///< Medium: the medium; Switch: its out port; Access: its uplink
+    std::size_t in = kNone;   ///< Medium: kNone; Switch: its in port; Access: its downlink
+  };
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  Shape shape(std::size_t network) const { return nets_[network].shape; }
+  /// The links `device` sends and receives through on `network`; both kNone for a device the
+  /// network does not reach, and for an access network's base (its members' links carry it).
+  Attachment attachment(std::size_t network, std::size_t device) const;
+  /// Whether `network` reaches `device` (a member, or an access network's base).
+  bool reaches(std::size_t network, std::size_t device) const;
+
  private:
+  struct NetworkLinks {
+    Shape shape = Shape::Medium;
+    std::size_t base = kNone;    ///< Access: the base device
+    std::vector<Attachment> of;  ///< per device
+    std::vector<char> reached;   ///< per device: a member or the base
+    std::vector<char> radio;     ///< per device: has_radio
+  };
   void add_network(std::size_t index);
   std::size_t add_link(std::string name, std::size_t network, const LinkSpec* spec);
-  void add_route(std::size_t network, std::size_t src, std::size_t dst, std::vector<std::size_t> links,
-                 double latency_s);
 
   const Platform* platform_;
   std::vector<LogicalLink> links_;
-  std::vector<Route> routes_;
-  /// routes_ index per (network, src, dst), or npos.
-  std::vector<std::size_t> route_index_;
+  std::vector<NetworkLinks> nets_;
+  /// Routes built so far, by (network, src, dst).
+  mutable std::unordered_map<std::uint64_t, std::unique_ptr<Route>> routes_;
 };
 
 }  // namespace coinfer

@@ -46,9 +46,10 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   for (std::size_t d = 0; d < n_dev; ++d) {
     const Device& device = platform.devices[d];
     if (device.batching && device.batching->time_ratio.size() < device.batching->max_batch)
-      throw Error(fmt::format("replay: device '{}' batches up to {} tasks but has batch times for {} (scenarios "
-                              "fill them from the cost model: fill_batch_times)",
-                              device.name, device.batching->max_batch, device.batching->time_ratio.size()));
+      throw Error(
+          fmt::format("replay: device '{}' batches up to {} tasks but has batch times for {} (scenarios "
+                      "fill them from the cost model: fill_batch_times)",
+                      device.name, device.batching->max_batch, device.batching->time_ratio.size()));
     const std::size_t units = device.slots;
     devices_[d].running.resize(units);
     devices_[d].started_s.resize(units);
@@ -513,7 +514,8 @@ bool Dispatcher::discard_expired(std::size_t device, const TaskRef& ref) {
   if (ref.background() || !in_.topology->platform().devices[device].drop_expired) return false;
   FrameState& f = frame_state(ref.frame);
   if (!f.expired) {
-    if (now() <= out_.frames[ref.frame].release_s + user(ref.frame).workload().deadline_s + kTimeEps) return false;
+    if (now() <= out_.frames[ref.frame].release_s + user(ref.frame).workload().deadline_s + kTimeEps)
+      return false;
     f.expired = true;
     out_.frames[ref.frame].drop_reason = DropReason::Expired;
   }

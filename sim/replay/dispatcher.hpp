@@ -98,8 +98,8 @@ class Dispatcher {
     std::vector<std::uint32_t> pending;  ///< unfinished dependencies per task
     std::size_t tasks_left = 0;
     std::size_t first_stage_left = 0;
-    std::size_t active = 0;  ///< tasks made ready and not yet completed (queued, running, moving)
-    bool expired = false;    ///< dropped by a device's admission control: its active tasks drain
+    std::size_t active = 0;       ///< tasks made ready and not yet completed (queued, running, moving)
+    bool expired = false;         ///< dropped by a device's admission control: its active tasks drain
     bool continuing = false;      ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
     double plan_end_s = 0.0;      ///< when its last plan variant ended
     std::vector<double> bytes;    ///< per task: this frame's transfer size (NaN: the plan's)
@@ -136,7 +136,6 @@ class Dispatcher {
     std::uint64_t generation = 0;
     TaskRef ref;
     const Route* route = nullptr;
-    std::size_t route_index = 0;
     std::size_t channel = 0;  ///< RadioModel's channel index
     double bytes = 0.0;
     double comm_start_s = 0.0;
@@ -277,8 +276,8 @@ class Dispatcher {
   std::vector<std::unique_ptr<FrameState>> state_pool_;
   std::vector<FrameState*> spare_states_;
   std::vector<DeviceState> devices_;
-  std::vector<TaskRef> set_aside_;  ///< take_execution's scratch
-  std::vector<TaskRef> finished_;   ///< on_exec_done's: the execution's tasks
+  std::vector<TaskRef> set_aside_;            ///< take_execution's scratch
+  std::vector<TaskRef> finished_;             ///< on_exec_done's: the execution's tasks
   std::vector<std::size_t> expired_pending_;  ///< frames discard_expired dropped tasks of, to settle
   std::vector<Transfer> transfers_;
   std::vector<std::size_t> free_transfers_;

@@ -30,7 +30,6 @@ void Dispatcher::begin_transfer(const TaskRef& ref) {
   ++x.generation;
   x.ref = ref;
   x.route = t.route;
-  x.route_index = static_cast<std::size_t>(t.route - in_.topology->routes().data());
   x.channel = radios_.channel_of(frame_state(ref.frame).variant, ref.task);
   const FrameState& fs = frame_state(ref.frame);
   x.bytes = fs.bytes.empty() || std::isnan(fs.bytes[ref.task]) ? t.bytes : fs.bytes[ref.task];
@@ -62,7 +61,7 @@ void Dispatcher::start_comm(std::size_t slot) {
   const double t = now();
   x.comm_start_s = t;
   x.latency_end_s = t + x.route->latency_s;
-  const RouteHosts& hosts = sg_.routes[x.route_index];
+  const RouteHosts hosts = sg_.hosts(*x.route);
   // At least one byte: SimGrid never completes a 0-byte comm (its engine reports a deadlock), and a
   // plan may carry an empty or sub-byte message (a download of a tiny updated fraction of weights).
   x.comm = sg4::Comm::sendto_async(hosts.src, hosts.dst, std::max<std::uint64_t>(1, payload_bytes(x.bytes)));
@@ -157,7 +156,7 @@ void Dispatcher::restart_comm(std::size_t slot) {
   if (payload_bytes(remaining) == 0) return;
   remove_activity(x.activity_pos);
   x.comm->cancel();
-  const RouteHosts& hosts = sg_.routes[x.route_index];
+  const RouteHosts hosts = sg_.hosts(*x.route);
   x.comm = sg4::Comm::sendto_async(hosts.twin_src, hosts.twin_dst, payload_bytes(remaining));
   add_activity(x.comm, {false, slot});
 }

@@ -19,7 +19,6 @@ void Dispatcher::begin_probe(const ProbeRoute& probe) {
   ++x.generation;
   x.ref = {kNoFrame, 0};
   x.route = probe.route;
-  x.route_index = static_cast<std::size_t>(probe.route - in_.topology->routes().data());
   x.channel = radios_.channel_index(probe.route->network, probe.channel);
   x.bytes = probe.bytes;
   x.restart_pending = false;

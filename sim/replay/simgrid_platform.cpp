@@ -40,6 +40,40 @@ bool network_varies(const Topology& topology, std::size_t network) {
 
 }  // namespace
 
+namespace {
+
+// One endpoint's links in its network's star zone: what a transfer crosses leaving it (`up`) and
+// reaching it (`down`). A route's latency is split between the two ends (L/2 + L/2 = L exactly;
+// an access network's is its uplink's going up and its downlink's coming down).
+struct Ends {
+  std::vector<sg4::LinkInRoute> up, down;
+  double up_latency_s = 0.0, down_latency_s = 0.0;
+};
+
+Ends ends_of(const Topology& topology, const SimGridPlatform& sg, std::size_t net, std::size_t device) {
+  const Network& network = topology.platform().networks[net];
+  const Topology::Attachment a = topology.attachment(net, device);
+  Ends e;
+  if (a.out != Topology::kNone) e.up.emplace_back(sg.links[a.out]);
+  if (a.in != Topology::kNone) e.down.emplace_back(sg.links[a.in]);
+  if (topology.shape(net) == Topology::Shape::Access) {
+    if (a.out != Topology::kNone) e.up_latency_s = network.uplink.latency_s;
+    if (a.in != Topology::kNone) e.down_latency_s = network.downlink.latency_s;
+  } else {
+    e.up_latency_s = e.down_latency_s = network.link.latency_s / 2.0;
+  }
+  return e;
+}
+
+sg4::Link* latency_link(sg4::NetZone* zone, const std::string& name, double latency_s) {
+  return zone->create_link(name, kLatencyLinkBytesPerS)
+      ->set_latency(latency_s)
+      ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
+      ->seal();
+}
+
+}  // namespace
+
 SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t seed) {
   const Platform& platform = topology.platform();
   SimGridPlatform sg;
@@ -51,13 +85,19 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
 
   const auto n_dev = platform.devices.size();
   sg.links.resize(topology.links().size());
-  sg.routes.resize(topology.routes().size());
+  sg.iface.resize(platform.networks.size());
+  sg.twin.resize(platform.networks.size());
   for (std::size_t net = 0; net < platform.networks.size(); ++net) {
     const Network& network = platform.networks[net];
-    auto* zone = sg4::create_full_zone(network.name);
+    // A star zone: each endpoint says which links leave it and which reach it, and SimGrid joins
+    // them per transfer, so no route is stored per pair of endpoints.
+    auto* zone = sg4::create_star_zone(network.name);
     zone->set_parent(root);
     const bool varies = network_varies(topology, net);
-    std::vector<sg4::Host*> iface(n_dev, nullptr), twin(n_dev, nullptr);
+    auto& iface = sg.iface[net];
+    auto& twin = sg.twin[net];
+    iface.assign(n_dev, nullptr);
+    twin.assign(n_dev, nullptr);
     for (const auto& name : network.endpoints()) {
       const auto d = platform.device_index(name);
       iface[d] = zone->create_host(name + "@" + network.name, 1.0)->seal();
@@ -78,35 +118,32 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
       sl->set_bandwidth_profile(bandwidth_profile(link.name, std::move(series)));
       sg.links[l] = sl->seal();
     }
-    for (std::size_t r = 0; r < topology.routes().size(); ++r) {
-      const Route& route = topology.routes()[r];
-      if (route.network != net) continue;
-      std::vector<sg4::LinkInRoute> hops;
-      for (auto l : route.links) hops.emplace_back(sg.links[l]);
+    for (std::size_t d = 0; d < n_dev; ++d) {
+      if (iface[d] == nullptr) continue;
+      Ends e = ends_of(topology, sg, net, d);
+      // The twins cross the same bandwidth links without latency.
       if (varies) {
-        zone->add_route(twin[route.src]->get_netpoint(), twin[route.dst]->get_netpoint(), nullptr, nullptr,
-                        hops, false);
-        sg.routes[r].twin_src = twin[route.src];
-        sg.routes[r].twin_dst = twin[route.dst];
+        zone->add_route(twin[d]->get_netpoint(), nullptr, nullptr, nullptr, e.up, false);
+        zone->add_route(nullptr, twin[d]->get_netpoint(), nullptr, nullptr, e.down, false);
       }
-      if (route.latency_s > 0.0) {
-        const auto name = network.name + "#latency:" + platform.devices[route.src].name + "->" +
-                          platform.devices[route.dst].name;
-        auto* lat = zone->create_link(name, kLatencyLinkBytesPerS)
-                        ->set_latency(route.latency_s)
-                        ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
-                        ->seal();
-        hops.emplace_back(lat);
-      }
-      zone->add_route(iface[route.src]->get_netpoint(), iface[route.dst]->get_netpoint(), nullptr, nullptr,
-                      hops, false);
-      sg.routes[r].src = iface[route.src];
-      sg.routes[r].dst = iface[route.dst];
+      const auto& name = platform.devices[d].name;
+      if (e.up_latency_s > 0.0)
+        e.up.emplace_back(latency_link(zone, network.name + "#latency:" + name + "/up", e.up_latency_s));
+      if (e.down_latency_s > 0.0)
+        e.down.emplace_back(
+            latency_link(zone, network.name + "#latency:" + name + "/down", e.down_latency_s));
+      zone->add_route(iface[d]->get_netpoint(), nullptr, nullptr, nullptr, e.up, false);
+      zone->add_route(nullptr, iface[d]->get_netpoint(), nullptr, nullptr, e.down, false);
     }
     zone->seal();
   }
   root->seal();
   return sg;
+}
+
+RouteHosts SimGridPlatform::hosts(const Route& route) const {
+  return {iface[route.network][route.src], iface[route.network][route.dst], twin[route.network][route.src],
+          twin[route.network][route.dst]};
 }
 
 }  // namespace coinfer::replay

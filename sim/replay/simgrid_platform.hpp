@@ -2,11 +2,15 @@
 /// Internal to sim/replay (includes SimGrid): the SimGrid platform built from a Topology.
 ///
 /// One root full zone holds a host per device (compute, speed kHostSpeedFlops) and the
-/// dispatcher's host; each network is a child full zone with one interface host per endpoint
+/// dispatcher's host; each network is a child star zone with one interface host per endpoint
 /// ("<device>@<network>") and, for networks whose rate varies, a twin per endpoint
 /// ("<device>@<network>~"). Each logical link is a SHARED SimGrid link of rate_bps / 8 bytes/s
-/// and no latency; each route adds one FATPIPE latency link carrying the route's latency. The
-/// twin routes cross the same bandwidth links without latency: the replay moves the rest of an
+/// and no latency. Each endpoint names the links a transfer crosses leaving it and reaching it
+/// (Topology::attachment), each side with a FATPIPE latency link (half the network's latency, or
+/// an access network's uplink latency going up and downlink latency coming down), so a route
+/// src -> dst is src's links up then dst's links down, the Topology route's links and latency, and
+/// memory grows with the endpoints, not with their pairs. The twins cross the same bandwidth
+/// links without latency: the replay moves the rest of an
 /// in-flight transfer there when a rate changes (SimGrid 3.32 keeps a flow's rate bound at the
 /// bandwidth it saw when it started, so a rate increase would otherwise not reach it).
 #include <vector>
@@ -30,9 +34,12 @@ struct RouteHosts {
 
 struct SimGridPlatform {
   simgrid::s4u::Host* dispatcher = nullptr;
-  std::vector<simgrid::s4u::Host*> compute;  ///< per device
-  std::vector<RouteHosts> routes;            ///< per Topology::routes() entry
-  std::vector<simgrid::s4u::Link*> links;    ///< per Topology::links() entry
+  std::vector<simgrid::s4u::Host*> compute;             ///< per device
+  std::vector<std::vector<simgrid::s4u::Host*>> iface;  ///< per network, per device (null: not reached)
+  std::vector<std::vector<simgrid::s4u::Host*>> twin;   ///< per network, per device (null: constant rate)
+  std::vector<simgrid::s4u::Link*> links;               ///< per Topology::links() entry
+  /// The hosts a transfer on `route` goes between.
+  RouteHosts hosts(const Route& route) const;
 };
 
 /// Builds the platform in the current Engine; `seed` seeds the bandwidth profiles

@@ -4,7 +4,8 @@
 /// calibration (CostModel::total_time_s; the batched cost model measures or estimates every layer
 /// at batch b, and the calibration's batch_lanes says how many inputs the device runs at once).
 ///
-///     fill_batch_times(platform, cost, [&](std::int64_t b) { return CostModel(graph, profiles.forward(b)); });
+///     fill_batch_times(platform, cost, [&](std::int64_t b) { return CostModel(graph, profiles.forward(b));
+///     });
 #include <cstdint>
 #include <functional>
 

@@ -354,7 +354,7 @@ TEST_CASE("platform: a count of 0 or 1e9 is out of range, naming the device") {
   TempDir dir;
   CHECK_THAT(cell_error(dir, "0", "[phone]"), Catch::Matchers::Contains("devices[0].count"));
   CHECK_THAT(cell_error(dir, "1e9", "[phone]"), Catch::Matchers::Contains("devices[0].count"));
-  CHECK_THAT(cell_error(dir, "5000", "[phone]"), Catch::Matchers::Contains("devices[0].count"));
+  CHECK_THAT(cell_error(dir, "20000", "[phone]"), Catch::Matchers::Contains("devices[0].count"));
 }
 
 TEST_CASE("platform: a name a count makes that is already taken is one error naming the entry") {
@@ -377,12 +377,12 @@ TEST_CASE("platform: an unknown device among many is named with a short list") {
                  !Catch::Matchers::Contains("phone17"));
 }
 
-TEST_CASE("platform: more than 4096 devices in all is one error at the entry that passes the limit") {
+TEST_CASE("platform: more than 16384 devices in all is one error at the entry that passes the limit") {
   TempDir dir;
-  CHECK(cell_error(dir, "4095", "[phone]").empty());  // and the server: 4096
-  CHECK_THAT(
-      cell_error(dir, "4096", "[phone]"),
-      Catch::Matchers::Contains("devices[1]: the platform would have 4097 devices, over the limit of 4096"));
+  CHECK(cell_error(dir, "16383", "[phone]").empty());  // and the server: 16384
+  CHECK_THAT(cell_error(dir, "16384", "[phone]"),
+             Catch::Matchers::Contains(
+                 "devices[1]: the platform would have 16385 devices, over the limit of 16384"));
 }
 
 TEST_CASE("platform: a device's queue discipline and dynamic batching") {
