@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bare_engine.hpp"
 #include "sim/core/json_access.hpp"
 #include "sim/replay/simulate.hpp"
 
@@ -102,14 +103,7 @@ Measure run_coinfer(std::size_t frames) {
 Measure run_bare(std::size_t frames) {
   const auto text = coinfer::run_in_child_process([&] {
     const auto t0 = std::chrono::steady_clock::now();
-    int argc = 1;
-    char name[] = "bare";
-    char* argv[] = {name, nullptr};
-    sg4::Engine e(&argc, argv);
-    xbt_log_control_set("root.thresh:critical");
-    e.set_config("network/model:CM02");
-    e.set_config("network/crosstraffic:0");
-    e.set_config("contexts/factory:raw");
+    const auto engine = coinfer::bench::make_bare_engine();
     auto* zone = sg4::create_full_zone("bare");
     std::vector<sg4::Host*> hosts;
     for (int i = 0; i < kDevices; ++i)
@@ -143,7 +137,7 @@ Measure run_bare(std::size_t frames) {
         if (i > 0) in->set_receiver(nullptr);
       });
     }
-    e.run();
+    engine->run();
     const double wall = seconds_since(t0);
     return Json{{"wall_s", wall},
                 {"executions", executions},

@@ -1,0 +1,176 @@
+// Populations at scale: N users, each a phone on its own LTE uplink and downlink to one 8-slot
+// server, each streaming F frames (upload 20 KB, 5 ms on the server, download 1 KB) at 1 fps,
+// replayed by coinfer (simulate_population) against a bare SimGrid program doing the same
+// executions and communications on the same platform shape (one actor per user), both measured in
+// this run, each in its own child process. Prints, per N, the wall time per frame of each, their
+// ratio, and coinfer's peak memory per user beyond its frame records.
+//
+//     build/bench/population_bench [users,users,...] [frames per user]    # default 10,100,1000 20
+#include <xbt/log.h>
+#include <simgrid/s4u.hpp>
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/bare_engine.hpp"
+#include "sim/core/json_access.hpp"
+#include "sim/replay/simulate.hpp"
+
+namespace {
+
+namespace sg4 = simgrid::s4u;
+using coinfer::Json;
+
+constexpr double kUpBps = 5.85e6, kDownBps = 13.76e6, kLatencyS = 0.035;
+constexpr double kUpBytes = 20000.0, kDownBytes = 1000.0, kServerS = 0.005;
+constexpr double kFps = 1.0;
+constexpr int kSlots = 8;
+
+struct Measure {
+  double wall_s = 0.0;
+  double frames = 0.0;
+  double peak_kb = 0.0;  ///< peak resident memory grown during the run
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double resident_kb() {
+  std::ifstream statm("/proc/self/statm");
+  double size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * 4.0;
+}
+
+double peak_kb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss);
+}
+
+// User i releases frame k at k / fps + i / (N fps): the users spread over a period.
+double release_s(int user, int users, int frame) { return frame / kFps + user / (users * kFps); }
+
+std::string phone(int i) { return "p" + std::to_string(i); }
+
+Measure run_coinfer(int users, int frames) {
+  const auto text = coinfer::run_in_child_process([&] {
+    const double start_kb = resident_kb();
+    const auto t0 = std::chrono::steady_clock::now();
+    coinfer::Platform p;
+    p.name = "population";
+    coinfer::Network cell;
+    cell.name = "cell";
+    cell.kind = coinfer::NetworkKind::Lte;
+    cell.base = "s";
+    cell.uplink.rate_bps = kUpBps;
+    cell.uplink.latency_s = kLatencyS;
+    cell.downlink.rate_bps = kDownBps;
+    cell.downlink.latency_s = kLatencyS;
+    for (int i = 0; i < users; ++i) {
+      coinfer::Device d;
+      d.name = phone(i);
+      d.calibration.power = {0.7, 3.5};
+      p.devices.push_back(d);
+      cell.members.push_back(d.name);
+    }
+    coinfer::Device server;
+    server.name = "s";
+    server.slots = kSlots;
+    server.calibration.power = {50, 200};
+    p.devices.push_back(server);
+    p.networks.push_back(cell);
+    std::vector<coinfer::UserSource> sources;
+    for (int i = 0; i < users; ++i) {
+      coinfer::Plan plan{"remote",
+                         "",
+                         {coinfer::transfer_task("up", phone(i), "s", kUpBytes, {}),
+                          coinfer::compute_task("infer", "s", kServerS, {"up"}),
+                          coinfer::transfer_task("down", "s", phone(i), kDownBytes, {"infer"})}};
+      auto w = coinfer::stream_workload(kFps, static_cast<std::size_t>(frames), coinfer::DropPolicy::Queue);
+      w.start_s = release_s(i, users, 0);
+      sources.push_back({phone(i), phone(i), {std::move(plan)}, w});
+    }
+    const auto r = coinfer::simulate_population(p, sources);
+    return Json{
+        {"wall_s", seconds_since(t0)}, {"frames", r.completed_frames()}, {"peak_kb", peak_kb() - start_kb}}
+        .dump();
+  });
+  const Json j = Json::parse(text);
+  return {j["wall_s"].get<double>(), j["frames"].get<double>(), j["peak_kb"].get<double>()};
+}
+
+// The same work against SimGrid directly: a star zone like coinfer's, one actor per user that
+// sends each frame's upload, executes on the server, and receives the download, frame by frame.
+Measure run_bare(int users, int frames) {
+  const auto text = coinfer::run_in_child_process([&] {
+    const double start_kb = resident_kb();
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto engine = coinfer::bench::make_bare_engine();
+    engine->set_config("network/TCP-gamma:1e18");
+    auto* zone = sg4::create_star_zone("cell");
+    auto* server = zone->create_host("s", 1e9)->set_core_count(kSlots)->seal();
+    zone->add_route(server->get_netpoint(), nullptr, nullptr, nullptr, {}, false);
+    zone->add_route(nullptr, server->get_netpoint(), nullptr, nullptr, {}, false);
+    std::vector<sg4::Host*> phones;
+    for (int i = 0; i < users; ++i) {
+      auto* h = zone->create_host(phone(i), 1e9)->seal();
+      auto* up = zone->create_link(phone(i) + "/up", kUpBps / 8.0)->set_latency(kLatencyS)->seal();
+      auto* down = zone->create_link(phone(i) + "/down", kDownBps / 8.0)->set_latency(kLatencyS)->seal();
+      zone->add_route(h->get_netpoint(), nullptr, nullptr, nullptr, {sg4::LinkInRoute(up)}, false);
+      zone->add_route(nullptr, h->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(down)}, false);
+      phones.push_back(h);
+    }
+    zone->seal();
+    double done = 0;
+    for (int i = 0; i < users; ++i) {
+      sg4::Actor::create(phone(i), phones[static_cast<std::size_t>(i)], [&, i] {
+        sg4::Host* self = phones[static_cast<std::size_t>(i)];
+        for (int k = 0; k < frames; ++k) {
+          sg4::this_actor::sleep_until(release_s(i, users, k));
+          sg4::Comm::sendto(self, server, static_cast<std::uint64_t>(kUpBytes));
+          sg4::Exec::init()->set_flops_amount(kServerS * 1e9)->set_host(server)->wait();
+          sg4::Comm::sendto(server, self, static_cast<std::uint64_t>(kDownBytes));
+          done += 1;
+        }
+      });
+    }
+    engine->run();
+    return Json{{"wall_s", seconds_since(t0)}, {"frames", done}, {"peak_kb", peak_kb() - start_kb}}.dump();
+  });
+  const Json j = Json::parse(text);
+  return {j["wall_s"].get<double>(), j["frames"].get<double>(), j["peak_kb"].get<double>()};
+}
+
+std::vector<int> parse_users(const char* text) {
+  std::vector<int> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(std::atoi(item.c_str()));
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<int> sizes = parse_users(argc > 1 ? argv[1] : "10,100,1000");
+  const int frames = argc > 2 ? std::atoi(argv[2]) : 20;
+  std::printf("users  frames   coinfer us/frame   bare us/frame   ratio   coinfer KB/user\n");
+  for (int users : sizes) {
+    const Measure bare = run_bare(users, frames);
+    const Measure ours = run_coinfer(users, frames);
+    if (ours.frames != bare.frames) std::fprintf(stderr, "warning: %d users: frame counts differ\n", users);
+    const double ours_us = ours.wall_s / ours.frames * 1e6, bare_us = bare.wall_s / bare.frames * 1e6;
+    const double per_user_kb = (ours.peak_kb - ours.frames * 32.0 / 1024.0) / users;
+    std::printf("%5d  %6.0f   %16.1f   %13.1f   %5.2f   %15.1f\n", users, ours.frames, ours_us, bare_us,
+                ours_us / bare_us, per_user_kb);
+  }
+  return 0;
+}
