@@ -268,6 +268,7 @@ void Dispatcher::try_start(std::size_t device) {
     const auto& members = d.running[unit];
     const double seconds =
         duration_s(members.front()) * (members.size() > 1 ? batching->time_ratio[members.size() - 1] : 1.0);
+    if (batching && trace_.streams()) trace_.batch(device, now(), members.size());
     auto exec = sg4::Exec::init()->set_flops_amount(seconds * kHostSpeedFlops)->set_host(sg_.compute[device]);
     exec->start();
     add_activity(exec, {true, device, unit});

@@ -68,6 +68,14 @@ void TraceRecorder::declare_counters(double radios_idle_since_s) {
       sample_radio(radio, 0.0, {false, 0, radios_idle_since_s});
     }
   }
+  batch_counter_.assign(platform.devices.size(), kNone);
+  batch_sampled_.assign(platform.devices.size(), 0);
+  for (std::size_t d = 0; d < platform.devices.size(); ++d) {
+    if (!platform.devices[d].batching) continue;
+    writer_->add_counter(id, TraceGroup::Devices, platform.devices[d].name + " batch", "tasks");
+    writer_->sample(id, 0.0, 0.0);
+    batch_counter_[d] = id++;
+  }
 }
 
 void TraceRecorder::add_track(TraceGroup group, const std::string& name) {
@@ -142,6 +150,12 @@ void TraceRecorder::queue(std::size_t device, double t, std::size_t tasks) {
   if (writer_ == nullptr || tasks == queue_sampled_[device]) return;
   queue_sampled_[device] = tasks;
   writer_->sample(first_queue_counter_ + device, t, static_cast<double>(tasks));
+}
+
+void TraceRecorder::batch(std::size_t device, double t, std::size_t tasks) {
+  if (writer_ == nullptr || batch_counter_[device] == kNone || tasks == batch_sampled_[device]) return;
+  batch_sampled_[device] = tasks;
+  writer_->sample(batch_counter_[device], t, static_cast<double>(tasks));
 }
 
 void TraceRecorder::admission(double t, std::size_t frames) {

@@ -6,8 +6,10 @@
 /// SimulationResult::trace when asked. Every hook returns at once when nothing is traced.
 ///
 /// Tracks: devices, then links, then radios (added when they first wake). Counters, each sampled
-/// at t = 0: link rates (counter id = link index), device queues, the admission queue, then the
-/// state of every radio of a network with a wake-up (radio index = network * devices + device).
+/// at t = 0: link rates (counter id = link index), device queues, the admission queue, the
+/// state of every radio of a network with a wake-up (radio index = network * devices + device),
+/// then the batch size of every batching device (Device::batching: the tasks of each execution
+/// it starts).
 ///
 ///     TraceRecorder trace(topology, series, -kInf, writer.get(), false, result);
 ///     trace.compute(0, "conv1", 0.0, 0.2, 0, "");
@@ -66,6 +68,8 @@ class TraceRecorder {
   void queue(std::size_t device, double t, std::size_t tasks);
   /// The admission queue holds `frames` at `t` (sampled when it changed).
   void admission(double t, std::size_t frames);
+  /// A batching `device` started an execution of `tasks` tasks at `t` (sampled when it changed).
+  void batch(std::size_t device, double t, std::size_t tasks);
   /// `radio` changed at `t` (a wake-up began or ended, a transfer began or ended on it).
   void radio(std::size_t radio, double t, const RadioActivity& now) {
     if (radio_trace_[radio].counter != kNone) sample_radio(radio, t, now);
@@ -109,6 +113,8 @@ class TraceRecorder {
   std::size_t first_queue_counter_ = 0;     ///< + device index
   std::vector<std::size_t> queue_sampled_;  ///< per device: the last queue length sampled
   std::size_t admission_counter_ = 0;
+  std::vector<std::size_t> batch_counter_;  ///< per device: kNone when it does not batch
+  std::vector<std::size_t> batch_sampled_;  ///< per device: the batch size last sampled
   std::size_t admission_sampled_ = 0;
   std::vector<RadioTrace> radio_trace_;  ///< per radio
 };

@@ -184,3 +184,16 @@ TEST_CASE("trace recorder: a background job is a `background` slice on its devic
         std::vector<std::string>{fmt::format("slice 1 background featnet 0.5-1.5 frame {}", kNoFrame)});
   CHECK(r.out.trace.empty());
 }
+
+TEST_CASE("trace recorder: a batching device has a batch counter after the radios, sampled when it changes") {
+  Platform p = wifi_pair();
+  p.devices[1].batching = Batching{4, 0.0, {1.0, 1.5, 2.0, 2.5}};
+  Recorded r(p);
+  // Counters: rate 0, queues 1-2, admission 3, radios 4-5, then b's batch size (6).
+  CHECK(r.writer.from("counter 6") == std::vector<std::string>{"counter 6 b batch (tasks)", "sample 6 0=0"});
+  r.recorder.batch(1, 1.0, 3);
+  r.recorder.batch(1, 1.2, 3);  // unchanged: no sample
+  r.recorder.batch(1, 1.5, 1);
+  r.recorder.batch(0, 1.5, 2);  // a does not batch: no counter
+  CHECK(r.writer.from("sample 6 1") == std::vector<std::string>{"sample 6 1=3", "sample 6 1.5=1"});
+}
