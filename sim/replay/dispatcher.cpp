@@ -53,6 +53,7 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
     const std::size_t units = device.slots;
     devices_[d].running.resize(units);
     devices_[d].started_s.resize(units);
+    devices_[d].unit_pos.resize(units);
     for (std::size_t u = units; u-- > 0;) devices_[d].free_units.push_back(u);
   }
   links_.resize(topo.links().size());
@@ -90,83 +91,13 @@ void Dispatcher::operator()() {
     run();
   } catch (...) {
     failure_ = std::current_exception();
-    for (auto& a : activities_) a->cancel();
+    for (auto& a : activities_)
+      if (a) a->cancel();
   }
 }
 
 void Dispatcher::rethrow_if_failed() const {
   if (failure_) std::rethrow_exception(failure_);
-}
-
-// The event loop: activities that finished at the current date are handled before timers due
-// at that date (a task ending exactly when a frame is released frees the first stage first).
-void Dispatcher::run() {
-  if (frame_count_ == 0) return;
-  for (const auto& u : users_)
-    if (u.frames > 0) add_timer(out_.frames[u.first_frame].release_s, TimerKind::Release, u.first_frame);
-  if (port_.period_s() > 0.0)
-    add_timer(users_.front().workload().start_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
-  while (resolved_ < frame_count_ || probes_in_flight_ > 0 || background_left_ > 0) {
-    const double t = now();
-    trace_.rates(t);
-    if (!timers_.empty() && timers_.top().time_s <= t + kTimeEps) {
-      if (!activities_.empty()) {
-        const auto done = sg4::Activity::test_any(activities_);
-        if (done >= 0) {
-          on_activity_done(static_cast<std::size_t>(done));
-          poll_scheduler();
-          continue;
-        }
-      }
-      const Timer timer = timers_.top();
-      timers_.pop();
-      if (timer.kind == TimerKind::SchedulerPeriod) --period_timers_;
-      on_timer(timer);
-      poll_scheduler();
-      continue;
-    }
-    if (activities_.empty()) {
-      // Only the scheduler's periodic calls left: they choose variants for frames to come, and none
-      // will come, so the unfinished frames never end (without this, the periods would go on forever).
-      if (timers_.size() == period_timers_)
-        throw Error(fmt::format("replay stalled: {} frames are unfinished but nothing is running",
-                                frame_count_ - resolved_));
-      sg4::this_actor::sleep_until(timers_.top().time_s);
-      continue;
-    }
-    const double timeout = timers_.empty() ? -1.0 : std::max(0.0, timers_.top().time_s - t);
-    const auto done = sg4::Activity::wait_any_for(activities_, timeout);
-    if (done >= 0) on_activity_done(static_cast<std::size_t>(done));
-    poll_scheduler();
-  }
-}
-
-// ---------------------------------------------------------------- activities and timers
-
-void Dispatcher::add_activity(sg4::ActivityPtr activity, Slot slot) {
-  if (!slot.exec) transfers_[slot.index].activity_pos = activities_.size();
-  activities_.push_back(std::move(activity));
-  slots_.push_back(slot);
-}
-
-void Dispatcher::remove_activity(std::size_t pos) {
-  const auto last = activities_.size() - 1;
-  if (pos != last) {
-    activities_[pos] = std::move(activities_[last]);
-    slots_[pos] = slots_[last];
-    if (!slots_[pos].exec) transfers_[slots_[pos].index].activity_pos = pos;
-  }
-  activities_.pop_back();
-  slots_.pop_back();
-}
-
-void Dispatcher::on_activity_done(std::size_t pos) {
-  const Slot slot = slots_[pos];
-  remove_activity(pos);
-  if (slot.exec)
-    on_exec_done(slot.index, slot.unit);
-  else
-    on_comm_done(slot.index);
 }
 
 void Dispatcher::add_timer(double time_s, TimerKind kind, std::size_t ref, std::uint64_t generation) {
@@ -269,9 +200,7 @@ void Dispatcher::try_start(std::size_t device) {
     const double seconds =
         duration_s(members.front()) * (members.size() > 1 ? batching->time_ratio[members.size() - 1] : 1.0);
     if (batching && trace_.streams()) trace_.batch(device, now(), members.size());
-    auto exec = sg4::Exec::init()->set_flops_amount(seconds * kHostSpeedFlops)->set_host(sg_.compute[device]);
-    exec->start();
-    add_activity(exec, {true, device, unit});
+    add_exec(device, unit, seconds);
   }
   settle_expired();
   sample_queue(device);

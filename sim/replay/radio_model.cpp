@@ -33,8 +33,6 @@ RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>
       device_count_(topology.platform().devices.size()),
       idle_since_s_(idle_since_s) {
   const auto n_net = topology.platform().networks.size();
-  radios_.resize(n_net * device_count_);
-  for (auto& r : radios_) r.last_active_s = idle_since_s;
   network_busy_.assign(n_net, false);
   network_queue_.resize(n_net);
   // Every (network, channel name) any plan variant uses gets a ChannelState.
@@ -58,8 +56,16 @@ std::size_t RadioModel::channel_index(std::size_t network, const std::string& ch
   return it->second;
 }
 
+RadioModel::RadioState& RadioModel::radio_state(std::size_t radio) {
+  const auto [it, fresh] = radios_.try_emplace(radio);
+  if (fresh) it->second.last_active_s = idle_since_s_;
+  return it->second;
+}
+
 RadioActivity RadioModel::activity(std::size_t radio) const {
-  const RadioState& r = radios_[radio];
+  const auto it = radios_.find(radio);
+  if (it == radios_.end()) return {false, 0, idle_since_s_};
+  const RadioState& r = it->second;
   return {r.waking, r.active, r.last_active_s};
 }
 
@@ -79,7 +85,7 @@ RadioModel::Wait RadioModel::wait_for_radio(std::size_t slot, std::size_t frame,
   if (!topology_.has_radio(net, route.src)) return {};
   const Network& network = topology_.platform().networks[net];
   const auto radio = radio_index(net, route.src);
-  RadioState& r = radios_[radio];
+  RadioState& r = radio_state(radio);
   const double idle_s = t - r.last_active_s;
   if (!r.waking && (r.active > 0 || idle_s <= network.power_save_timeout_s)) return {};
   if (r.waiting.empty()) r.waiting_frame = frame;
@@ -111,14 +117,14 @@ RadioModel::Wait RadioModel::wait_for_channel(std::size_t slot, std::size_t fram
   c.waiting_frame = frame;
   c.waiting.push_back(slot);
   const auto radio = radio_index(net, device);
-  RadioState& r = radios_[radio];
+  RadioState& r = radio_state(radio);
   r.setups.push_back(channel);
   if (r.setups.size() > 1) return {true, radio};
   return {true, radio, start_channel_setup(radio, t)};
 }
 
 double RadioModel::start_channel_setup(std::size_t radio, double t) {
-  RadioState& r = radios_[radio];
+  RadioState& r = radio_state(radio);
   r.waking = true;
   r.wake_start_s = t;
   ++out_.devices[radio % device_count_].wake_ups;
@@ -127,7 +133,7 @@ double RadioModel::start_channel_setup(std::size_t radio, double t) {
 }
 
 RadioModel::Awake RadioModel::on_awake(std::size_t radio, double t) {
-  RadioState& r = radios_[radio];
+  RadioState& r = radio_state(radio);
   r.waking = false;
   r.last_active_s = t;
   trace_.radio(radio, t, activity(radio));
@@ -140,7 +146,7 @@ RadioModel::Awake RadioModel::on_awake(std::size_t radio, double t) {
 
 // The radio's first queued channel is up: its transfers go, the radio sets up the next one.
 RadioModel::Awake RadioModel::on_channel_set_up(std::size_t radio, double t) {
-  RadioState& r = radios_[radio];
+  RadioState& r = radio_state(radio);
   ChannelState& c = channels_[r.setups.front()];
   trace_.wake_up(radio, r.wake_start_s, t, c.waiting_frame, channel_names_[r.setups.front()]);
   r.setups.pop_front();
@@ -173,7 +179,7 @@ std::optional<std::size_t> RadioModel::leave_network(std::size_t network) {
 }
 
 void RadioModel::touch_radio(std::size_t radio, bool starting, double t) {
-  RadioState& r = radios_[radio];
+  RadioState& r = radio_state(radio);
   if (starting) {
     ++r.active;
   } else {

@@ -13,17 +13,18 @@
 ///     const auto wait = radios.wait_for_wake_up(slot, frame, route, channel, t);
 ///     if (wait.awake_s < kInf) /* call radios.on_awake(wait.radio, wait.awake_s) then */;
 #include <cstddef>
-#include <deque>
 #include <limits>
 #include <map>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "sim/plan/compiled_plan.hpp"
 #include "sim/platform/topology.hpp"
+#include "sim/replay/dispatcher_common.hpp"
 #include "sim/replay/simulation_result.hpp"
 #include "sim/replay/trace_recorder.hpp"
 
@@ -93,7 +94,7 @@ class RadioModel {
     double wake_start_s = 0.0;
     std::vector<std::size_t> waiting;  ///< transfer slots waiting for the wake-up
     std::size_t waiting_frame = 0;     ///< the first one's frame (the wake-up's slice)
-    std::deque<std::size_t> setups;    ///< channel mode: channels to set up, the first one in progress
+    FifoVector<std::size_t> setups;    ///< channel mode: channels to set up, the first one in progress
   };
   /// A logical channel (network, Task::channel) of a network paying wake-ups per channel.
   struct ChannelState {
@@ -111,19 +112,22 @@ class RadioModel {
   double start_channel_setup(std::size_t radio, double t);
   Awake on_channel_set_up(std::size_t radio, double t);
   void touch_radio(std::size_t radio, bool starting, double t);
+  RadioState& radio_state(std::size_t radio);
 
   const Topology& topology_;
   TraceRecorder& trace_;
   SimulationResult& out_;
   std::size_t device_count_ = 0;
   double idle_since_s_ = 0.0;
-  std::vector<RadioState> radios_;
+  /// Per (network, device) radio, radio = network * devices + device, made when first used: a
+  /// city's 50 cells need no state for the 10,000 phones each does not reach.
+  std::unordered_map<std::size_t, RadioState> radios_;
   std::vector<ChannelState> channels_;
   std::vector<std::string> channel_names_;
   std::map<std::pair<std::size_t, std::string>, std::size_t> channel_index_;  ///< (network, name)
   std::vector<std::vector<std::size_t>> channel_of_;  ///< per plan variant, per task: channels_ index
   std::vector<bool> network_busy_;
-  std::vector<std::deque<std::size_t>> network_queue_;
+  std::vector<FifoVector<std::size_t>> network_queue_;
   std::vector<std::vector<bool>> radio_warned_;  ///< per device, per network
   /// Throughputs outside a fit's stated range, per (device, network, sending).
   struct OutOfRange {

@@ -1,5 +1,6 @@
 #include "sim/replay/simgrid_platform.hpp"
 
+#include <algorithm>
 #include <memory>
 
 #include <simgrid/kernel/ProfileBuilder.hpp>
@@ -79,14 +80,9 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
   SimGridPlatform sg;
   auto* root = sg4::create_full_zone("coinfer");
   sg.dispatcher = root->create_host("coinfer.dispatcher", 1.0)->seal();
-  for (const auto& d : platform.devices)
-    sg.compute.push_back(
-        root->create_host(d.name, kHostSpeedFlops)->set_core_count(static_cast<int>(d.slots))->seal());
 
-  const auto n_dev = platform.devices.size();
   sg.links.resize(topology.links().size());
-  sg.iface.resize(platform.networks.size());
-  sg.twin.resize(platform.networks.size());
+  sg.endpoints.resize(platform.networks.size());
   for (std::size_t net = 0; net < platform.networks.size(); ++net) {
     const Network& network = platform.networks[net];
     // A star zone: each endpoint says which links leave it and which reach it, and SimGrid joins
@@ -94,15 +90,14 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
     auto* zone = sg4::create_star_zone(network.name);
     zone->set_parent(root);
     const bool varies = network_varies(topology, net);
-    auto& iface = sg.iface[net];
-    auto& twin = sg.twin[net];
-    iface.assign(n_dev, nullptr);
-    twin.assign(n_dev, nullptr);
+    auto& ends = sg.endpoints[net];
     for (const auto& name : network.endpoints()) {
-      const auto d = platform.device_index(name);
-      iface[d] = zone->create_host(name + "@" + network.name, 1.0)->seal();
-      if (varies) twin[d] = zone->create_host(name + "@" + network.name + "~", 1.0)->seal();
+      SimGridPlatform::Endpoint e{platform.device_index(name)};
+      e.iface = zone->create_host(name + "@" + network.name, 1.0)->seal();
+      if (varies) e.twin = zone->create_host(name + "@" + network.name + "~", 1.0)->seal();
+      ends.push_back(e);
     }
+    std::sort(ends.begin(), ends.end(), [](const auto& a, const auto& b) { return a.device < b.device; });
     for (std::size_t l = 0; l < topology.links().size(); ++l) {
       const auto& link = topology.links()[l];
       if (link.network != net) continue;
@@ -118,22 +113,31 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
       sl->set_bandwidth_profile(bandwidth_profile(link.name, std::move(series)));
       sg.links[l] = sl->seal();
     }
-    for (std::size_t d = 0; d < n_dev; ++d) {
-      if (iface[d] == nullptr) continue;
+    for (const auto& end : ends) {
+      const std::size_t d = end.device;
       Ends e = ends_of(topology, sg, net, d);
       // The twins cross the same bandwidth links without latency.
       if (varies) {
-        zone->add_route(twin[d]->get_netpoint(), nullptr, nullptr, nullptr, e.up, false);
-        zone->add_route(nullptr, twin[d]->get_netpoint(), nullptr, nullptr, e.down, false);
+        zone->add_route(end.twin->get_netpoint(), nullptr, nullptr, nullptr, e.up, false);
+        zone->add_route(nullptr, end.twin->get_netpoint(), nullptr, nullptr, e.down, false);
       }
+      // An endpoint's own link (an access network's uplink or downlink, a switch's port) carries
+      // its side's latency itself; a shared medium's, or one a latency-free twin also crosses,
+      // gets a latency link of its own.
       const auto& name = platform.devices[d].name;
-      if (e.up_latency_s > 0.0)
+      const Topology::Attachment a = topology.attachment(net, d);
+      const bool own_links = topology.shape(net) != Topology::Shape::Medium && !varies;
+      if (own_links && a.out != Topology::kNone)
+        sg.links[a.out]->set_latency(e.up_latency_s);
+      else if (e.up_latency_s > 0.0)
         e.up.emplace_back(latency_link(zone, network.name + "#latency:" + name + "/up", e.up_latency_s));
-      if (e.down_latency_s > 0.0)
+      if (own_links && a.in != Topology::kNone)
+        sg.links[a.in]->set_latency(e.down_latency_s);
+      else if (e.down_latency_s > 0.0)
         e.down.emplace_back(
             latency_link(zone, network.name + "#latency:" + name + "/down", e.down_latency_s));
-      zone->add_route(iface[d]->get_netpoint(), nullptr, nullptr, nullptr, e.up, false);
-      zone->add_route(nullptr, iface[d]->get_netpoint(), nullptr, nullptr, e.down, false);
+      zone->add_route(end.iface->get_netpoint(), nullptr, nullptr, nullptr, e.up, false);
+      zone->add_route(nullptr, end.iface->get_netpoint(), nullptr, nullptr, e.down, false);
     }
     zone->seal();
   }
@@ -141,9 +145,17 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
   return sg;
 }
 
+const SimGridPlatform::Endpoint& SimGridPlatform::endpoint(std::size_t network, std::size_t device) const {
+  const auto& ends = endpoints[network];
+  const auto it = std::lower_bound(ends.begin(), ends.end(), device,
+                                   [](const Endpoint& e, std::size_t d) { return e.device < d; });
+  return *it;
+}
+
 RouteHosts SimGridPlatform::hosts(const Route& route) const {
-  return {iface[route.network][route.src], iface[route.network][route.dst], twin[route.network][route.src],
-          twin[route.network][route.dst]};
+  const Endpoint& src = endpoint(route.network, route.src);
+  const Endpoint& dst = endpoint(route.network, route.dst);
+  return {src.iface, dst.iface, src.twin, dst.twin};
 }
 
 }  // namespace coinfer::replay
