@@ -1,5 +1,6 @@
 #include "sim/scenario/population.hpp"
 
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -18,7 +19,7 @@ std::vector<UserGroupSpec> parse_user_groups(const Json& users) {
     const auto path = index_path("users", i);
     const Json& g = users[i];
     if (!g.is_object()) throw InputError("", path, "expected a mapping {device, workload, phase}");
-    json_reject_unknown_keys(g, path, {"name", "device", "workload", "phase"});
+    json_reject_unknown_keys(g, path, {"name", "device", "workload", "phase", "partitioner"});
     UserGroupSpec spec;
     spec.device = json_string(g, "device", path);
     spec.name = json_string_or(g, "name", path, "");
@@ -28,6 +29,18 @@ std::vector<UserGroupSpec> parse_user_groups(const Json& users) {
     }
     if (json_find(g, "phase", path))
       spec.random_phase = json_enum(g, "phase", path, {"aligned", "random"}) == "random";
+    if (const Json* p = json_find(g, "partitioner", path)) {
+      if (!p->is_object())
+        throw InputError("", join_path(path, "partitioner"),
+                         "expected a mapping of partitioner parameters (with `name`: another partitioner)");
+      if (p->contains("name") && !(*p)["name"].is_string())
+        throw InputError("", join_path(join_path(path, "partitioner"), "name"), "expected a partitioner name");
+      spec.partitioner = *p;
+      if (spec.partitioner.contains("expected_share")) {
+        spec.expected_share = json_bool_or(*p, "expected_share", join_path(path, "partitioner"), false);
+        spec.partitioner.erase("expected_share");
+      }
+    }
     groups.push_back(std::move(spec));
   }
   return groups;
@@ -83,6 +96,7 @@ std::vector<PopulationUser> expand_users(const std::vector<UserGroupSpec>& group
             "", join_path(path, "device"),
             fmt::format("device '{}' already carries user '{}': one user per device", u.device, it->second));
       u.workload = base;
+      u.group = i;
       u.workload.seed = derive_seed(seed, "arrivals/" + u.name);
       if (g.random_phase)
         u.workload.start_s += uniform01(derive_seed(seed, "phase/" + u.name)) / base.rate_fps;
@@ -90,6 +104,48 @@ std::vector<PopulationUser> expand_users(const std::vector<UserGroupSpec>& group
     }
   }
   return users;
+}
+
+std::pair<std::string, Json> group_partitioner(const UserGroupSpec& group, const std::string& name,
+                                               const Json& params) {
+  if (group.partitioner.is_null()) return {name, params};
+  Json own = group.partitioner;
+  if (own.contains("name")) {
+    const auto other = own["name"].get<std::string>();
+    own.erase("name");
+    if (other != name) return {other, own};
+  }
+  Json merged = params;
+  for (const auto& [key, value] : own.items()) merged[key] = value;
+  return {name, merged};
+}
+
+ExpectedShares::ExpectedShares(const Platform& platform, const std::vector<PopulationUser>& users)
+    : platform_(platform), users_on_(platform.networks.size(), 0) {
+  for (std::size_t n = 0; n < platform.networks.size(); ++n) {
+    const Network& network = platform.networks[n];
+    if (network.is_access() || !(network.kind == NetworkKind::Wifi || network.kind == NetworkKind::WifiDirect))
+      continue;
+    media_.push_back(n);
+    const auto endpoints = network.endpoints();
+    auto& reach = reach_.emplace_back(endpoints.begin(), endpoints.end());
+    for (const auto& u : users)
+      if (reach.count(u.device)) ++users_on_[n];
+  }
+}
+
+std::vector<std::size_t> ExpectedShares::media_of(const std::string& device) const {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < media_.size(); ++i)
+    if (reach_[i].count(device)) out.push_back(media_[i]);
+  return out;
+}
+
+Platform ExpectedShares::view(const std::vector<std::size_t>& media) const {
+  Platform out = platform_;
+  for (auto n : media)
+    out.networks[n].link.rate_bps /= static_cast<double>(std::max<std::size_t>(1, users_on_[n]));
+  return out;
 }
 
 }  // namespace coinfer

@@ -8,6 +8,12 @@
 ///         device: phone                # a device, or a group: phone1 .. phone8
 ///         workload: {kind: stream, rate_fps: 5, frames: 50}   # default: the scenario's workload
 ///         phase: random                # aligned (default) | random
+///         partitioner: {cloud: edge2, network: cell7}   # laid over the scenario's partitioner
+///
+/// `expected_share: true` in the scenario's `partitioner:` (or a group's) plans each user on a
+/// platform where every shared cell (a Wi-Fi network without a base) its device is on runs at its
+/// rate divided by the users on it (ExpectedShares), the share it can expect under max-min
+/// fairness when all of them send at once.
 ///
 /// Every user runs the scenario's partitioner with its own device as the source, so each gets its
 /// own plan. `phase: random` starts a stream user's releases at start_s + u / rate_fps, u uniform
@@ -15,7 +21,10 @@
 /// derive_seed(seed, "arrivals/<user>"). A user's frames are so reproducible alone. User names are
 /// `<group>/<i>` (i from 1) for a device group, the group's name for one device.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "sim/core/json_access.hpp"
@@ -29,6 +38,12 @@ struct UserGroupSpec {
   std::string device;  ///< a platform device or device group
   Json workload;       ///< null: the scenario's workload
   bool random_phase = false;
+  /// Null: the scenario's partitioner. A mapping: its keys laid over the scenario's partitioner
+  /// parameters; with `name`, that partitioner with these parameters alone.
+  Json partitioner;
+  /// `expected_share` in the group's partitioner mapping (taken out of `partitioner`); unset: the
+  /// scenario's.
+  std::optional<bool> expected_share;
 };
 
 /// Checks `users:` (a non-empty list of groups); errors name `users[i].key`.
@@ -38,6 +53,7 @@ struct PopulationUser {
   std::string name;
   std::string device;
   Workload workload;
+  std::size_t group = 0;  ///< its index in users:
 };
 
 /// The users of `groups` on `platform`, in group order then device order, each with its workload,
@@ -46,5 +62,28 @@ struct PopulationUser {
 std::vector<PopulationUser> expand_users(const std::vector<UserGroupSpec>& groups,
                                          const Json& scenario_workload, const Platform& platform,
                                          std::uint64_t seed);
+
+/// The partitioner name and parameters `group` runs with, given the scenario's.
+std::pair<std::string, Json> group_partitioner(const UserGroupSpec& group, const std::string& name,
+                                               const Json& params);
+
+/// What users planning with `expected_share` see: each shared medium (a Wi-Fi or Wi-Fi Direct
+/// network without a base) at its rate divided by the users whose devices it reaches (at least 1).
+class ExpectedShares {
+ public:
+  ExpectedShares(const Platform& platform, const std::vector<PopulationUser>& users);
+  /// The shared media (network indices, increasing) that reach `device`.
+  std::vector<std::size_t> media_of(const std::string& device) const;
+  /// The platform with those media at their expected share of the rate; other networks unchanged.
+  Platform view(const std::vector<std::size_t>& media) const;
+  /// How many users network `n` reaches.
+  std::size_t users_on(std::size_t n) const { return users_on_[n]; }
+
+ private:
+  const Platform& platform_;
+  std::vector<std::size_t> media_;                       ///< the shared media
+  std::vector<std::unordered_set<std::string>> reach_;   ///< per medium (media_ order), its endpoints
+  std::vector<std::size_t> users_on_;                    ///< per network
+};
 
 }  // namespace coinfer

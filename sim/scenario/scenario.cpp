@@ -1,6 +1,8 @@
 #include "sim/scenario/scenario.hpp"
 
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <optional>
 
 #include <fmt/format.h>
@@ -149,6 +151,14 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
       s.profile_repeats = static_cast<int>(json_int_or(*hp, "repeats", "host_profile", 5, 1, 1000));
     }
     std::tie(s.partitioner, s.partitioner_params) = named_component(doc, "partitioner", nullptr);
+    if (s.partitioner_params.contains("expected_share")) {
+      s.expected_share = json_bool_or(s.partitioner_params, "expected_share", "partitioner", false);
+      s.partitioner_params.erase("expected_share");
+      if (s.users.empty())
+        throw InputError("", "partitioner.expected_share",
+                         "plans each user of a population (users:) for its share of the cells: a scenario "
+                         "with one source has no users to share with");
+    }
     std::tie(s.scheduler, s.scheduler_params) = named_component(doc, "scheduler", "none");
     if (!s.users.empty() && s.scheduler != "none")
       throw InputError("", "scheduler",
@@ -303,6 +313,7 @@ Json resolved_scenario(const ScenarioSpec& spec, const std::string& source,
   doc["partitioner"] =
       partitioners.resolved_params(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
   doc["partitioner"]["name"] = spec.partitioner;
+  if (!spec.users.empty()) doc["partitioner"]["expected_share"] = spec.expected_share;
   doc["scheduler"] = schedulers.resolved_params(spec.scheduler, spec.scheduler_params, "", "scheduler.name");
   doc["scheduler"]["name"] = spec.scheduler;
   doc["outputs"] = Json{{"frames_csv", spec.frames_csv}, {"trace", spec.trace}, {"stages", spec.stages}};
@@ -313,6 +324,11 @@ void check_scenario_components(const ScenarioSpec& spec, const PartitionerRegist
                                const SchedulerRegistry& schedulers) {
   try {
     partitioners.create(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
+    for (std::size_t i = 0; i < spec.users.size(); ++i)
+      if (!spec.users[i].partitioner.is_null()) {
+        const auto [name, params] = group_partitioner(spec.users[i], spec.partitioner, spec.partitioner_params);
+        partitioners.create(name, params, "", join_path(index_path("users", i), "partitioner.name"));
+      }
     schedulers.create(spec.scheduler, spec.scheduler_params, "", "scheduler.name");
   } catch (const InputError& e) {
     throw e.file().empty() ? e.with_file(spec.file) : e;
@@ -332,18 +348,39 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
       return CostModel(out.graph, profiles.backward(forward), MeasuredProfile::AsMeasured);
     };
     fill_batch_times(out.platform, cost, batch_cost);
-    const auto partition = [&](const std::string& source) {
-      return partitioner->partition_variants(
-          PartitionContext{out.graph, out.platform, cost, source, batch_cost, backward_cost});
+    const auto partition = [&](const Partitioner& p, const Platform& platform, const std::string& source) {
+      return p.partition_variants(PartitionContext{out.graph, platform, cost, source, batch_cost, backward_cost});
     };
     if (spec.users.empty()) {
-      out.variants = partition(out.source);
+      out.variants = partition(*partitioner, out.platform, out.source);
     } else {
       out.users = expand_users(spec.users, spec.workload, out.platform, spec.seed);
       out.source = out.users.front().device;  // frame 0's (stage metrics read it)
+      // A group's own partitioner (users[i].partitioner), created once per group; a group that
+      // plans for its expected share sees one platform per set of shared cells its devices are on.
+      std::map<std::size_t, std::unique_ptr<Partitioner>> own;
+      const ExpectedShares shares(out.platform, out.users);
+      std::map<std::vector<std::size_t>, Platform> share_views;
       for (const auto& u : out.users) {
+        const UserGroupSpec& g = spec.users[u.group];
+        const Partitioner* p = partitioner.get();
+        if (!g.partitioner.is_null()) {
+          auto& made = own[u.group];
+          if (!made) {
+            const auto [name, params] = group_partitioner(g, spec.partitioner, spec.partitioner_params);
+            made = partitioners.create(name, params, "", join_path(index_path("users", u.group), "partitioner.name"));
+          }
+          p = made.get();
+        }
+        const Platform* platform = &out.platform;
+        if (g.expected_share.value_or(spec.expected_share)) {
+          auto media = shares.media_of(u.device);
+          auto it = share_views.find(media);
+          if (it == share_views.end()) it = share_views.emplace(media, shares.view(media)).first;
+          platform = &it->second;
+        }
         try {
-          out.user_plans.push_back(partition(u.device).front());
+          out.user_plans.push_back(partition(*p, *platform, u.device).front());
         } catch (const InputError& e) {
           if (!e.file().empty()) throw;
           throw InputError("", e.path(),

@@ -96,3 +96,53 @@ TEST_CASE("population: dynamic batching lets an overloaded GPU server keep up") 
   CHECK(admission["dropped"].get<int>() > 0);
   CHECK(admission["latency_ms"]["p95"].get<double>() < alone["latency_ms"]["p95"].get<double>());
 }
+
+TEST_CASE("population: a group's own partitioner parameters send its users to its own server") {
+  const auto s = write_text("two_cells.yaml", R"(name: two-cells
+model: lenet5
+platform:
+  devices:
+    - {name: a, count: 2, calibration: )" + kRoot + R"(/platforms/calibration/nexus5.json, role: phone}
+    - {name: b, count: 3, calibration: )" + kRoot + R"(/platforms/calibration/nexus5.json, role: phone}
+    - {name: s1, calibration: )" + kRoot + R"(/platforms/calibration/gtx1080.json, role: server}
+    - {name: s2, calibration: )" + kRoot + R"(/platforms/calibration/gtx1080.json, role: server}
+  networks:
+    - {name: w1, kind: wifi, members: [a, s1], rate_mbps: 20, latency_s: 0.005}
+    - {name: w2, kind: wifi, members: [b, s2], rate_mbps: 20, latency_s: 0.005}
+users:
+  - {device: a}
+  - {device: b, partitioner: {server: s2, network: w2}}
+host_profile: {basis: estimate}
+partitioner: {name: remote, server: s1, network: w1}
+workload: {kind: stream, rate_fps: 2, frames: 4}
+seed: 1
+)");
+  const auto out = scratch_dir() / "two";
+  const auto r = run_cli("run " + s.string() + " --quiet --out " + out.string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto res = results_of(out);
+  // Three users' uploads cross w2 and reach s2, two users' w1 and s1: the same frames each.
+  CHECK(res["bytes"]["w1"].get<double>() > 0.0);
+  CHECK(res["bytes"]["w2"].get<double>() == Approx(1.5 * res["bytes"]["w1"].get<double>()));
+  CHECK(res["busy_s"]["s2"].get<double>() == Approx(1.5 * res["busy_s"]["s1"].get<double>()));
+}
+
+TEST_CASE("population: planning for the expected share of a crowded cell sends fewer bytes") {
+  const auto dir = scratch_dir() / "share";
+  const auto s = kRoot + "/scenarios/populations/phones-one-cell.yaml --quiet --set 'compare=[]' "
+                         "--set platform.devices[0].count=24 ";
+  const auto full = run_cli("run " + s + "--set 'partitioner={name: neurosurgeon, cloud: server, network: wlan}' --out " +
+                            (dir / "full").string());
+  const auto share = run_cli("run " + s +
+                             "--set 'partitioner={name: neurosurgeon, cloud: server, network: wlan, "
+                             "expected_share: true}' --out " +
+                             (dir / "share").string());
+  INFO(full.err << share.err);
+  REQUIRE(full.exit_code == 0);
+  REQUIRE(share.exit_code == 0);
+  const auto a = results_of(dir / "full"), b = results_of(dir / "share");
+  // At a 24th of the cell's rate the split moves towards the phone: less on the air.
+  CHECK(b["bytes"]["wlan"].get<double>() < a["bytes"]["wlan"].get<double>());
+  CHECK(b["population"]["users"] == 24);
+}

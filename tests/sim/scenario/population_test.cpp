@@ -1,0 +1,93 @@
+// A population's groups (population.hpp): their own partitioner parameters, and the expected
+// share of the cells a user plans for.
+#include <catch2/catch.hpp>
+
+#include "sim/scenario/population.hpp"
+
+using namespace coinfer;
+
+namespace {
+
+Device device(const std::string& name) {
+  Device d;
+  d.name = name;
+  return d;
+}
+
+// Phones p1..p4 on the Wi-Fi cell `cell` with the server s; p1 also on an LTE access network to s.
+Platform cell_and_lte() {
+  Platform p;
+  p.name = "t";
+  for (const char* n : {"p1", "p2", "p3", "p4", "s"}) p.devices.push_back(device(n));
+  Network cell;
+  cell.name = "cell";
+  cell.kind = NetworkKind::Wifi;
+  cell.members = {"p1", "p2", "p3", "p4", "s"};
+  cell.link.rate_bps = 40e6;
+  Network lte;
+  lte.name = "lte";
+  lte.kind = NetworkKind::Lte;
+  lte.members = {"p1"};
+  lte.base = "s";
+  lte.uplink.rate_bps = 5e6;
+  lte.downlink.rate_bps = 10e6;
+  p.networks = {cell, lte};
+  return p;
+}
+
+std::vector<PopulationUser> users_on(const std::vector<std::string>& devices) {
+  std::vector<PopulationUser> out;
+  for (const auto& d : devices) out.push_back({d, d, {}, 0});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("population: a shared cell's expected share is its rate over the users on it") {
+  const Platform p = cell_and_lte();
+  const ExpectedShares shares(p, users_on({"p1", "p2", "p3", "p4"}));
+  CHECK(shares.users_on(0) == 4);
+  REQUIRE(shares.media_of("p1") == std::vector<std::size_t>{0});
+  const Platform view = shares.view(shares.media_of("p1"));
+  CHECK(view.networks[0].link.rate_bps == 10e6);
+  // An access network's links are each member's own: nothing to share.
+  CHECK(view.networks[1].uplink.rate_bps == 5e6);
+  CHECK(view.networks[1].downlink.rate_bps == 10e6);
+  CHECK(p.networks[0].link.rate_bps == 40e6);  // the platform itself is untouched
+}
+
+TEST_CASE("population: only the users' devices count towards a cell's share") {
+  const Platform p = cell_and_lte();
+  const ExpectedShares shares(p, users_on({"p2", "p3"}));
+  CHECK(shares.users_on(0) == 2);
+  CHECK(shares.view({0}).networks[0].link.rate_bps == 20e6);
+  CHECK(shares.media_of("nobody").empty());
+}
+
+TEST_CASE("population: a group's partitioner mapping is laid over the scenario's") {
+  UserGroupSpec g;
+  const Json scenario{{"cloud", "s"}, {"network", "cell"}};
+  CHECK(group_partitioner(g, "neurosurgeon", scenario) == std::pair<std::string, Json>{"neurosurgeon", scenario});
+  g.partitioner = Json{{"cloud", "edge2"}};
+  CHECK(group_partitioner(g, "neurosurgeon", scenario).second == Json{{"cloud", "edge2"}, {"network", "cell"}});
+  g.partitioner = Json{{"name", "neurosurgeon"}, {"network", "lte"}};
+  CHECK(group_partitioner(g, "neurosurgeon", scenario).second == Json{{"cloud", "s"}, {"network", "lte"}});
+}
+
+TEST_CASE("population: a group naming another partitioner takes its own parameters alone") {
+  UserGroupSpec g;
+  g.partitioner = Json{{"name", "local"}};
+  const auto [name, params] = group_partitioner(g, "neurosurgeon", Json{{"cloud", "s"}});
+  CHECK(name == "local");
+  CHECK(params == Json::object());
+}
+
+TEST_CASE("population: expected_share in a group's partitioner is the group's own") {
+  const auto groups = parse_user_groups(Json::parse(
+      R"([{"device": "p1", "partitioner": {"cloud": "s", "expected_share": true}}, {"device": "p2"}])"));
+  REQUIRE(groups.size() == 2);
+  CHECK(groups[0].expected_share == true);
+  CHECK(groups[0].partitioner == Json{{"cloud", "s"}});
+  CHECK_FALSE(groups[1].expected_share.has_value());
+  CHECK(groups[1].partitioner.is_null());
+}
