@@ -46,7 +46,7 @@ class PlanChecker {
   }
 
   std::size_t device(const std::string& name, const std::string& path) const {
-    if (auto d = topo_.platform().device_index_or_null(name)) return *d;
+    if (auto d = topo_.device_index_or_null(name)) return *d;
     std::vector<std::string> names;
     for (const auto& d : topo_.platform().devices) names.push_back(d.name);
     fail(path, fmt::format("unknown device '{}'; devices: {}", name, fmt::join(names, ", ")));
@@ -78,7 +78,7 @@ class PlanChecker {
       net = platform.network_index_or_null(t.network);
       if (!net) fail(path + ".network", fmt::format("unknown network '{}'", t.network));
     } else {
-      net = platform.network_between(t.src, t.dst);
+      net = topo_.network_between(c.src, c.dst);
       if (!net) fail(path, fmt::format("no network connects '{}' and '{}'", t.src, t.dst));
     }
     c.route = topo_.route_or_null(*net, c.src, c.dst);

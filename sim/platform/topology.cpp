@@ -6,6 +6,8 @@
 namespace coinfer {
 
 Topology::Topology(const Platform& platform) : platform_(&platform) {
+  device_by_name_.reserve(platform.devices.size());
+  for (std::size_t d = 0; d < platform.devices.size(); ++d) device_by_name_.emplace(platform.devices[d].name, d);
   for (std::size_t i = 0; i < platform.networks.size(); ++i) add_network(i);
 }
 
@@ -22,7 +24,7 @@ void Topology::add_network(std::size_t index) {
   links.reached.assign(n, 0);
   links.radio.assign(n, 0);
   std::vector<std::size_t> members;
-  for (const auto& m : net.members) members.push_back(platform_->device_index(m));
+  for (const auto& m : net.members) members.push_back(device_or_throw(m));
   for (auto m : members) {
     links.reached[m] = 1;
     links.radio[m] = net.is_wireless() ? 1 : 0;
@@ -44,7 +46,7 @@ void Topology::add_network(std::size_t index) {
     // Access network: per member uplink and downlink to the base; member -> member goes up
     // then down.
     links.shape = Shape::Access;
-    links.base = platform_->device_index(net.base);
+    links.base = device_or_throw(net.base);
     links.reached[links.base] = 1;
     for (std::size_t k = 0; k < members.size(); ++k) {
       const auto up = add_link(net.name + "/" + net.members[k] + "/up", index, &net.uplink);
@@ -56,6 +58,23 @@ void Topology::add_network(std::size_t index) {
 
 Topology::Attachment Topology::attachment(std::size_t network, std::size_t device) const {
   return nets_.at(network).of.at(device);
+}
+
+std::optional<std::size_t> Topology::device_index_or_null(const std::string& name) const {
+  const auto it = device_by_name_.find(name);
+  if (it == device_by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::size_t Topology::device_or_throw(const std::string& name) const {
+  if (const auto d = device_index_or_null(name)) return *d;
+  return platform_->device_index(name);  // throws, naming the known devices
+}
+
+std::optional<std::size_t> Topology::network_between(std::size_t a, std::size_t b) const {
+  for (std::size_t n = 0; n < nets_.size(); ++n)
+    if (reaches(n, a) && reaches(n, b)) return n;
+  return std::nullopt;
 }
 
 bool Topology::reaches(std::size_t network, std::size_t device) const {

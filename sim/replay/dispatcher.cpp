@@ -79,11 +79,15 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
 
 double Dispatcher::now() const { return sg4::Engine::get_clock(); }
 
+// Most lookups in a row are for one frame's tasks: the last user found is tried first.
 std::size_t Dispatcher::user_of(std::size_t k) const {
   if (user_first_.size() == 1) return 0;
-  return static_cast<std::size_t>(std::upper_bound(user_first_.begin(), user_first_.end(), k) -
-                                  user_first_.begin()) -
-         1;
+  const UserState& last = users_[last_user_];
+  if (k >= last.first_frame && k < last.first_frame + last.frames) return last_user_;
+  last_user_ = static_cast<std::size_t>(std::upper_bound(user_first_.begin(), user_first_.end(), k) -
+                                        user_first_.begin()) -
+               1;
+  return last_user_;
 }
 
 void Dispatcher::operator()() {

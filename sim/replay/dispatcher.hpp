@@ -311,6 +311,7 @@ class Dispatcher {
 
   std::vector<UserState> users_;
   std::vector<std::size_t> user_first_;  ///< per user, its first frame (user_of's search)
+  mutable std::size_t last_user_ = 0;     ///< the user user_of found last
   std::vector<std::unique_ptr<FrameState>> state_pool_;
   std::vector<FrameState*> spare_states_;
   std::vector<DeviceState> devices_;
