@@ -143,9 +143,15 @@ std::vector<std::size_t> ExpectedShares::media_of(const std::string& device) con
 
 Platform ExpectedShares::view(const std::vector<std::size_t>& media) const {
   Platform out = platform_;
-  for (auto n : media)
-    out.networks[n].link.rate_bps /= static_cast<double>(std::max<std::size_t>(1, users_on_[n]));
+  apply(out, media);
   return out;
+}
+
+void ExpectedShares::apply(Platform& copy, const std::vector<std::size_t>& media) const {
+  for (auto n : media_) copy.networks[n].link.rate_bps = platform_.networks[n].link.rate_bps;
+  for (auto n : media)
+    copy.networks[n].link.rate_bps =
+        platform_.networks[n].link.rate_bps / static_cast<double>(std::max<std::size_t>(1, users_on_[n]));
 }
 
 }  // namespace coinfer

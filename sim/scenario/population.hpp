@@ -76,6 +76,10 @@ class ExpectedShares {
   std::vector<std::size_t> media_of(const std::string& device) const;
   /// The platform with those media at their expected share of the rate; other networks unchanged.
   Platform view(const std::vector<std::size_t>& media) const;
+  /// The same in place, on a copy of the platform given to the constructor (which any earlier
+  /// call may have changed): one copy serves every user, where a view each would copy the whole
+  /// platform (a city's 10,000 devices) once per cell.
+  void apply(Platform& copy, const std::vector<std::size_t>& media) const;
   /// How many users network `n` reaches.
   std::size_t users_on(std::size_t n) const { return users_on_[n]; }
 

@@ -356,11 +356,12 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
     } else {
       out.users = expand_users(spec.users, spec.workload, out.platform, spec.seed);
       out.source = out.users.front().device;  // frame 0's (stage metrics read it)
-      // A group's own partitioner (users[i].partitioner), created once per group; a group that
-      // plans for its expected share sees one platform per set of shared cells its devices are on.
+      // A group's own partitioner (users[i].partitioner), created once per group; a user that
+      // plans for its expected share sees the platform with its cells at that share (one copy,
+      // set for each user in turn).
       std::map<std::size_t, std::unique_ptr<Partitioner>> own;
       const ExpectedShares shares(out.platform, out.users);
-      std::map<std::vector<std::size_t>, Platform> share_views;
+      std::optional<Platform> share_view;  // made for the first user that plans on its share
       for (const auto& u : out.users) {
         const UserGroupSpec& g = spec.users[u.group];
         const Partitioner* p = partitioner.get();
@@ -374,10 +375,9 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
         }
         const Platform* platform = &out.platform;
         if (g.expected_share.value_or(spec.expected_share)) {
-          auto media = shares.media_of(u.device);
-          auto it = share_views.find(media);
-          if (it == share_views.end()) it = share_views.emplace(media, shares.view(media)).first;
-          platform = &it->second;
+          if (!share_view) share_view = out.platform;
+          shares.apply(*share_view, shares.media_of(u.device));
+          platform = &*share_view;
         }
         try {
           out.user_plans.push_back(partition(*p, *platform, u.device).front());

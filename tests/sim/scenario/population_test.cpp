@@ -91,3 +91,21 @@ TEST_CASE("population: expected_share in a group's partitioner is the group's ow
   CHECK_FALSE(groups[1].expected_share.has_value());
   CHECK(groups[1].partitioner.is_null());
 }
+
+TEST_CASE("population: one platform copy set for each user in turn gives each user's view") {
+  Platform p = cell_and_lte();
+  Network cell2 = p.networks[0];
+  cell2.name = "cell2";
+  cell2.members = {"p3", "p4", "s"};
+  cell2.link.rate_bps = 30e6;
+  p.networks.push_back(cell2);
+  const ExpectedShares shares(p, users_on({"p1", "p2", "p3", "p4"}));
+  Platform copy = p;
+  shares.apply(copy, shares.media_of("p3"));  // on both cells
+  CHECK(copy.networks[0].link.rate_bps == 10e6);
+  CHECK(copy.networks[2].link.rate_bps == 15e6);
+  shares.apply(copy, shares.media_of("p1"));  // on the first cell only: the second is restored
+  CHECK(copy.networks[0].link.rate_bps == 10e6);
+  CHECK(copy.networks[2].link.rate_bps == 30e6);
+  CHECK(shares.view(shares.media_of("p1")).networks[2].link.rate_bps == 30e6);
+}
