@@ -43,7 +43,6 @@ RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>
       if (t.kind == TaskKind::Transfer) of[i] = channel_index(t.route->network, t.channel);
     }
   }
-  radio_warned_.assign(device_count_, std::vector<bool>(n_net, false));
 }
 
 std::size_t RadioModel::channel_index(std::size_t network, const std::string& channel) {
@@ -203,6 +202,33 @@ void RadioModel::transfer_ended(const Route& route, std::size_t channel, double 
   c.last_active_s = t;
 }
 
+void RadioModel::warn_missing_model(std::size_t device, std::size_t network) {
+  const Platform& platform = topology_.platform();
+  const Network& net = platform.networks[network];
+  auto [it, fresh] = missing_models_.try_emplace({device, net.kind});
+  MissingRadioModel& m = it->second;
+  if (!fresh && std::find(m.networks.begin(), m.networks.end(), network) != m.networks.end()) return;
+  if (fresh) {
+    m.warning = out_.warnings.size();
+    out_.warnings.emplace_back();
+  }
+  m.networks.push_back(network);
+  constexpr std::size_t kNamed = 4;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < m.networks.size() && i < kNamed; ++i)
+    names.push_back(fmt::format("'{}'", platform.networks[m.networks[i]].name));
+  std::string on = names.size() == 1 ? names[0]
+                                     : fmt::format("{} and {}", fmt::join(names.begin(), names.end() - 1, ", "),
+                                                   names.back());
+  if (m.networks.size() > kNamed) {
+    names.pop_back();
+    on = fmt::format("{} and {} more", fmt::join(names, ", "), m.networks.size() - names.size());
+  }
+  out_.warnings[m.warning] =
+      fmt::format("device '{}' has no '{}' radio power model: its radio energy on {} is counted as 0",
+                  platform.devices[device].name, radio_power_key(net.kind), on);
+}
+
 void RadioModel::add_radio_energy(const Route& route, double bytes, double duration_s, bool probe) {
   const Platform& platform = topology_.platform();
   const auto net = route.network;
@@ -212,13 +238,7 @@ void RadioModel::add_radio_energy(const Route& route, double bytes, double durat
     if (!topology_.has_radio(net, device)) continue;
     const RadioPowerModel* model = radio_power_model(platform.devices[device].calibration, network.kind);
     if (model == nullptr) {
-      if (!radio_warned_[device][net]) {
-        radio_warned_[device][net] = true;
-        out_.warnings.push_back(
-            fmt::format("device '{}' has no '{}' radio power model: its radio energy on '{}' "
-                        "is counted as 0",
-                        platform.devices[device].name, radio_power_key(network.kind), network.name));
-      }
+      warn_missing_model(device, net);
       continue;
     }
     const RadioFit fit = radio_fit(*model, sending);

@@ -128,7 +128,14 @@ class RadioModel {
   std::vector<std::vector<std::size_t>> channel_of_;  ///< per plan variant, per task: channels_ index
   std::vector<bool> network_busy_;
   std::vector<FifoVector<std::size_t>> network_queue_;
-  std::vector<std::vector<bool>> radio_warned_;  ///< per device, per network
+  /// A device without a radio power model for a kind of network: one warning names every network
+  /// of that kind it sent or received on (a server on 50 cells gets one line, not 50).
+  struct MissingRadioModel {
+    std::size_t warning = 0;  ///< its index in SimulationResult::warnings
+    std::vector<std::size_t> networks;
+  };
+  std::map<std::pair<std::size_t, NetworkKind>, MissingRadioModel> missing_models_;
+  void warn_missing_model(std::size_t device, std::size_t network);
   /// Throughputs outside a fit's stated range, per (device, network, sending).
   struct OutOfRange {
     const RadioPowerModel* model = nullptr;  ///< the device's fit for the network (the platform's)
