@@ -165,8 +165,14 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
                        fmt::format("a population (users:) runs without a scheduler, got '{}' (a scheduler "
                                    "decides for one stream of frames)",
                                    s.scheduler));
-    for (const auto& [component, params] :
-         {std::pair{"partitioner", &s.partitioner_params}, std::pair{"scheduler", &s.scheduler_params}})
+    // File parameters are relative to the scenario's folder: the scenario's partitioner and
+    // scheduler, and each user group's own partitioner mapping.
+    std::vector<std::pair<std::string, Json*>> with_files{{"partitioner", &s.partitioner_params},
+                                                          {"scheduler", &s.scheduler_params}};
+    for (std::size_t i = 0; i < s.users.size(); ++i)
+      if (s.users[i].partitioner.is_object())
+        with_files.emplace_back(join_path(index_path("users", i), "partitioner"), &s.users[i].partitioner);
+    for (const auto& [component, params] : with_files)
       for (auto& [key, value] : params->items())
         if ((key == "file" || key.ends_with("_file")) && value.is_string() &&
             !value.get<std::string>().empty()) {
