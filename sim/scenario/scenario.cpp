@@ -408,7 +408,7 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     // Resolve names first: a typo must fail before seconds of profiling (partition_scenario
     // creates the partitioner before it profiles).
     auto scheduler = schedulers.create(spec.scheduler, spec.scheduler_params, "", "scheduler.name");
-    const ScenarioPlan planned = partition_scenario(spec, partitioners);
+    ScenarioPlan planned = partition_scenario(spec, partitioners);  // its user plans move into the run
     const Graph& graph = planned.graph;
     const Platform& platform = planned.platform;
     const std::string& source = planned.source;
@@ -429,7 +429,8 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
       std::vector<UserSource> sources;
       for (std::size_t i = 0; i < planned.users.size(); ++i) {
         const PopulationUser& u = planned.users[i];
-        sources.push_back({u.name, u.device, {planned.user_plans[i]}, u.workload});
+        UserSource& user_source = sources.emplace_back(UserSource{u.name, u.device, {}, u.workload});
+        user_source.variants.push_back(std::move(planned.user_plans[i]));  // not a copy: 10,000 plans
       }
       run.simulation = simulate_population(platform, sources, options);
     }
