@@ -174,8 +174,9 @@ std::vector<int> parse_users(const char* text) {
 int main(int argc, char** argv) {
   const std::vector<int> sizes = parse_users(argc > 1 ? argv[1] : "10,100,1000");
   const int frames = argc > 2 ? std::atoi(argv[2]) : 20;
-  std::printf("users  frames   coinfer us/frame   bare us/frame   ratio   coinfer KB/user   bare KB/user   "
-              "coinfer - bare KB/user\n");
+  std::printf(
+      "users  frames   coinfer us/frame   bare us/frame   ratio   coinfer KB/user   bare KB/user   "
+      "coinfer - bare KB/user\n");
   for (int users : sizes) {
     const Measure bare = run_bare(users, frames);
     const Measure ours = run_coinfer(users, frames);
@@ -183,8 +184,8 @@ int main(int argc, char** argv) {
     const double ours_us = ours.wall_s / ours.frames * 1e6, bare_us = bare.wall_s / bare.frames * 1e6;
     const double records_kb = ours.frames * 32.0 / 1024.0;
     const double ours_kb = (ours.peak_kb - records_kb) / users, bare_kb = bare.peak_kb / users;
-    std::printf("%5d  %6.0f   %16.1f   %13.1f   %5.2f   %15.2f   %12.2f   %22.2f\n", users, ours.frames, ours_us,
-                bare_us, ours_us / bare_us, ours_kb, bare_kb, ours_kb - bare_kb);
+    std::printf("%5d  %6.0f   %16.1f   %13.1f   %5.2f   %15.2f   %12.2f   %22.2f\n", users, ours.frames,
+                ours_us, bare_us, ours_us / bare_us, ours_kb, bare_kb, ours_kb - bare_kb);
   }
   return 0;
 }

@@ -7,7 +7,8 @@ namespace coinfer {
 
 Topology::Topology(const Platform& platform) : platform_(&platform) {
   device_by_name_.reserve(platform.devices.size());
-  for (std::size_t d = 0; d < platform.devices.size(); ++d) device_by_name_.emplace(platform.devices[d].name, d);
+  for (std::size_t d = 0; d < platform.devices.size(); ++d)
+    device_by_name_.emplace(platform.devices[d].name, d);
   for (std::size_t i = 0; i < platform.networks.size(); ++i) add_network(i);
 }
 

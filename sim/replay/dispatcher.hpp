@@ -131,8 +131,8 @@ class Dispatcher {
   /// A device runs up to Device::slots executions at once, one per unit; an execution runs one
   /// task, or a batch of equal tasks on a batching device (Device::batching).
   struct DeviceState {
-    std::size_t busy = 0;  ///< units running a task
-    std::vector<std::size_t> unit_pos;          ///< per unit: its execution's index in activities_
+    std::size_t busy = 0;               ///< units running a task
+    std::vector<std::size_t> unit_pos;  ///< per unit: its execution's index in activities_
     std::priority_queue<TaskRef, std::vector<TaskRef>, std::greater<>> ready;
     std::vector<std::vector<TaskRef>> running;  ///< per unit: its task, or its batch (oldest first)
     std::vector<double> started_s;              ///< per unit
@@ -311,7 +311,7 @@ class Dispatcher {
 
   std::vector<UserState> users_;
   std::vector<std::size_t> user_first_;  ///< per user, its first frame (user_of's search)
-  mutable std::size_t last_user_ = 0;     ///< the user user_of found last
+  mutable std::size_t last_user_ = 0;    ///< the user user_of found last
   std::vector<std::unique_ptr<FrameState>> state_pool_;
   std::vector<FrameState*> spare_states_;
   std::vector<DeviceState> devices_;

@@ -217,9 +217,10 @@ void RadioModel::warn_missing_model(std::size_t device, std::size_t network) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < m.networks.size() && i < kNamed; ++i)
     names.push_back(fmt::format("'{}'", platform.networks[m.networks[i]].name));
-  std::string on = names.size() == 1 ? names[0]
-                                     : fmt::format("{} and {}", fmt::join(names.begin(), names.end() - 1, ", "),
-                                                   names.back());
+  std::string on =
+      names.size() == 1
+          ? names[0]
+          : fmt::format("{} and {}", fmt::join(names.begin(), names.end() - 1, ", "), names.back());
   if (m.networks.size() > kNamed) {
     names.pop_back();
     on = fmt::format("{} and {} more", fmt::join(names, ", "), m.networks.size() - names.size());

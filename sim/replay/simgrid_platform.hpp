@@ -2,7 +2,8 @@
 /// Internal to sim/replay (includes SimGrid): the SimGrid platform built from a Topology.
 ///
 /// One root full zone holds the dispatcher's host (a device's executions are end dates the
-/// dispatcher keeps, not SimGrid executions: dispatcher.hpp); each network is a child star zone with one interface host per endpoint
+/// dispatcher keeps, not SimGrid executions: dispatcher.hpp); each network is a child star zone with one
+/// interface host per endpoint
 /// ("<device>@<network>") and, for networks whose rate varies, a twin per endpoint
 /// ("<device>@<network>~"). Each logical link is a SHARED SimGrid link of rate_bps / 8 bytes/s
 /// and no latency. Each endpoint names the links a transfer crosses leaving it and reaching it
@@ -42,7 +43,7 @@ struct SimGridPlatform {
     simgrid::s4u::Host* twin = nullptr;
   };
   std::vector<std::vector<Endpoint>> endpoints;
-  std::vector<simgrid::s4u::Link*> links;               ///< per Topology::links() entry
+  std::vector<simgrid::s4u::Link*> links;  ///< per Topology::links() entry
   /// The hosts a transfer on `route` goes between.
   RouteHosts hosts(const Route& route) const;
   /// `device`'s endpoint on `network` (it must be one).

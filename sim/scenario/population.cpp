@@ -34,7 +34,8 @@ std::vector<UserGroupSpec> parse_user_groups(const Json& users) {
         throw InputError("", join_path(path, "partitioner"),
                          "expected a mapping of partitioner parameters (with `name`: another partitioner)");
       if (p->contains("name") && !(*p)["name"].is_string())
-        throw InputError("", join_path(join_path(path, "partitioner"), "name"), "expected a partitioner name");
+        throw InputError("", join_path(join_path(path, "partitioner"), "name"),
+                         "expected a partitioner name");
       spec.partitioner = *p;
       if (spec.partitioner.contains("expected_share")) {
         spec.expected_share = json_bool_or(*p, "expected_share", join_path(path, "partitioner"), false);
@@ -124,7 +125,8 @@ ExpectedShares::ExpectedShares(const Platform& platform, const std::vector<Popul
     : platform_(platform), users_on_(platform.networks.size(), 0) {
   for (std::size_t n = 0; n < platform.networks.size(); ++n) {
     const Network& network = platform.networks[n];
-    if (network.is_access() || !(network.kind == NetworkKind::Wifi || network.kind == NetworkKind::WifiDirect))
+    if (network.is_access() ||
+        !(network.kind == NetworkKind::Wifi || network.kind == NetworkKind::WifiDirect))
       continue;
     media_.push_back(n);
     const auto endpoints = network.endpoints();

@@ -85,9 +85,9 @@ class ExpectedShares {
 
  private:
   const Platform& platform_;
-  std::vector<std::size_t> media_;                       ///< the shared media
-  std::vector<std::unordered_set<std::string>> reach_;   ///< per medium (media_ order), its endpoints
-  std::vector<std::size_t> users_on_;                    ///< per network
+  std::vector<std::size_t> media_;                      ///< the shared media
+  std::vector<std::unordered_set<std::string>> reach_;  ///< per medium (media_ order), its endpoints
+  std::vector<std::size_t> users_on_;                   ///< per network
 };
 
 }  // namespace coinfer

@@ -332,7 +332,8 @@ void check_scenario_components(const ScenarioSpec& spec, const PartitionerRegist
     partitioners.create(spec.partitioner, spec.partitioner_params, "", "partitioner.name");
     for (std::size_t i = 0; i < spec.users.size(); ++i)
       if (!spec.users[i].partitioner.is_null()) {
-        const auto [name, params] = group_partitioner(spec.users[i], spec.partitioner, spec.partitioner_params);
+        const auto [name, params] =
+            group_partitioner(spec.users[i], spec.partitioner, spec.partitioner_params);
         partitioners.create(name, params, "", join_path(index_path("users", i), "partitioner.name"));
       }
     schedulers.create(spec.scheduler, spec.scheduler_params, "", "scheduler.name");
@@ -355,7 +356,8 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
     };
     fill_batch_times(out.platform, cost, batch_cost);
     const auto partition = [&](const Partitioner& p, const Platform& platform, const std::string& source) {
-      return p.partition_variants(PartitionContext{out.graph, platform, cost, source, batch_cost, backward_cost});
+      return p.partition_variants(
+          PartitionContext{out.graph, platform, cost, source, batch_cost, backward_cost});
     };
     if (spec.users.empty()) {
       out.variants = partition(*partitioner, out.platform, out.source);
@@ -375,7 +377,8 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
           auto& made = own[u.group];
           if (!made) {
             const auto [name, params] = group_partitioner(g, spec.partitioner, spec.partitioner_params);
-            made = partitioners.create(name, params, "", join_path(index_path("users", u.group), "partitioner.name"));
+            made = partitioners.create(name, params, "",
+                                       join_path(index_path("users", u.group), "partitioner.name"));
           }
           p = made.get();
         }

@@ -45,7 +45,8 @@ struct ScenarioSpec {
   int profile_repeats = 5;
   std::string partitioner;
   Json partitioner_params = Json::object();
-  bool expected_share = false;  ///< `partitioner.expected_share`: a population plans on its shares (population.hpp)
+  bool expected_share =
+      false;  ///< `partitioner.expected_share`: a population plans on its shares (population.hpp)
   std::string scheduler = "none";
   Json scheduler_params = Json::object();
   Json workload = Json{{"kind", "single"}};

@@ -102,8 +102,10 @@ TEST_CASE("population: a group's own partitioner parameters send its users to it
 model: lenet5
 platform:
   devices:
-    - {name: a, count: 2, calibration: )" + kRoot + R"(/platforms/calibration/nexus5.json, role: phone}
-    - {name: b, count: 3, calibration: )" + kRoot + R"(/platforms/calibration/nexus5.json, role: phone}
+    - {name: a, count: 2, calibration: )" + kRoot +
+                                                  R"(/platforms/calibration/nexus5.json, role: phone}
+    - {name: b, count: 3, calibration: )" + kRoot +
+                                                  R"(/platforms/calibration/nexus5.json, role: phone}
     - {name: s1, calibration: )" + kRoot + R"(/platforms/calibration/gtx1080.json, role: server}
     - {name: s2, calibration: )" + kRoot + R"(/platforms/calibration/gtx1080.json, role: server}
   networks:
@@ -130,10 +132,12 @@ seed: 1
 
 TEST_CASE("population: planning for the expected share of a crowded cell sends fewer bytes") {
   const auto dir = scratch_dir() / "share";
-  const auto s = kRoot + "/scenarios/populations/phones-one-cell.yaml --quiet --set 'compare=[]' "
-                         "--set platform.devices[0].count=24 ";
-  const auto full = run_cli("run " + s + "--set 'partitioner={name: neurosurgeon, cloud: server, network: wlan}' --out " +
-                            (dir / "full").string());
+  const auto s = kRoot +
+                 "/scenarios/populations/phones-one-cell.yaml --quiet --set 'compare=[]' "
+                 "--set platform.devices[0].count=24 ";
+  const auto full =
+      run_cli("run " + s + "--set 'partitioner={name: neurosurgeon, cloud: server, network: wlan}' --out " +
+              (dir / "full").string());
   const auto share = run_cli("run " + s +
                              "--set 'partitioner={name: neurosurgeon, cloud: server, network: wlan, "
                              "expected_share: true}' --out " +

@@ -183,8 +183,8 @@ TEST_CASE("radio model: a device without a radio power model counts 0 and is war
 TEST_CASE("radio model: a device without a radio power model on several cells is warned about in one line") {
   std::vector<Network> cells;
   for (int c = 1; c <= 6; ++c)
-    cells.push_back(test::shared_network("c" + std::to_string(c), NetworkKind::Wifi, {"a" + std::to_string(c), "s"},
-                                         8e6, 0.01));
+    cells.push_back(test::shared_network("c" + std::to_string(c), NetworkKind::Wifi,
+                                         {"a" + std::to_string(c), "s"}, 8e6, 0.01));
   std::vector<Device> devices{test_device("s")};
   for (int c = 1; c <= 6; ++c) devices.push_back(test_device("a" + std::to_string(c)));
   Radios r(test::make_platform(devices, cells));
@@ -197,9 +197,12 @@ TEST_CASE("radio model: a device without a radio power model on several cells is
   // s's line, rewritten in place as it meets each cell; each phone has its own.
   CHECK(r.out.warnings.size() == 1 + 6);
   CHECK(shown[0] == "device 's' has no 'wifi' radio power model: its radio energy on 'c1' is counted as 0");
-  CHECK(shown[1] == "device 's' has no 'wifi' radio power model: its radio energy on 'c1' and 'c2' is counted as 0");
+  CHECK(shown[1] ==
+        "device 's' has no 'wifi' radio power model: its radio energy on 'c1' and 'c2' is counted as 0");
   CHECK(shown[3] ==
-        "device 's' has no 'wifi' radio power model: its radio energy on 'c1', 'c2', 'c3' and 'c4' is counted as 0");
+        "device 's' has no 'wifi' radio power model: its radio energy on 'c1', 'c2', 'c3' and 'c4' is "
+        "counted as 0");
   CHECK(shown[5] ==
-        "device 's' has no 'wifi' radio power model: its radio energy on 'c1', 'c2', 'c3' and 3 more is counted as 0");
+        "device 's' has no 'wifi' radio power model: its radio energy on 'c1', 'c2', 'c3' and 3 more is "
+        "counted as 0");
 }

@@ -67,9 +67,11 @@ TEST_CASE("population: only the users' devices count towards a cell's share") {
 TEST_CASE("population: a group's partitioner mapping is laid over the scenario's") {
   UserGroupSpec g;
   const Json scenario{{"cloud", "s"}, {"network", "cell"}};
-  CHECK(group_partitioner(g, "neurosurgeon", scenario) == std::pair<std::string, Json>{"neurosurgeon", scenario});
+  CHECK(group_partitioner(g, "neurosurgeon", scenario) ==
+        std::pair<std::string, Json>{"neurosurgeon", scenario});
   g.partitioner = Json{{"cloud", "edge2"}};
-  CHECK(group_partitioner(g, "neurosurgeon", scenario).second == Json{{"cloud", "edge2"}, {"network", "cell"}});
+  CHECK(group_partitioner(g, "neurosurgeon", scenario).second ==
+        Json{{"cloud", "edge2"}, {"network", "cell"}});
   g.partitioner = Json{{"name", "neurosurgeon"}, {"network", "lte"}};
   CHECK(group_partitioner(g, "neurosurgeon", scenario).second == Json{{"cloud", "s"}, {"network", "lte"}});
 }
