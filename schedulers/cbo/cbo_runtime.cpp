@@ -54,7 +54,7 @@ Problem RuntimeScheduler::base_problem(const SchedulerView& view) const {
 Frame RuntimeScheduler::problem_frame(std::size_t k, const SchedulerView& view) const {
   const State& s = *s_;
   Frame f;
-  f.arrival_s = (*view.frames)[k].release_s + s.stage1_s;
+  f.arrival_s = view.frames[k].release_s + s.stage1_s;
   f.confidence = s.order_key[k];
   f.local_accuracy = s.local_accuracy[k];
   for (std::size_t r = 0; r < s.resolutions; ++r)
@@ -75,7 +75,7 @@ Continuation RuntimeScheduler::upload(std::size_t k, int r) {
 // Server: the largest resolution whose upload at the believed rate fits in one frame interval and
 // leaves the answer on time (T^o + L after the upload, by the deadline); the smallest when none does.
 Continuation RuntimeScheduler::server_decision(std::size_t k, const SchedulerView& view) {
-  const auto& frames = *view.frames;
+  const auto frames = view.frames;
   const double interval_s =
       frames.size() > 1 ? frames[1].release_s - frames[0].release_s : std::numeric_limits<double>::infinity();
   const double budget_s =
@@ -90,7 +90,7 @@ Continuation RuntimeScheduler::server_decision(std::size_t k, const SchedulerVie
 Continuation RuntimeScheduler::on_plan_end(std::size_t k, const SchedulerView& view) {
   check_frame(k, view);
   State& s = *s_;
-  const std::size_t variant = (*view.frames)[k].variant, R = s.resolutions;
+  const std::size_t variant = view.frames[k].variant, R = s.resolutions;
   if (variant >= 1 && variant <= R) {  // the upload ended: the uplink is free, the server works
     s.uplink_busy = false;
     s.dirty = true;
@@ -113,7 +113,7 @@ Continuation RuntimeScheduler::on_plan_end(std::size_t k, const SchedulerView& v
         Problem p = base_problem(view);  // finds the uplink's index too
         p.bandwidth_bps =
             view.link_rates_bps[static_cast<std::size_t>(s.uplink_index)];  // offline: the true rate
-        for (std::size_t j = 0; j < std::min(s.streamed(), view.frames->size()); ++j) {
+        for (std::size_t j = 0; j < std::min(s.streamed(), view.frames.size()); ++j) {
           Frame f = problem_frame(j, view);
           if (params_.optimal_knows_answers) {
             f.local_accuracy = s.frame(j).correct;
@@ -178,7 +178,7 @@ std::vector<std::pair<std::size_t, Continuation>> RuntimeScheduler::decide_onlin
   p.uplink_free_at_s = view.now_s;
   std::vector<std::size_t> pool;
   for (const auto k : s.pool) {
-    if (!std::isnan((*view.frames)[k].end_s)) continue;  // its deadline passed: the replay closed it
+    if (!std::isnan(view.frames[k].end_s)) continue;  // its deadline passed: the replay closed it
     Frame f = problem_frame(k, view);
     if (view.now_s + p.server_time_s + p.latency_s > f.arrival_s + p.deadline_s) {
       out.emplace_back(k, Continuation::finish());

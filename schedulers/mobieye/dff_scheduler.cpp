@@ -164,7 +164,7 @@ std::optional<std::size_t> DffScheduler::newest_map(std::size_t frame) const {
 }
 
 Continuation DffScheduler::on_plan_end(std::size_t frame, const SchedulerView& view) {
-  const std::size_t variant = (*view.frames)[frame].variant;
+  const std::size_t variant = view.frames[frame].variant;
   FrameInfo& f = info(frame);
   if (variant == result_variant_) {
     f.result_s = view.now_s - f.decoded_s - f.inference_s;
@@ -175,7 +175,7 @@ Continuation DffScheduler::on_plan_end(std::size_t frame, const SchedulerView& v
     return Continuation::run(result_variant_);
   }
   f.decoded_s = view.now_s;
-  f.upload_s = view.now_s - (*view.frames)[frame].start_s - encode_s_ - params_.decode_ms / 1e3;
+  f.upload_s = view.now_s - view.frames[frame].start_s - encode_s_ - params_.decode_ms / 1e3;
   if (!asynchronous_) return inter_pass(frame, *f.map);
   if (f.key) pending_jobs_.push_back(frame);
   if (const auto map = newest_map(frame)) return inter_pass(frame, *map);

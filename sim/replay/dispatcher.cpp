@@ -34,11 +34,8 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
       series_(link_series(*input.topology, input.options->seed)),
       trace_(*input.topology, series_, radios_idle_since_s(input), input.options->trace_writer.get(),
              input.options->record_trace, out),
-      radios_(*input.topology, *input.plans, radios_idle_since_s(input), trace_, out),
-      port_(input.scheduler, *input.topology, *input.plans, *input.users.front().workload, series_, out) {
+      radios_(*input.topology, *input.plans, radios_idle_since_s(input), trace_, out) {
   if (in_.users.empty()) throw Error("replay: no stream of frames");
-  if (in_.users.size() > 1 && in_.scheduler != nullptr)
-    throw Error("replay: a scheduler decides for one stream of frames, not a population");
   const Topology& topo = *in_.topology;
   const Platform& platform = topo.platform();
   const auto n_dev = platform.devices.size();
@@ -71,10 +68,30 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
     ReleaseClock releases(u.workload());
     for (std::size_t k = 0; k < u.frames; ++k) out_.frames[u.first_frame + k].release_s = releases.next();
   }
+  make_ports();
   out_.devices.resize(n_dev);
   for (std::size_t d = 0; d < n_dev; ++d) out_.devices[d].device = platform.devices[d].name;
   for (const auto& l : topo.links())
     out_.links.push_back({l.name, platform.networks[l.network].name, 0.0, 0, 0.0, 0, 0.0});
+}
+
+// Without any scheduler, one inert port serves every user (a city's users need no port each).
+void Dispatcher::make_ports() {
+  const std::span<const CompiledPlan> plans(*in_.plans);
+  for (std::size_t i = 0; i < users_.size(); ++i)
+    if (users_[i].spec.scheduler != nullptr) scheduled_.push_back(i);
+  if (scheduled_.empty()) {
+    ports_.emplace_back(nullptr, *in_.topology, plans, users_.front().workload(), series_, out_);
+    return;
+  }
+  auto names = std::make_shared<std::vector<std::string>>();
+  for (const auto& l : in_.topology->links()) names->push_back(l.name);
+  const bool whole = users_.size() == 1;  // a single stream: its scheduler sees every frame
+  ports_.reserve(users_.size());
+  for (const auto& u : users_)
+    ports_.emplace_back(u.spec.scheduler, *in_.topology, plans.subspan(u.spec.first_variant, u.spec.variants),
+                        u.workload(), series_, out_,
+                        PortScope{u.first_frame, whole ? PortScope::kAllFrames : u.frames, names});
 }
 
 double Dispatcher::now() const { return sg4::Engine::get_clock(); }
@@ -135,13 +152,15 @@ void Dispatcher::on_timer(const Timer& timer) {
       }
       break;
     }
-    case TimerKind::SchedulerPeriod: {
-      if (resolved_ == frame_count_) break;  // only probes left to arrive: no more decisions
-      const SchedulerView v = view(resolved_);
-      if (auto choice = port_.on_period(v)) current_variant_ = *choice;
-      apply_stalls();
-      send_probes(v);
-      add_timer(timer.time_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
+    case TimerKind::SchedulerPeriod: {  // ref: the user
+      UserState& u = users_[timer.ref];
+      if (u.resolved == u.frames) break;  // only probes left to arrive: no more decisions
+      SchedulerPort& p = port(timer.ref);
+      const SchedulerView v = view(timer.ref, u.next_frame());
+      if (auto choice = p.on_period(v)) u.current_variant = *choice;
+      apply_stalls(p);
+      send_probes(timer.ref, v);
+      add_timer(timer.time_s + p.period_s(), TimerKind::SchedulerPeriod, timer.ref);
       break;
     }
     case TimerKind::StallEnd:
@@ -211,8 +230,8 @@ void Dispatcher::try_start(std::size_t device) {
 }
 
 // The scheduler's device stalls (Scheduler::take_stalls): no task starts before the stall ends.
-void Dispatcher::apply_stalls() {
-  for (const auto& [device, seconds] : port_.take_stalls()) {
+void Dispatcher::apply_stalls(SchedulerPort& port) {
+  for (const auto& [device, seconds] : port.take_stalls()) {
     const double until = now() + seconds;
     if (until <= devices_[device].stalled_until_s) continue;
     devices_[device].stalled_until_s = until;
@@ -309,26 +328,29 @@ void Dispatcher::complete_task(const TaskRef& ref) {
 
 // ---------------------------------------------------------------- transfers
 
-SchedulerView Dispatcher::view(std::size_t frame) {
-  SchedulerView v = port_.view({now(), frame, current_variant_, waiting_, in_flight_});
-  if (port_.sees_in_flight()) add_in_flight(v.measured_links);
+SchedulerView Dispatcher::view(std::size_t u, std::size_t frame) {
+  const UserState& user = users_[u];
+  SchedulerPort& p = port(u);
+  SchedulerView v = p.view({now(), frame, user.current_variant, user.waiting.size(), user.in_flight});
+  if (p.sees_in_flight()) add_in_flight(u, v.measured_links);
   return v;
 }
 
 void Dispatcher::release_frame(std::size_t k) {
-  UserState& u = user(k);
+  const std::size_t ui = user_of(k);
+  UserState& u = users_[ui];
   const Workload& w = u.workload();
   FrameRecord& rec = out_.frames[k];
   if (w.kind == WorkloadKind::Training) rec.release_s = now();
-  rec.variant = static_cast<std::uint32_t>(current_variant_);
+  rec.variant = static_cast<std::uint32_t>(u.current_variant);
   released_ = k + 1;
-  if (port_.active()) {
-    const SchedulerView v = view(k);
-    const FrameDecision decision = port_.on_frame(v);
-    send_probes(v);
+  if (SchedulerPort& p = port(ui); p.active()) {
+    const SchedulerView v = view(ui, k);
+    const FrameDecision decision = p.on_frame(v);
+    send_probes(ui, v);
     if (decision.variant) rec.variant = static_cast<std::uint32_t>(*decision.variant);
     if (!decision.transfer_bytes.empty() || !decision.task_seconds.empty())
-      decided_values_[k] = port_.decision_values(rec.variant, decision);
+      decided_values_[k] = p.decision_values(rec.variant, decision);
     if (decision.drop) {
       drop(k, DropReason::Scheduler);
       return;
@@ -482,9 +504,12 @@ void Dispatcher::drain_expired(std::size_t k) {
 }
 
 void Dispatcher::frame_resolved(std::size_t k) {
+  const std::size_t ui = user_of(k);
   ++resolved_;
-  port_.record_score(k);
-  if (port_.active()) port_.on_frame_end(k, view(k + 1));
+  ++users_[ui].resolved;
+  SchedulerPort& p = port(ui);
+  p.record_score(k);
+  if (p.active()) p.on_frame_end(k, view(ui, k + 1));
 }
 
 void Dispatcher::sample_queue(std::size_t device) {
@@ -506,7 +531,7 @@ void Dispatcher::finish(double end_s) {
         compute_energy_j(platform.devices[d].calibration.power, s.busy_s, s.busy_s) + s.radio_energy_j;
   }
   radios_.warn_out_of_range();
-  port_.finish();
+  scheduler_summary();
   trace_.finish(end_s);
 }
 

@@ -50,20 +50,22 @@
 
 namespace coinfer::replay {
 
-/// One stream of frames: its plan variants (plans first_variant .. first_variant + variants - 1)
-/// and its workload. A single-source run has one; a population one per user.
+/// One stream of frames: its plan variants (plans first_variant .. first_variant + variants - 1),
+/// its workload and its scheduler. A single-source run has one; a population one per user.
 struct ReplayUser {
   std::size_t first_variant = 0;
   std::size_t variants = 1;
   const Workload* workload = nullptr;
+  /// May be null (its frames run variant 0 and finish with their plan). With a scheduler each user
+  /// talks to its own through its own SchedulerPort, scoped to its frames and variants.
+  Scheduler* scheduler = nullptr;
 };
 
 struct ReplayInput {
   const Topology* topology = nullptr;
   const std::vector<CompiledPlan>* plans = nullptr;
-  std::vector<ReplayUser> users;  ///< at least one; a scheduler only with one
+  std::vector<ReplayUser> users;  ///< at least one
   const SimOptions* options = nullptr;
-  Scheduler* scheduler = nullptr;  ///< may be null
 };
 
 class Dispatcher {
@@ -126,6 +128,10 @@ class Dispatcher {
     /// Frames live_base, live_base + 1, ... in flight; null once done (or never admitted).
     FifoVector<FrameState*> live;
     std::size_t live_base = 0;
+    std::size_t resolved = 0;         ///< frames resolved (finished or dropped)
+    std::size_t current_variant = 0;  ///< for new frames (the scheduler's on_period sets it)
+    /// The frame a view is about when it is about none in particular: the next one to resolve.
+    std::size_t next_frame() const { return first_frame + resolved; }
     const Workload& workload() const { return *spec.workload; }
   };
   /// A device runs up to Device::slots executions at once, one per unit; an execution runs one
@@ -153,6 +159,7 @@ class Dispatcher {
     bool restart_pending = false;
     simgrid::s4u::CommPtr comm;
     std::size_t activity_pos = 0;  ///< index of `comm` in activities_
+    std::size_t user = 0;          ///< whose device sent it (its port measures it)
     /// A scheduler's probe (Scheduler::take_probes): it belongs to no frame (ref.frame == kNoFrame).
     bool probe() const { return ref.frame == kNoFrame; }
   };
@@ -238,7 +245,7 @@ class Dispatcher {
   void release_state(UserState& u, std::size_t k);
   void settle_expired();
   void on_exec_done(std::size_t device, std::size_t unit);
-  void apply_stalls();
+  void apply_stalls(SchedulerPort& port);
   // transfers
   std::size_t new_transfer_slot();
   /// Wake-up (radio or channel), then the network: the path every transfer takes.
@@ -268,17 +275,25 @@ class Dispatcher {
   void start_continuation(std::size_t k, const Continuation& c);
   void on_hold_expiry(std::size_t k);
   void poll_scheduler();
-  void add_in_flight(std::vector<MeasuredLink>& links) const;
+  /// What user `u`'s device knows of its transfers in flight.
+  void add_in_flight(std::size_t u, std::vector<MeasuredLink>& links) const;
   // probes (dispatcher_probes.cpp)
-  void send_probes(const SchedulerView& v);
-  void begin_probe(const ProbeRoute& probe);
+  void send_probes(std::size_t u, const SchedulerView& v);
+  void begin_probe(std::size_t u, const ProbeRoute& probe);
   void probe_arrived(std::size_t slot);
   // background jobs (dispatcher_background.cpp)
-  void start_background();
+  void start_background(std::size_t u);
   void background_done(const TaskRef& ref, std::size_t device, double start_s);
   // what the scheduler sees and hears
+  /// User `u`'s port: its own, or the one every user shares when no user has a scheduler.
+  SchedulerPort& port(std::size_t u) { return ports_[ports_.size() == 1 ? 0 : u]; }
+  void make_ports();
+  /// SimulationResult::scheduler_metrics: the scheduler's summary, or with a scheduler per user the
+  /// mean of the users' summaries, key by key.
+  void scheduler_summary();
   void frame_resolved(std::size_t k);
-  SchedulerView view(std::size_t frame);
+  /// User `u`'s view, about frame `frame` (a replay index).
+  SchedulerView view(std::size_t u, std::size_t frame);
   double now() const;
   // what the trace is told
   void sample_queue(std::size_t device);
@@ -291,7 +306,8 @@ class Dispatcher {
   std::vector<BandwidthSeries> series_;  ///< per link
   TraceRecorder trace_;
   RadioModel radios_;
-  SchedulerPort port_;
+  std::vector<SchedulerPort> ports_;    ///< one per user when any has a scheduler, else one for all
+  std::vector<std::size_t> scheduled_;  ///< users with a scheduler, increasing
 
   /// The activities in flight, in the order the event loop prefers among those done at one date
   /// (the lowest index first): a comm, or null for an execution (exec_ends_ holds its end date).
@@ -325,13 +341,13 @@ class Dispatcher {
   std::size_t frame_count_ = 0;
   std::size_t resolved_ = 0;
   std::size_t in_flight_ = 0;
-  std::size_t current_variant_ = 0;
   std::size_t waiting_ = 0;           ///< frames queued at their stream's gate, all users
   std::size_t probes_in_flight_ = 0;  ///< probes sent, not yet arrived (the run waits for them)
-  std::size_t released_ = 0;          ///< frames released so far
+  std::size_t released_ = 0;          ///< the frame released last, plus one (0: none yet)
   /// Sizes and durations a FrameDecision set for frames released but not yet admitted.
   std::map<std::size_t, FrameTaskValues> decided_values_;
   std::vector<BackgroundRequest> jobs_;  ///< every background job asked for, by TaskRef::job
+  std::vector<std::size_t> job_users_;   ///< per job, the user whose scheduler asked for it
   std::size_t background_left_ = 0;      ///< jobs asked for, not yet finished (the run waits for them)
 };
 

@@ -7,14 +7,15 @@
 namespace coinfer::replay {
 
 // Asked after every event; none once every frame is resolved (the run only waits then).
-void Dispatcher::start_background() {
-  if (resolved_ == frame_count_) return;
-  for (auto& job : port_.take_background(view(resolved_))) {
+void Dispatcher::start_background(std::size_t u) {
+  if (users_[u].resolved == users_[u].frames) return;
+  for (auto& job : port(u).take_background(view(u, users_[u].next_frame()))) {
     const std::size_t newest = released_ == 0 ? 0 : released_ - 1;
     const double release_s = out_.frames[newest].release_s;
     const TaskRef ref{newest, kNoTask, jobs_.size(), release_s, release_s, now()};
     const std::size_t device = job.device;
     jobs_.push_back(std::move(job));
+    job_users_.push_back(u);
     ++background_left_;
     devices_[device].ready.push(ref);
     try_start(device);
@@ -30,7 +31,8 @@ void Dispatcher::background_done(const TaskRef& ref, std::size_t device, double 
   stats.background_busy_s += t - start_s;
   trace_.background(device, job.label, start_s, t);
   --background_left_;
-  port_.on_background_end(job.tag, view(resolved_));
+  const std::size_t u = job_users_[ref.job];
+  port(u).on_background_end(job.tag, view(u, users_[u].next_frame()));
 }
 
 }  // namespace coinfer::replay

@@ -13,36 +13,41 @@ namespace coinfer::replay {
 void Dispatcher::plan_ended(std::size_t k) {
   FrameState& f = frame_state(k);
   f.plan_end_s = now();
-  if (!port_.active()) {
+  const std::size_t u = user_of(k);
+  SchedulerPort& p = port(u);
+  if (!p.active()) {
     finish_frame(k, f.plan_end_s);
     return;
   }
-  apply_continuation(k, port_.on_plan_end(k, view(k)));
+  apply_continuation(k, p.on_plan_end(k, view(u, k)));
 }
 
 void Dispatcher::apply_continuation(std::size_t k, const Continuation& c) {
+  SchedulerPort& p = port(user_of(k));
   switch (c.kind) {
     case Continuation::Kind::Finish:
-      port_.release(k);
+      p.release(k);
       finish_frame(k, frame_state(k).plan_end_s);
       return;
     case Continuation::Kind::Run:
-      port_.release(k);
+      p.release(k);
       start_continuation(k, c);
       return;
     case Continuation::Kind::Hold:
-      if (port_.hold(k))
+      if (p.hold(k))
         add_timer(out_.frames[k].release_s + user(k).workload().deadline_s, TimerKind::HoldExpiry, k);
       return;
   }
 }
 
 void Dispatcher::start_continuation(std::size_t k, const Continuation& c) {
-  std::vector<double> bytes = port_.continuation_bytes(k, c);
-  std::vector<double> seconds = port_.continuation_seconds(k, c);
-  const CompiledPlan& plan = (*in_.plans)[c.variant];
+  const SchedulerPort& p = port(user_of(k));
+  std::vector<double> bytes = p.continuation_bytes(k, c);
+  std::vector<double> seconds = p.continuation_seconds(k, c);
+  const std::size_t variant = user(k).spec.first_variant + c.variant;
+  const CompiledPlan& plan = (*in_.plans)[variant];
   FrameState& f = frame_state(k);
-  f.variant = c.variant;
+  f.variant = variant;
   f.continuing = true;
   f.tasks_left = plan.tasks.size();
   f.first_stage_left = 0;
@@ -57,27 +62,47 @@ void Dispatcher::start_continuation(std::size_t k, const Continuation& c) {
 
 // The deadline of a held frame passed: its answer so far stands.
 void Dispatcher::on_hold_expiry(std::size_t k) {
-  if (port_.is_held(k)) apply_continuation(k, Continuation::finish());
+  if (port(user_of(k)).is_held(k)) apply_continuation(k, Continuation::finish());
 }
 
-// Decisions apply in order: one may end the hold another names. Then the background jobs.
+// Decisions apply in order: one may end the hold another names. Then the background jobs. Each
+// user's scheduler in turn (a population's: O(users with a scheduler) per event).
 void Dispatcher::poll_scheduler() {
-  if (port_.holds_any()) {
-    for (const auto& [k, c] : port_.take_decisions(view(resolved_))) {
-      port_.expect_held(k);
-      if (c.kind == Continuation::Kind::Hold) continue;
-      apply_continuation(k, c);
+  for (const std::size_t u : scheduled_) {
+    SchedulerPort& p = port(u);
+    if (p.holds_any()) {
+      for (const auto& [k, c] : p.take_decisions(view(u, users_[u].next_frame()))) {
+        p.expect_held(k);
+        if (c.kind == Continuation::Kind::Hold) continue;
+        apply_continuation(k, c);
+      }
     }
+    if (p.runs_background()) start_background(u);
   }
-  if (port_.runs_background()) start_background();
+}
+
+void Dispatcher::scheduler_summary() {
+  if (scheduled_.size() == 1) {
+    out_.scheduler_metrics = port(scheduled_.front()).summary();
+    return;
+  }
+  std::map<std::string, std::pair<double, std::size_t>> sums;  // key -> (sum, users)
+  for (const std::size_t u : scheduled_)
+    for (const auto& [key, value] : port(u).summary()) {
+      auto& [sum, n] = sums[key];
+      sum += value;
+      ++n;
+    }
+  for (const auto& [key, sum] : sums)
+    out_.scheduler_metrics[key] = sum.first / static_cast<double>(sum.second);
 }
 
 // What each sender knows of its transfers in flight (SchedulerPort::add_in_flight): a restarted
 // flow's comm holds the bytes left, so the bytes moved are its size less what SimGrid has left.
-void Dispatcher::add_in_flight(std::vector<MeasuredLink>& links) const {
+void Dispatcher::add_in_flight(std::size_t u, std::vector<MeasuredLink>& links) const {
   const double t = now();
   for (const Transfer& x : transfers_) {
-    if (!x.in_use || !x.comm) continue;
+    if (!x.in_use || !x.comm || x.user != u) continue;
     const double delivered = std::clamp(x.bytes - x.comm->get_remaining(), 0.0, x.bytes);
     SchedulerPort::add_in_flight(links, {x.route, x.bytes, delivered, t - x.comm_start_s});
   }

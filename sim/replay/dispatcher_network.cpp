@@ -29,6 +29,7 @@ void Dispatcher::begin_transfer(const TaskRef& ref) {
   x.in_use = true;
   ++x.generation;
   x.ref = ref;
+  x.user = user_of(ref.frame);
   x.route = t.route;
   x.channel = radios_.channel_of(frame_state(ref.frame).variant, ref.task);
   const FrameState& fs = frame_state(ref.frame);
@@ -87,7 +88,7 @@ void Dispatcher::on_comm_done(std::size_t slot) {
   x.comm = nullptr;
   radios_.transfer_ended(*x.route, x.channel, t);
   radios_.add_radio_energy(*x.route, x.bytes, t - x.comm_start_s, x.probe());
-  port_.measure_transfer(*x.route, x.bytes, x.comm_start_s, t);
+  port(x.user).measure_transfer(*x.route, x.bytes, x.comm_start_s, t);
   out_.devices[x.route->src].bytes_sent += x.bytes;
   out_.devices[x.route->dst].bytes_received += x.bytes;
   for (auto l : x.route->links) {

@@ -7,15 +7,16 @@
 namespace coinfer::replay {
 
 // Asked after on_frame / on_period; none once every frame is resolved (the run only waits then).
-void Dispatcher::send_probes(const SchedulerView& v) {
-  if (resolved_ == frame_count_) return;
-  for (const auto& probe : port_.take_probes(v)) begin_probe(probe);
+void Dispatcher::send_probes(std::size_t u, const SchedulerView& v) {
+  if (users_[u].resolved == users_[u].frames) return;
+  for (const auto& probe : port(u).take_probes(v)) begin_probe(u, probe);
 }
 
-void Dispatcher::begin_probe(const ProbeRoute& probe) {
+void Dispatcher::begin_probe(std::size_t u, const ProbeRoute& probe) {
   const std::size_t slot = new_transfer_slot();
   Transfer& x = transfers_[slot];
   x.in_use = true;
+  x.user = u;
   ++x.generation;
   x.ref = {kNoFrame, 0};
   x.route = probe.route;

@@ -31,8 +31,9 @@ void Dispatcher::run() {
   } disarm{*this};
   for (const auto& u : users_)
     if (u.frames > 0) add_timer(out_.frames[u.first_frame].release_s, TimerKind::Release, u.first_frame);
-  if (port_.period_s() > 0.0)
-    add_timer(users_.front().workload().start_s + port_.period_s(), TimerKind::SchedulerPeriod, 0);
+  for (const std::size_t u : scheduled_)
+    if (const double period_s = port(u).period_s(); period_s > 0.0)
+      add_timer(users_[u].workload().start_s + period_s, TimerKind::SchedulerPeriod, u);
   while (resolved_ < frame_count_ || probes_in_flight_ > 0 || background_left_ > 0) {
     const double t = now();
     trace_.rates(t);

@@ -16,32 +16,48 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
 SchedulerPort::SchedulerPort(Scheduler* scheduler, const Topology& topology,
-                             const std::vector<CompiledPlan>& plans, const Workload& workload,
-                             std::vector<BandwidthSeries>& series, SimulationResult& out)
+                             std::span<const CompiledPlan> plans, const Workload& workload,
+                             std::vector<BandwidthSeries>& series, SimulationResult& out, PortScope scope)
     : scheduler_(scheduler),
       topology_(topology),
       plans_(plans),
       workload_(workload),
       series_(series),
-      out_(out) {
-  for (const auto& l : topology.links()) link_names_.push_back(l.name);
-  measured_.resize(topology.links().size());
+      out_(out),
+      scope_(std::move(scope)),
+      link_names_(scope_.link_names) {
+  if (!link_names_) {
+    auto names = std::make_shared<std::vector<std::string>>();
+    for (const auto& l : topology.links()) names->push_back(l.name);
+    link_names_ = std::move(names);
+  }
 }
 
 SchedulerView SchedulerPort::view(const ReplaySnapshot& s) {
   SchedulerView v;
   v.now_s = s.now_s;
-  v.frame = s.frame;
+  v.frame = local(s.frame);
   v.variant_count = plans_.size();
   v.current_variant = s.current_variant;
   v.queued_frames = s.queued_frames;
   v.frames_in_flight = s.frames_in_flight;
   v.deadline_s = workload_.deadline_s;
-  v.frames = &out_.frames;
-  v.link_names = &link_names_;
+  const std::span<const FrameRecord> all(out_.frames);
+  v.frames = scope_.count == PortScope::kAllFrames ? all : all.subspan(scope_.first, scope_.count);
+  v.link_names = link_names_.get();
+  v.link_rates_bps.reserve(series_.size());
   for (auto& series : series_) v.link_rates_bps.push_back(series.rate_at(v.now_s));
-  v.measured_links = measured_;
+  if (measured_.empty())
+    v.measured_links.resize(series_.size());
+  else
+    v.measured_links = measured_;
   return v;
+}
+
+std::vector<std::pair<std::size_t, Continuation>> SchedulerPort::take_decisions(const SchedulerView& v) {
+  auto decisions = scheduler_->take_decisions(v);
+  for (auto& d : decisions) d.first += scope_.first;
+  return decisions;
 }
 
 void SchedulerPort::add_in_flight(std::vector<MeasuredLink>& links, const InFlightTransfer& x) {
@@ -105,15 +121,15 @@ std::vector<ProbeRoute> SchedulerPort::take_probes(const SchedulerView& v) {
 
 void SchedulerPort::expect_held(std::size_t frame) const {
   if (!is_held(frame))
-    throw Error(
-        fmt::format("scheduler '{}' decided on frame {}, which is not held", scheduler_->name(), frame));
+    throw Error(fmt::format("scheduler '{}' decided on frame {}, which is not held", scheduler_->name(),
+                            local(frame)));
 }
 
 bool SchedulerPort::hold(std::size_t frame) {
   if (is_held(frame)) return false;
   if (!std::isfinite(workload_.deadline_s))
     throw Error(fmt::format("scheduler '{}' held frame {}, but the workload has no deadline to end the wait",
-                            scheduler_->name(), frame));
+                            scheduler_->name(), local(frame)));
   held_.insert(frame);
   return true;
 }
@@ -121,7 +137,7 @@ bool SchedulerPort::hold(std::size_t frame) {
 std::size_t SchedulerPort::continued_variant(std::size_t frame, const Continuation& c) const {
   if (c.variant >= plans_.size())
     throw Error(fmt::format("scheduler '{}' continued frame {} with variant {} of {}", scheduler_->name(),
-                            frame, c.variant, plans_.size()));
+                            local(frame), c.variant, plans_.size()));
   return c.variant;
 }
 
@@ -175,6 +191,7 @@ void SchedulerPort::measure_transfer(const Route& route, double bytes, double st
   const double duration_s = end_s - start_s - route.latency_s;
   if (!(duration_s > 0.0)) return;
   const double rate_bps = 8.0 * bytes / duration_s;
+  if (measured_.empty()) measured_.resize(series_.size());
   for (auto l : route.links) {
     MeasuredLink& m = measured_[l];
     m.ewma_rate_bps = m.transfers == 0
@@ -191,7 +208,7 @@ void SchedulerPort::measure_transfer(const Route& route, double bytes, double st
 void SchedulerPort::record_score(std::size_t frame) {
   if (scheduler_ == nullptr) return;
   record_values(frame);
-  const double score = scheduler_->frame_score(frame, out_.frames[frame]);
+  const double score = scheduler_->frame_score(local(frame), out_.frames[frame]);
   if (std::isnan(score)) return;
   if (out_.frame_scores.empty()) out_.frame_scores.assign(out_.frames.size(), kNaN);
   out_.frame_scores[frame] = score;
@@ -203,15 +220,11 @@ void SchedulerPort::record_values(std::size_t frame) {
       out_.frame_columns.push_back({std::move(name), std::vector<double>(out_.frames.size(), kNaN)});
     if (out_.frame_columns.empty()) return;
   }
-  const auto values = scheduler_->frame_values(frame);
+  const auto values = scheduler_->frame_values(local(frame));
   if (values.size() != out_.frame_columns.size())
     throw Error(fmt::format("scheduler '{}' gave {} values for frame {}, expected {} (frame_value_names)",
-                            scheduler_->name(), values.size(), frame, out_.frame_columns.size()));
+                            scheduler_->name(), values.size(), local(frame), out_.frame_columns.size()));
   for (std::size_t c = 0; c < values.size(); ++c) out_.frame_columns[c].values[frame] = values[c];
-}
-
-void SchedulerPort::finish() {
-  if (scheduler_ != nullptr) out_.scheduler_metrics = scheduler_->summary();
 }
 
 }  // namespace coinfer::replay

@@ -9,9 +9,17 @@
 ///     SchedulerPort port(scheduler, topology, plans, workload, series, result);
 ///     const SchedulerView v = port.view({now_s, k, current_variant, queued, in_flight});
 ///     const FrameDecision d = port.on_frame(v);  // throws Error for a variant out of range
+///
+/// A population user's port (one scheduler per user) is scoped to the user's stream (PortScope):
+/// its scheduler sees the user's frames as frames 0, 1, ... and the user's plan variants as
+/// variants 0, 1, ...; the port takes and gives the replay's frame indices (SimulationResult::frames)
+/// and the scheduler's variant indices, and measures only what the user's own device sent.
 #include <cstddef>
+#include <map>
+#include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,18 +73,31 @@ struct ProbeRoute {
   double bytes = 0.0;
 };
 
+/// The frames a port's scheduler sees: SimulationResult::frames first .. first + count - 1, as its
+/// frames 0 .. count - 1 (count kAllFrames: every frame of the results, however many).
+struct PortScope {
+  static constexpr std::size_t kAllFrames = static_cast<std::size_t>(-1);
+  std::size_t first = 0;
+  std::size_t count = kAllFrames;
+  /// The link names every port of a run shares (null: the port lists the topology's own).
+  std::shared_ptr<const std::vector<std::string>> link_names;
+};
+
 class SchedulerPort {
  public:
   /// `scheduler` may be null (no scheduler: every frame runs the current variant and finishes with
-  /// its plan). Everything else must outlive the port; `series` has one entry per Topology link.
-  SchedulerPort(Scheduler* scheduler, const Topology& topology, const std::vector<CompiledPlan>& plans,
-                const Workload& workload, std::vector<BandwidthSeries>& series, SimulationResult& out);
+  /// its plan). `plans` are the stream's variants, in the scheduler's order. Everything else must
+  /// outlive the port; `series` has one entry per Topology link.
+  SchedulerPort(Scheduler* scheduler, const Topology& topology, std::span<const CompiledPlan> plans,
+                const Workload& workload, std::vector<BandwidthSeries>& series, SimulationResult& out,
+                PortScope scope = {});
 
   bool active() const { return scheduler_ != nullptr; }
   /// Scheduler::period_s, 0 without a scheduler.
   double period_s() const { return scheduler_ == nullptr ? 0.0 : scheduler_->period_s(); }
-  /// The view of `s`, with the links' true rates at s.now_s and what the devices measured; the
-  /// in-flight fields stay 0 (add_in_flight fills them for a scheduler that sees_in_flight).
+  /// The view of `s` (s.frame a replay index, shown scoped), with the links' true rates at s.now_s
+  /// and what the devices measured; the in-flight fields stay 0 (add_in_flight fills them for a
+  /// scheduler that sees_in_flight).
   SchedulerView view(const ReplaySnapshot& s);
   bool sees_in_flight() const { return scheduler_ != nullptr && scheduler_->sees_in_flight(); }
   /// What the sender of `x` knows of it, added to its links: per link, how many are in flight,
@@ -94,14 +115,13 @@ class SchedulerPort {
   /// or bytes not > 0 and finite.
   std::vector<ProbeRoute> take_probes(const SchedulerView& v);
 
-  /// Scheduler::on_plan_end.
+  /// Scheduler::on_plan_end (`frame`: a replay index).
   Continuation on_plan_end(std::size_t frame, const SchedulerView& v) {
-    return scheduler_->on_plan_end(frame, v);
+    return scheduler_->on_plan_end(frame - scope_.first, v);
   }
-  /// Scheduler::take_decisions on the held frames (to apply in order: each one may end a hold).
-  std::vector<std::pair<std::size_t, Continuation>> take_decisions(const SchedulerView& v) {
-    return scheduler_->take_decisions(v);
-  }
+  /// Scheduler::take_decisions on the held frames (to apply in order: each one may end a hold),
+  /// by replay index.
+  std::vector<std::pair<std::size_t, Continuation>> take_decisions(const SchedulerView& v);
   /// Throws Error naming the scheduler when it decided on `frame`, which is not held.
   void expect_held(std::size_t frame) const;
   /// Frame `frame` waits for a decision; throws Error when the workload has no deadline to end
@@ -140,8 +160,10 @@ class SchedulerPort {
   void on_frame_end(std::size_t frame, const SchedulerView& next) {
     scheduler_->on_frame_end(out_.frames[frame], next);
   }
-  /// The scheduler's summary into the results.
-  void finish();
+  /// Scheduler::summary (empty without a scheduler).
+  std::map<std::string, double> summary() const {
+    return scheduler_ == nullptr ? std::map<std::string, double>{} : scheduler_->summary();
+  }
 
  private:
   std::size_t checked_variant(std::size_t variant) const;
@@ -151,15 +173,20 @@ class SchedulerPort {
   /// `values` per task of `variant`, each id a task of `kind` (see continuation_bytes).
   std::vector<double> task_values(std::size_t variant, const TaskValues& values, TaskKind kind) const;
 
+  /// The frame as the scheduler knows it.
+  std::size_t local(std::size_t frame) const { return frame - scope_.first; }
+
   Scheduler* scheduler_;
   const Topology& topology_;
-  const std::vector<CompiledPlan>& plans_;
+  std::span<const CompiledPlan> plans_;
   const Workload& workload_;
   std::vector<BandwidthSeries>& series_;
   SimulationResult& out_;
-  std::vector<std::string> link_names_;
-  std::vector<MeasuredLink> measured_;  ///< per link: what the devices measured (SchedulerView)
-  std::set<std::size_t> held_;          ///< frames waiting for the scheduler's decision
+  PortScope scope_;
+  std::shared_ptr<const std::vector<std::string>> link_names_;
+  /// Per link: what the devices measured (SchedulerView); empty until the first measurement.
+  std::vector<MeasuredLink> measured_;
+  std::set<std::size_t> held_;  ///< frames waiting for the scheduler's decision
 };
 
 }  // namespace coinfer::replay

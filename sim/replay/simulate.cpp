@@ -56,7 +56,7 @@ namespace {
 // Every run: the plans compiled once, one ReplayUser per stream of frames.
 SimulationResult run_replay(const Topology& topology, const std::vector<CompiledPlan>& plans,
                             std::vector<replay::ReplayUser> users, const SimOptions& options,
-                            Scheduler* scheduler, SimulationResult result) {
+                            SimulationResult result) {
   if (simgrid_used() || sg4::Engine::is_initialized())
     throw Error(
         "SimGrid already ran a simulation in this process; use simulate_in_child or run_in_child_process");
@@ -74,7 +74,7 @@ SimulationResult run_replay(const Topology& topology, const std::vector<Compiled
   sg4::Engine engine(&argc, argv);
   configure(engine);
   const auto sg = replay::build_simgrid_platform(topology, options.seed);
-  replay::Dispatcher dispatcher({&topology, &plans, std::move(users), &options, scheduler}, sg, result);
+  replay::Dispatcher dispatcher({&topology, &plans, std::move(users), &options}, sg, result);
   sg4::Actor::create("dispatcher", sg.dispatcher, [&dispatcher] { dispatcher(); });
   replay::run_engine(engine, [&dispatcher] {
     return fmt::format("{} transfer or compute activities were still pending",
@@ -95,7 +95,7 @@ SimulationResult simulate(const Platform& platform, const std::vector<Plan>& var
   const Topology topology(platform);
   std::vector<CompiledPlan> plans;
   for (const auto& v : variants) plans.push_back(compile_plan(v, topology));
-  return run_replay(topology, plans, {{0, plans.size(), &workload}}, options, scheduler, {});
+  return run_replay(topology, plans, {{0, plans.size(), &workload, scheduler}}, options, {});
 }
 
 SimulationResult simulate_population(const Platform& platform, const std::vector<UserSource>& users,
@@ -109,13 +109,13 @@ SimulationResult simulate_population(const Platform& platform, const std::vector
   for (const auto& u : users) {
     if (u.variants.empty()) throw InputError("", "users", fmt::format("user '{}' has no plan", u.name));
     check_workload(u.workload);
-    streams.push_back({plans.size(), u.variants.size(), &u.workload});
+    streams.push_back({plans.size(), u.variants.size(), &u.workload, u.scheduler});
     for (const auto& v : u.variants) plans.push_back(compile_plan(v, topology));
     const std::size_t frames = u.workload.frame_count();
     result.users.push_back({u.name, u.device, first_frame, frames});
     first_frame += frames;
   }
-  return run_replay(topology, plans, std::move(streams), options, nullptr, std::move(result));
+  return run_replay(topology, plans, std::move(streams), options, std::move(result));
 }
 
 SimulationResult simulate(const Platform& platform, const Plan& plan, const Workload& workload,

@@ -56,12 +56,16 @@ SimulationResult simulate(const Platform& platform, const std::vector<Plan>& var
 SimulationResult simulate(const Platform& platform, const Plan& plan, const Workload& workload,
                           const SimOptions& options = {});
 /// One user of a population: the device its frames start on, its own plan variants (variant 0
-/// first; only variant 0 runs: populations run without a scheduler) and its own workload.
+/// first), its own workload and its own scheduler (null: every frame runs variant 0).
 struct UserSource {
   std::string name;    ///< "phones/3": group and index
   std::string device;  ///< the device its frames start on
   std::vector<Plan> variants;
   Workload workload;
+  /// Not owned; it must outlive the run. It sees the user's frames as frames 0, 1, ... and the
+  /// user's variants as 0, 1, ... (SchedulerView::frames holds the user's records only), and
+  /// measures only the transfers the user's device sent (SchedulerView::measured_links).
+  Scheduler* scheduler = nullptr;
 };
 
 /// Simulates many users' streams at once on one platform: each user's frames run its own plan

@@ -19,7 +19,7 @@ std::vector<UserGroupSpec> parse_user_groups(const Json& users) {
     const auto path = index_path("users", i);
     const Json& g = users[i];
     if (!g.is_object()) throw InputError("", path, "expected a mapping {device, workload, phase}");
-    json_reject_unknown_keys(g, path, {"name", "device", "workload", "phase", "partitioner"});
+    json_reject_unknown_keys(g, path, {"name", "device", "workload", "phase", "partitioner", "scheduler"});
     UserGroupSpec spec;
     spec.device = json_string(g, "device", path);
     spec.name = json_string_or(g, "name", path, "");
@@ -41,6 +41,14 @@ std::vector<UserGroupSpec> parse_user_groups(const Json& users) {
         spec.expected_share = json_bool_or(*p, "expected_share", join_path(path, "partitioner"), false);
         spec.partitioner.erase("expected_share");
       }
+    }
+    if (const Json* p = json_find(g, "scheduler", path)) {
+      if (!p->is_object())
+        throw InputError("", join_path(path, "scheduler"),
+                         "expected a mapping of scheduler parameters (with `name`: another scheduler)");
+      if (p->contains("name") && !(*p)["name"].is_string())
+        throw InputError("", join_path(join_path(path, "scheduler"), "name"), "expected a scheduler name");
+      spec.scheduler = *p;
     }
     groups.push_back(std::move(spec));
   }
@@ -107,10 +115,13 @@ std::vector<PopulationUser> expand_users(const std::vector<UserGroupSpec>& group
   return users;
 }
 
-std::pair<std::string, Json> group_partitioner(const UserGroupSpec& group, const std::string& name,
-                                               const Json& params) {
-  if (group.partitioner.is_null()) return {name, params};
-  Json own = group.partitioner;
+namespace {
+
+// A group's component mapping laid over the scenario's (see group_partitioner).
+std::pair<std::string, Json> group_component(const Json& group_params, const std::string& name,
+                                             const Json& params) {
+  if (group_params.is_null()) return {name, params};
+  Json own = group_params;
   if (own.contains("name")) {
     const auto other = own["name"].get<std::string>();
     own.erase("name");
@@ -119,6 +130,24 @@ std::pair<std::string, Json> group_partitioner(const UserGroupSpec& group, const
   Json merged = params;
   for (const auto& [key, value] : own.items()) merged[key] = value;
   return {name, merged};
+}
+
+}  // namespace
+
+std::pair<std::string, Json> group_partitioner(const UserGroupSpec& group, const std::string& name,
+                                               const Json& params) {
+  return group_component(group.partitioner, name, params);
+}
+
+std::pair<std::string, Json> group_scheduler(const UserGroupSpec& group, const std::string& name,
+                                             const Json& params) {
+  return group_component(group.scheduler, name, params);
+}
+
+Json for_user(Json params, const UserGroupSpec& group, const PopulationUser& user) {
+  for (auto& [key, value] : params.items())
+    if (value.is_string() && value.get<std::string>() == group.device) value = user.device;
+  return params;
 }
 
 ExpectedShares::ExpectedShares(const Platform& platform, const std::vector<PopulationUser>& users)

@@ -9,6 +9,13 @@
 ///         workload: {kind: stream, rate_fps: 5, frames: 50}   # default: the scenario's workload
 ///         phase: random                # aligned (default) | random
 ///         partitioner: {cloud: edge2, network: cell7}   # laid over the scenario's partitioner
+///         scheduler: {server: edge2}     # laid over the scenario's scheduler
+///
+/// With a `scheduler:` each user runs its own scheduler instance (its own plan variants from
+/// Scheduler::plan_variants, its own frames 0, 1, ..., what its own device measured). In a user's
+/// partitioner and scheduler parameters, a string equal to its group's `device` (a device group's
+/// name) stands for the user's own device (for_user): `scheduler: {name: cbo, device: phone}` with
+/// `users: [{device: phone}]` runs CBO on phone1, phone2, ... each for itself.
 ///
 /// `expected_share: true` in the scenario's `partitioner:` (or a group's) plans each user on a
 /// platform where every shared cell (a Wi-Fi network without a base) its device is on runs at its
@@ -44,6 +51,8 @@ struct UserGroupSpec {
   /// `expected_share` in the group's partitioner mapping (taken out of `partitioner`); unset: the
   /// scenario's.
   std::optional<bool> expected_share;
+  /// Null: the scenario's scheduler; a mapping as `partitioner`.
+  Json scheduler;
 };
 
 /// Checks `users:` (a non-empty list of groups); errors name `users[i].key`.
@@ -66,6 +75,12 @@ std::vector<PopulationUser> expand_users(const std::vector<UserGroupSpec>& group
 /// The partitioner name and parameters `group` runs with, given the scenario's.
 std::pair<std::string, Json> group_partitioner(const UserGroupSpec& group, const std::string& name,
                                                const Json& params);
+/// The scheduler name and parameters `group` runs with, given the scenario's.
+std::pair<std::string, Json> group_scheduler(const UserGroupSpec& group, const std::string& name,
+                                             const Json& params);
+/// `params` (a mapping) for `user` of `group`: every string value equal to the group's device
+/// becomes the user's device.
+Json for_user(Json params, const UserGroupSpec& group, const PopulationUser& user);
 
 /// What users planning with `expected_share` see: each shared medium (a Wi-Fi or Wi-Fi Direct
 /// network without a base) at its rate divided by the users whose devices it reaches (at least 1).

@@ -27,6 +27,7 @@
 #include "sim/scenario/key_path.hpp"
 #include "sim/scenario/scenario_doc.hpp"
 #include "sim/scenario/scenario_paths.hpp"
+#include "sim/scenario/user_schedulers.hpp"
 #include "sim/scenario/yaml_json.hpp"
 #include "sim/trace/chrome_trace_writer.hpp"
 #include "sim/workload/workload.hpp"
@@ -160,18 +161,16 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file) {
                          "with one source has no users to share with");
     }
     std::tie(s.scheduler, s.scheduler_params) = named_component(doc, "scheduler", "none");
-    if (!s.users.empty() && s.scheduler != "none")
-      throw InputError("", "scheduler",
-                       fmt::format("a population (users:) runs without a scheduler, got '{}' (a scheduler "
-                                   "decides for one stream of frames)",
-                                   s.scheduler));
     // File parameters are relative to the scenario's folder: the scenario's partitioner and
-    // scheduler, and each user group's own partitioner mapping.
+    // scheduler, and each user group's own partitioner and scheduler mappings.
     std::vector<std::pair<std::string, Json*>> with_files{{"partitioner", &s.partitioner_params},
                                                           {"scheduler", &s.scheduler_params}};
-    for (std::size_t i = 0; i < s.users.size(); ++i)
+    for (std::size_t i = 0; i < s.users.size(); ++i) {
       if (s.users[i].partitioner.is_object())
         with_files.emplace_back(join_path(index_path("users", i), "partitioner"), &s.users[i].partitioner);
+      if (s.users[i].scheduler.is_object())
+        with_files.emplace_back(join_path(index_path("users", i), "scheduler"), &s.users[i].scheduler);
+    }
     for (const auto& [component, params] : with_files)
       for (auto& [key, value] : params->items())
         if ((key == "file" || key.ends_with("_file")) && value.is_string() &&
@@ -337,6 +336,11 @@ void check_scenario_components(const ScenarioSpec& spec, const PartitionerRegist
         partitioners.create(name, params, "", join_path(index_path("users", i), "partitioner.name"));
       }
     schedulers.create(spec.scheduler, spec.scheduler_params, "", "scheduler.name");
+    for (std::size_t i = 0; i < spec.users.size(); ++i)
+      if (!spec.users[i].scheduler.is_null()) {
+        const auto [name, params] = group_scheduler(spec.users[i], spec.scheduler, spec.scheduler_params);
+        schedulers.create(name, params, "", join_path(index_path("users", i), "scheduler.name"));
+      }
   } catch (const InputError& e) {
     throw e.file().empty() ? e.with_file(spec.file) : e;
   }
@@ -373,13 +377,18 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
       for (const auto& u : out.users) {
         const UserGroupSpec& g = spec.users[u.group];
         const Partitioner* p = partitioner.get();
-        if (!g.partitioner.is_null()) {
+        std::unique_ptr<Partitioner> mine;  // parameters naming the group's device: the user's own
+        const auto [name, params] = group_partitioner(g, spec.partitioner, spec.partitioner_params);
+        const Json params_for_user = for_user(params, g, u);
+        const std::string path = g.partitioner.is_null()
+                                     ? std::string("partitioner.name")
+                                     : join_path(index_path("users", u.group), "partitioner.name");
+        if (params_for_user != params) {
+          mine = partitioners.create(name, params_for_user, "", path);
+          p = mine.get();
+        } else if (!g.partitioner.is_null()) {
           auto& made = own[u.group];
-          if (!made) {
-            const auto [name, params] = group_partitioner(g, spec.partitioner, spec.partitioner_params);
-            made = partitioners.create(name, params, "",
-                                       join_path(index_path("users", u.group), "partitioner.name"));
-          }
+          if (!made) made = partitioners.create(name, params, "", path);
           p = made.get();
         }
         const Platform* platform = &out.platform;
@@ -423,18 +432,24 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
     options.record_trace = spec.stages;  // frame 0's events, for stage_metrics
     // The trace streams to an unnamed file during the run; write_run_outputs publishes it.
     if (spec.trace) options.trace_writer = std::make_shared<ChromeTraceWriter>();
-    run.variants = scheduler->plan_variants(std::move(run.variants), platform);
     if (planned.users.empty()) {
+      run.variants = scheduler->plan_variants(std::move(run.variants), platform);
       Workload workload = workload_from_json(spec.workload, "workload");
       workload.seed = derive_seed(spec.seed, "arrivals");
       run.simulation = simulate(platform, run.variants, workload, options, scheduler.get());
     } else {
+      UserSchedulers user_schedulers(spec, schedulers);
       std::vector<UserSource> sources;
       for (std::size_t i = 0; i < planned.users.size(); ++i) {
         const PopulationUser& u = planned.users[i];
         UserSource& user_source = sources.emplace_back(UserSource{u.name, u.device, {}, u.workload});
         user_source.variants.push_back(std::move(planned.user_plans[i]));  // not a copy: 10,000 plans
+        user_source.scheduler = user_schedulers.make(u);
+        if (user_source.scheduler != nullptr)
+          user_source.variants =
+              user_scheduled_variants(*user_source.scheduler, std::move(user_source.variants), platform, u);
       }
+      run.variants = sources.front().variants;
       run.simulation = simulate_population(platform, sources, options);
     }
     run.results = run_metrics(spec.name, run.simulation);

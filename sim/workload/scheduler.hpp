@@ -78,6 +78,14 @@
 /// (frames.csv, after `score`); `frame_values(frame)`, asked when the frame is resolved, gives one
 /// value per name (NaN: none), e.g. MobiEye's feature age. Kept in SimulationResult::frame_columns.
 ///
+/// Populations. In a population (simulate_population) each user may have its own scheduler
+/// (UserSource::scheduler), a separate instance that decides for the user's stream alone: its view
+/// shows the user's frames as frames 0, 1, ... (`frames` holds the user's records only), the user's
+/// plan variants as 0, 1, ..., the user's own queued and in-flight frames, and in `measured_links`
+/// only what the user's own device sent; its periods, stalls, probes, holds and background jobs are
+/// its own. `link_rates_bps` is still every link's true rate (the oracle). The run's
+/// `scheduler_metrics` are the users' summaries averaged key by key.
+///
 ///     class Fixed : public Scheduler {
 ///       FrameDecision on_frame(const SchedulerView&) override { return {1, false}; }
 ///     };
@@ -85,6 +93,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -134,11 +143,12 @@ struct SchedulerView {
   double now_s = 0.0;
   std::size_t frame = 0;  ///< the frame being released (on_frame), or the next one
   std::size_t variant_count = 1;
-  std::size_t current_variant = 0;                   ///< the default for new frames (set by on_period)
-  std::size_t queued_frames = 0;                     ///< released, waiting for the first stage
-  std::size_t frames_in_flight = 0;                  ///< admitted, not yet completed
-  double deadline_s = 0.0;                           ///< the workload's per-frame deadline (inf: none)
-  const std::vector<FrameRecord>* frames = nullptr;  ///< every frame record so far (by index)
+  std::size_t current_variant = 0;   ///< the default for new frames (set by on_period)
+  std::size_t queued_frames = 0;     ///< released, waiting for the first stage
+  std::size_t frames_in_flight = 0;  ///< admitted, not yet completed
+  double deadline_s = 0.0;           ///< the workload's per-frame deadline (inf: none)
+  /// Every frame record of the stream so far, by frame index (a population user's own frames only).
+  std::span<const FrameRecord> frames;
   const std::vector<std::string>* link_names = nullptr;
   std::vector<double> link_rates_bps;        ///< ORACLE: true current rate of each link (link_names order)
   std::vector<MeasuredLink> measured_links;  ///< what devices measured per link (link_names order)

@@ -150,3 +150,47 @@ TEST_CASE("population: planning for the expected share of a crowded cell sends f
   CHECK(b["bytes"]["wlan"].get<double>() < a["bytes"]["wlan"].get<double>());
   CHECK(b["population"]["users"] == 24);
 }
+
+TEST_CASE("population: each phone runs its own CBO, and alone on the server each does as one phone does") {
+  const auto dir = scratch_dir() / "cbo";
+  const auto s =
+      kRoot +
+      "/scenarios/populations/cbo-phones.yaml --quiet --set 'compare=[]' --set users[0].phase=aligned";
+  REQUIRE(
+      run_cli("run " + s + " --set platform.devices[0].count=1 --out " + (dir / "one").string()).exit_code ==
+      0);
+  const auto r = run_cli("run " + s + " --set platform.devices[0].count=2 --out " + (dir / "two").string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // Two phones on their own uplinks to a four-slot server never wait for each other: each user's
+  // row is the single phone's, and so is the mean of their CBO summaries.
+  const auto one = results_of(dir / "one"), two = results_of(dir / "two");
+  CHECK(one["scheduler_metrics"] == two["scheduler_metrics"]);
+  CHECK(one["scheduler_metrics"]["offload_fraction"].get<double>() > 0.1);
+  const auto rows = read_text(dir / "two" / "users.csv");
+  const auto first = rows.find('\n') + 1, second = rows.find('\n', first) + 1;
+  const auto row = [&](std::size_t at) {  // a user's row without its user and device columns
+    const auto line = rows.substr(at, rows.find('\n', at) - at);
+    return line.substr(line.find(',', line.find(',') + 1));
+  };
+  CHECK(row(first) == row(second));
+}
+
+TEST_CASE("population: sixteen phones' CBO offloads overload the one server and its answers come back late") {
+  const auto dir = scratch_dir() / "cbo16";
+  const auto s = kRoot + "/scenarios/populations/cbo-phones.yaml --quiet --set 'compare=[]'";
+  REQUIRE(
+      run_cli("run " + s + " --set platform.devices[0].count=1 --out " + (dir / "one").string()).exit_code ==
+      0);
+  REQUIRE(run_cli("run " + s + " --set platform.devices[0].count=16 --out " + (dir / "many").string())
+              .exit_code == 0);
+  const auto one = results_of(dir / "one")["scheduler_metrics"],
+             many = results_of(dir / "many")["scheduler_metrics"];
+  // Each CBO decides on its own uplink, which the others do not touch: it offloads as much as
+  // alone, but the server's queue (not in its model) makes the answers late.
+  CHECK(many["offload_fraction"].get<double>() ==
+        Approx(one["offload_fraction"].get<double>()).epsilon(1e-12));
+  CHECK(one["deadline_misses"] == 0.0);
+  CHECK(many["deadline_misses"].get<double>() > 100);
+  CHECK(many["accuracy"].get<double>() < one["accuracy"].get<double>() - 0.1);
+}

@@ -33,7 +33,7 @@ class Offloader final : public Scheduler {
   explicit Offloader(double bytes) : bytes_(bytes) {}
   std::string name() const override { return "offloader"; }
   Continuation on_plan_end(std::size_t frame, const SchedulerView& view) override {
-    if ((*view.frames)[frame].variant == 0) return Continuation::run(1, {{"x", bytes_}});
+    if (view.frames[frame].variant == 0) return Continuation::run(1, {{"x", bytes_}});
     return Continuation::finish();
   }
   double frame_score(std::size_t frame, const FrameRecord&) override { return frame == 0 ? 1.0 : 0.0; }
@@ -49,7 +49,7 @@ class Holder final : public Scheduler {
  public:
   std::string name() const override { return "holder"; }
   Continuation on_plan_end(std::size_t frame, const SchedulerView& view) override {
-    if ((*view.frames)[frame].variant == 1) return Continuation::finish();
+    if (view.frames[frame].variant == 1) return Continuation::finish();
     if (frame == 1) release_ = true;
     return Continuation::hold();
   }

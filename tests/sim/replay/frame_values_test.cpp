@@ -36,7 +36,7 @@ class PerFrame final : public Scheduler {
     return d;
   }
   Continuation on_plan_end(std::size_t frame, const SchedulerView& v) override {
-    if ((*v.frames)[frame].variant == 1) return Continuation::finish();
+    if (v.frames[frame].variant == 1) return Continuation::finish();
     return Continuation::run(1, {}, {{"c2", more_s_}});
   }
   std::vector<std::string> frame_value_names() const override { return {"k2", "half"}; }

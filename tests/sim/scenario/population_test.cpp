@@ -111,3 +111,24 @@ TEST_CASE("population: one platform copy set for each user in turn gives each us
   CHECK(copy.networks[2].link.rate_bps == 30e6);
   CHECK(shares.view(shares.media_of("p1")).networks[2].link.rate_bps == 30e6);
 }
+
+TEST_CASE("population: a group's scheduler mapping is laid over the scenario's") {
+  UserGroupSpec g;
+  g.scheduler = Json{{"server", "edge2"}};
+  const auto [name, params] = group_scheduler(g, "cbo", Json{{"server", "edge1"}, {"size_scale", 2}});
+  CHECK(name == "cbo");
+  CHECK(params == Json{{"server", "edge2"}, {"size_scale", 2}});
+  const auto [other, own] = group_scheduler(UserGroupSpec{.scheduler = Json{{"name", "cbo-local"}}}, "cbo",
+                                            Json{{"server", "edge1"}});
+  CHECK(other == "cbo-local");
+  CHECK(own == Json::object());
+}
+
+TEST_CASE("population: a parameter naming the group's device names each user's own") {
+  UserGroupSpec g;
+  g.device = "phone";
+  const PopulationUser u{"phone/3", "phone3", {}, 0};
+  CHECK(for_user(Json{{"device", "phone"}, {"server", "server"}, {"frames", 3}}, g, u) ==
+        Json{{"device", "phone3"}, {"server", "server"}, {"frames", 3}});
+  CHECK(for_user(Json{{"device", "phone_cpu"}}, g, u) == Json{{"device", "phone_cpu"}});
+}

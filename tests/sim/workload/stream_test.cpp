@@ -92,7 +92,7 @@ TEST_CASE("a scheduler chooses the plan variant of each frame") {
     FrameDecision on_frame(const SchedulerView& view) override {
       // 2 variants; the wired link has 4 ports (out and in for a and b), all at 8 Mbps.
       const bool view_ok = view.variant_count == 2 && view.link_rates_bps.size() == 4 &&
-                           view.link_rates_bps[0] == 8e6 && view.frames->size() == 4;
+                           view.link_rates_bps[0] == 8e6 && view.frames.size() == 4;
       return {view_ok ? view.frame % 2 : 0, false};
     }
   };
