@@ -84,6 +84,10 @@ struct Network {
   bool is_wireless() const;
   /// Members reach a base through their own uplink and downlink (cellular, or wifi with a base).
   bool is_access() const { return !base.empty(); }
+  /// One medium every transfer in it shares, up and down (Wi-Fi or Wi-Fi Direct without a base).
+  bool is_shared_medium() const {
+    return !is_access() && (kind == NetworkKind::Wifi || kind == NetworkKind::WifiDirect);
+  }
   /// Members plus the base: every device this network reaches.
   std::vector<std::string> endpoints() const;
   bool has_endpoint(const std::string& device) const;

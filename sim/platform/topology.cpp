@@ -30,7 +30,7 @@ void Topology::add_network(std::size_t index) {
     links.reached[m] = 1;
     links.radio[m] = net.is_wireless() ? 1 : 0;
   }
-  if (!net.is_access() && (net.kind == NetworkKind::Wifi || net.kind == NetworkKind::WifiDirect)) {
+  if (net.is_shared_medium()) {
     // One shared medium: every pair crosses the same link.
     links.shape = Shape::Medium;
     const auto medium = add_link(net.name, index, &net.link);

@@ -487,7 +487,7 @@ void Dispatcher::settle_expired() {
     const std::size_t k = expired_pending_.back();
     expired_pending_.pop_back();
     UserState& u = user(k);
-    if (k < u.live_base || k >= u.live_base + u.live.size() || u.live[k - u.live_base] == nullptr) continue;
+    if (!is_live(u, k)) continue;
     FrameState& f = frame_state(k);
     if (!f.continuing && f.first_stage_left > 0) {
       f.first_stage_left = 0;
@@ -499,8 +499,7 @@ void Dispatcher::settle_expired() {
 
 void Dispatcher::drain_expired(std::size_t k) {
   UserState& u = user(k);
-  if (k < u.live_base || k >= u.live_base + u.live.size() || u.live[k - u.live_base] == nullptr) return;
-  if (frame_state(k).active == 0) release_state(u, k);
+  if (is_live(u, k) && frame_state(k).active == 0) release_state(u, k);
 }
 
 void Dispatcher::frame_resolved(std::size_t k) {

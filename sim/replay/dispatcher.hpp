@@ -134,6 +134,10 @@ class Dispatcher {
     std::size_t next_frame() const { return first_frame + resolved; }
     const Workload& workload() const { return *spec.workload; }
   };
+  /// Whether frame `k` of `u` is in flight (admitted, its state not yet released).
+  static bool is_live(const UserState& u, std::size_t k) {
+    return k >= u.live_base && k < u.live_base + u.live.size() && u.live[k - u.live_base] != nullptr;
+  }
   /// A device runs up to Device::slots executions at once, one per unit; an execution runs one
   /// task, or a batch of equal tasks on a batching device (Device::batching).
   struct DeviceState {

@@ -1,5 +1,7 @@
 #include "sim/replay/simulate.hpp"
 
+#include <functional>
+
 #include <xbt/log.h>
 #include <simgrid/s4u.hpp>
 
@@ -123,24 +125,26 @@ SimulationResult simulate(const Platform& platform, const Plan& plan, const Work
   return simulate(platform, std::vector<Plan>{plan}, workload, options, nullptr);
 }
 
-SimulationResult simulate_in_child(const Platform& platform, const std::vector<Plan>& variants,
-                                   const Workload& workload, const SimOptions& options,
-                                   Scheduler* scheduler) {
-  const auto text = run_in_child_process([&] {
-    return simulation_result_to_json(simulate(platform, variants, workload, options, scheduler)).dump();
-  });
+namespace {
+
+// A simulation in a forked child process (SimGrid runs once per process); its result comes back
+// as JSON.
+SimulationResult in_child(const std::function<SimulationResult()>& run) {
+  const auto text = run_in_child_process([&] { return simulation_result_to_json(run()).dump(); });
   return simulation_result_from_json(Json::parse(text));
 }
 
-}  // namespace coinfer
+}  // namespace
 
-namespace coinfer {
+SimulationResult simulate_in_child(const Platform& platform, const std::vector<Plan>& variants,
+                                   const Workload& workload, const SimOptions& options,
+                                   Scheduler* scheduler) {
+  return in_child([&] { return simulate(platform, variants, workload, options, scheduler); });
+}
 
 SimulationResult simulate_population_in_child(const Platform& platform, const std::vector<UserSource>& users,
                                               const SimOptions& options) {
-  const auto text = run_in_child_process(
-      [&] { return simulation_result_to_json(simulate_population(platform, users, options)).dump(); });
-  return simulation_result_from_json(Json::parse(text));
+  return in_child([&] { return simulate_population(platform, users, options); });
 }
 
 }  // namespace coinfer

@@ -154,9 +154,7 @@ ExpectedShares::ExpectedShares(const Platform& platform, const std::vector<Popul
     : platform_(platform), users_on_(platform.networks.size(), 0) {
   for (std::size_t n = 0; n < platform.networks.size(); ++n) {
     const Network& network = platform.networks[n];
-    if (network.is_access() ||
-        !(network.kind == NetworkKind::Wifi || network.kind == NetworkKind::WifiDirect))
-      continue;
+    if (!network.is_shared_medium()) continue;
     media_.push_back(n);
     const auto endpoints = network.endpoints();
     auto& reach = reach_.emplace_back(endpoints.begin(), endpoints.end());

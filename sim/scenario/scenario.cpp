@@ -1,5 +1,6 @@
 #include "sim/scenario/scenario.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -372,7 +373,12 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
       // plans for its expected share sees the platform with its cells at that share (one copy,
       // set for each user in turn).
       std::map<std::size_t, std::unique_ptr<Partitioner>> own;
-      const ExpectedShares shares(out.platform, out.users);
+      const auto plans_on_share = [&](const UserGroupSpec& g) {
+        return g.expected_share.value_or(spec.expected_share);
+      };
+      std::optional<ExpectedShares> shares;  // only when some group plans on its share
+      if (std::any_of(spec.users.begin(), spec.users.end(), plans_on_share))
+        shares.emplace(out.platform, out.users);
       std::optional<Platform> share_view;  // made for the first user that plans on its share
       for (const auto& u : out.users) {
         const UserGroupSpec& g = spec.users[u.group];
@@ -392,9 +398,9 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
           p = made.get();
         }
         const Platform* platform = &out.platform;
-        if (g.expected_share.value_or(spec.expected_share)) {
+        if (plans_on_share(g)) {
           if (!share_view) share_view = out.platform;
-          shares.apply(*share_view, shares.media_of(u.device));
+          shares->apply(*share_view, shares->media_of(u.device));
           platform = &*share_view;
         }
         try {

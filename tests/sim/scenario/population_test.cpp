@@ -118,8 +118,9 @@ TEST_CASE("population: a group's scheduler mapping is laid over the scenario's")
   const auto [name, params] = group_scheduler(g, "cbo", Json{{"server", "edge1"}, {"size_scale", 2}});
   CHECK(name == "cbo");
   CHECK(params == Json{{"server", "edge2"}, {"size_scale", 2}});
-  const auto [other, own] = group_scheduler(UserGroupSpec{.scheduler = Json{{"name", "cbo-local"}}}, "cbo",
-                                            Json{{"server", "edge1"}});
+  UserGroupSpec other_group;
+  other_group.scheduler = Json{{"name", "cbo-local"}};
+  const auto [other, own] = group_scheduler(other_group, "cbo", Json{{"server", "edge1"}});
   CHECK(other == "cbo-local");
   CHECK(own == Json::object());
 }
