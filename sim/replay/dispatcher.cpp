@@ -84,14 +84,11 @@ void Dispatcher::make_ports() {
     ports_.emplace_back(nullptr, *in_.topology, plans, users_.front().workload(), series_, out_);
     return;
   }
-  auto names = std::make_shared<std::vector<std::string>>();
-  for (const auto& l : in_.topology->links()) names->push_back(l.name);
-  const bool whole = users_.size() == 1;  // a single stream: its scheduler sees every frame
+  const auto names = SchedulerPort::link_names_of(*in_.topology);
   ports_.reserve(users_.size());
   for (const auto& u : users_)
     ports_.emplace_back(u.spec.scheduler, *in_.topology, plans.subspan(u.spec.first_variant, u.spec.variants),
-                        u.workload(), series_, out_,
-                        PortScope{u.first_frame, whole ? PortScope::kAllFrames : u.frames, names});
+                        u.workload(), series_, out_, PortScope{u.first_frame, u.frames, names});
 }
 
 double Dispatcher::now() const { return sg4::Engine::get_clock(); }

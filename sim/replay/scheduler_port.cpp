@@ -25,12 +25,12 @@ SchedulerPort::SchedulerPort(Scheduler* scheduler, const Topology& topology,
       series_(series),
       out_(out),
       scope_(std::move(scope)),
-      link_names_(scope_.link_names) {
-  if (!link_names_) {
-    auto names = std::make_shared<std::vector<std::string>>();
-    for (const auto& l : topology.links()) names->push_back(l.name);
-    link_names_ = std::move(names);
-  }
+      link_names_(scope_.link_names ? scope_.link_names : link_names_of(topology)) {}
+
+std::shared_ptr<const std::vector<std::string>> SchedulerPort::link_names_of(const Topology& topology) {
+  auto names = std::make_shared<std::vector<std::string>>();
+  for (const auto& l : topology.links()) names->push_back(l.name);
+  return names;
 }
 
 SchedulerView SchedulerPort::view(const ReplaySnapshot& s) {

@@ -92,6 +92,9 @@ class SchedulerPort {
                 const Workload& workload, std::vector<BandwidthSeries>& series, SimulationResult& out,
                 PortScope scope = {});
 
+  /// The topology's link names, in link order (what PortScope::link_names shares).
+  static std::shared_ptr<const std::vector<std::string>> link_names_of(const Topology& topology);
+
   bool active() const { return scheduler_ != nullptr; }
   /// Scheduler::period_s, 0 without a scheduler.
   double period_s() const { return scheduler_ == nullptr ? 0.0 : scheduler_->period_s(); }
