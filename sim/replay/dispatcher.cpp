@@ -34,7 +34,8 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
       series_(link_series(*input.topology, input.options->seed)),
       trace_(*input.topology, series_, radios_idle_since_s(input), input.options->trace_writer.get(),
              input.options->record_trace, out),
-      radios_(*input.topology, *input.plans, radios_idle_since_s(input), trace_, out) {
+      radios_(*input.topology, *input.plans, radios_idle_since_s(input), trace_, out),
+      flows_(*input.topology, input.private_links) {
   if (in_.users.empty()) throw Error("replay: no stream of frames");
   const Topology& topo = *in_.topology;
   const Platform& platform = topo.platform();

@@ -42,6 +42,7 @@
 #include "sim/plan/compiled_plan.hpp"
 #include "sim/platform/bandwidth_series.hpp"
 #include "sim/replay/dispatcher_common.hpp"
+#include "sim/replay/private_flows.hpp"
 #include "sim/replay/radio_model.hpp"
 #include "sim/replay/scheduler_port.hpp"
 #include "sim/replay/simgrid_platform.hpp"
@@ -66,6 +67,9 @@ struct ReplayInput {
   const std::vector<CompiledPlan>* plans = nullptr;
   std::vector<ReplayUser> users;  ///< at least one
   const SimOptions* options = nullptr;
+  /// Per link, whether PrivateFlows carries its transfers rather than SimGrid (private_flows.hpp;
+  /// the SimGridPlatform was built without them). Empty: none.
+  std::vector<char> private_links;
 };
 
 class Dispatcher {
@@ -162,6 +166,7 @@ class Dispatcher {
     double latency_end_s = 0.0;
     bool restart_pending = false;
     simgrid::s4u::CommPtr comm;
+    bool private_flow = false;     ///< moving in PrivateFlows (then `comm` is null)
     std::size_t activity_pos = 0;  ///< index of `comm` in activities_
     std::size_t user = 0;          ///< whose device sent it (its port measures it)
     /// A scheduler's probe (Scheduler::take_probes): it belongs to no frame (ref.frame == kNoFrame).
@@ -212,7 +217,7 @@ class Dispatcher {
   void on_activity_done(std::size_t pos);
   /// Connects the kernel's comm-completion signal to this dispatcher (once, from its actor).
   void listen_for_completions();
-  /// Marks the executions that ended by now as done.
+  /// Marks the executions and the private flows that ended by now as done.
   void collect_exec_ends();
   /// Suspends the actor until an activity is done or a timer is due.
   void wait_for_next();
@@ -310,11 +315,14 @@ class Dispatcher {
   std::vector<BandwidthSeries> series_;  ///< per link
   TraceRecorder trace_;
   RadioModel radios_;
-  std::vector<SchedulerPort> ports_;    ///< one per user when any has a scheduler, else one for all
-  std::vector<std::size_t> scheduled_;  ///< users with a scheduler, increasing
+  PrivateFlows flows_;
+  std::vector<std::size_t> flows_ended_;  ///< collect_exec_ends' scratch
+  std::vector<SchedulerPort> ports_;      ///< one per user when any has a scheduler, else one for all
+  std::vector<std::size_t> scheduled_;    ///< users with a scheduler, increasing
 
   /// The activities in flight, in the order the event loop prefers among those done at one date
-  /// (the lowest index first): a comm, or null for an execution (exec_ends_ holds its end date).
+  /// (the lowest index first): a comm, or null for an execution (exec_ends_ holds its end date) or a
+  /// private flow (flows_ holds it).
   std::vector<simgrid::s4u::CommPtr> activities_;
   std::vector<Slot> slots_;
   std::set<std::size_t> done_;  ///< indices in activities_ of those done, not yet handled

@@ -101,9 +101,11 @@ void Dispatcher::scheduler_summary() {
 // flow's comm holds the bytes left, so the bytes moved are its size less what SimGrid has left.
 void Dispatcher::add_in_flight(std::size_t u, std::vector<MeasuredLink>& links) const {
   const double t = now();
-  for (const Transfer& x : transfers_) {
-    if (!x.in_use || !x.comm || x.user != u) continue;
-    const double delivered = std::clamp(x.bytes - x.comm->get_remaining(), 0.0, x.bytes);
+  for (std::size_t slot = 0; slot < transfers_.size(); ++slot) {
+    const Transfer& x = transfers_[slot];
+    if (!x.in_use || !(x.comm || x.private_flow) || x.user != u) continue;
+    const double left = x.comm ? x.comm->get_remaining() : flows_.remaining(slot, t);
+    const double delivered = std::clamp(x.bytes - left, 0.0, x.bytes);
     SchedulerPort::add_in_flight(links, {x.route, x.bytes, delivered, t - x.comm_start_s});
   }
 }

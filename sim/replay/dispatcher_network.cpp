@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
 #include "sim/replay/dispatcher.hpp"
 #include "sim/replay/dispatcher_common.hpp"
 
@@ -62,11 +65,27 @@ void Dispatcher::start_comm(std::size_t slot) {
   const double t = now();
   x.comm_start_s = t;
   x.latency_end_s = t + x.route->latency_s;
-  const RouteHosts hosts = sg_.hosts(*x.route);
   // At least one byte: SimGrid never completes a 0-byte comm (its engine reports a deadlock), and a
   // plan may carry an empty or sub-byte message (a download of a tiny updated fraction of weights).
-  x.comm = sg4::Comm::sendto_async(hosts.src, hosts.dst, std::max<std::uint64_t>(1, payload_bytes(x.bytes)));
-  add_activity(x.comm, {false, slot});
+  // A private flow has the same size, so the two ways give the same times.
+  const std::uint64_t bytes = std::max<std::uint64_t>(1, payload_bytes(x.bytes));
+  if (flows_.carries(*x.route)) {
+    flows_.start(slot, *x.route, static_cast<double>(bytes), t);
+    x.private_flow = true;
+    add_activity(nullptr, {false, slot});
+  } else {
+    for (auto l : x.route->links)
+      if (flows_.is_private(l))
+        throw Error(fmt::format(
+            "replay: a probe from '{}' to '{}' crosses link '{}' with another link, and no plan's route "
+            "does: the run keeps that link outside SimGrid (SimOptions::private_links_in_simgrid keeps "
+            "it in)",
+            in_.topology->platform().devices[x.route->src].name,
+            in_.topology->platform().devices[x.route->dst].name, in_.topology->links()[l].name));
+    const RouteHosts hosts = sg_.hosts(*x.route);
+    x.comm = sg4::Comm::sendto_async(hosts.src, hosts.dst, bytes);
+    add_activity(x.comm, {false, slot});
+  }
   radios_.transfer_started(*x.route, x.channel, t);
   for (auto l : x.route->links) {
     LinkState& ls = links_[l];
@@ -86,6 +105,7 @@ void Dispatcher::on_comm_done(std::size_t slot) {
   Transfer& x = transfers_[slot];
   const double t = now();
   x.comm = nullptr;
+  x.private_flow = false;
   radios_.transfer_ended(*x.route, x.channel, t);
   radios_.add_radio_energy(*x.route, x.bytes, t - x.comm_start_s, x.probe());
   port(x.user).measure_transfer(*x.route, x.bytes, x.comm_start_s, t);

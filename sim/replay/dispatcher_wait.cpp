@@ -93,6 +93,7 @@ void Dispatcher::wait_for_next() {
   for (;;) {
     double next = timers_.empty() ? kInf : timers_.top().time_s;
     if (!exec_ends_.empty()) next = std::min(next, exec_ends_.top().end_s);
+    next = std::min(next, flows_.next_s());
     if (next < alarm_s_) arm_alarm(next);
     suspended_ = true;
     sg4::this_actor::suspend();
@@ -125,6 +126,9 @@ void Dispatcher::collect_exec_ends() {
     done_.insert(devices_[e.device].unit_pos[e.unit]);
     exec_ends_.pop();
   }
+  flows_.advance(t, flows_ended_);
+  for (const auto slot : flows_ended_) done_.insert(transfers_[slot].activity_pos);
+  flows_ended_.clear();
 }
 
 void Dispatcher::add_activity(sg4::CommPtr comm, Slot slot) {
@@ -133,7 +137,7 @@ void Dispatcher::add_activity(sg4::CommPtr comm, Slot slot) {
     devices_[slot.index].unit_pos[slot.unit] = pos;
   } else {
     transfers_[slot.index].activity_pos = pos;
-    comm_slots_[comm->get_impl()] = slot.index;
+    if (comm) comm_slots_[comm->get_impl()] = slot.index;
   }
   activities_.push_back(std::move(comm));
   slots_.push_back(slot);

@@ -33,6 +33,20 @@ simgrid::kernel::profile::Profile* bandwidth_profile(const std::string& name, Ba
   return simgrid::kernel::profile::ProfileBuilder::from_callback(name + "#profile", fill, -1.0);
 }
 
+// Whether an endpoint's interface host is needed: some transfer to or from it runs in SimGrid. An
+// access network's member needs one when its uplink or downlink is not private (PrivateFlows),
+// its base when some member's is not; every other network's endpoints always do.
+bool needs_host(const Topology& topology, const std::vector<char>& is_private, std::size_t net,
+                std::size_t device) {
+  if (topology.shape(net) != Topology::Shape::Access) return true;
+  const auto in_simgrid = [&](std::size_t l) { return l != Topology::kNone && is_private[l] == 0; };
+  const Topology::Attachment a = topology.attachment(net, device);
+  if (a.out != Topology::kNone || a.in != Topology::kNone) return in_simgrid(a.out) || in_simgrid(a.in);
+  for (std::size_t l = 0; l < topology.links().size(); ++l)
+    if (topology.links()[l].network == net && is_private[l] == 0) return true;
+  return false;
+}
+
 bool network_varies(const Topology& topology, std::size_t network) {
   for (const auto& l : topology.links())
     if (l.network == network && l.spec->bandwidth.kind != BandwidthModel::Kind::Constant) return true;
@@ -51,9 +65,18 @@ struct Ends {
   double up_latency_s = 0.0, down_latency_s = 0.0;
 };
 
+// An endpoint's attachment without its private links (PrivateFlows carries their transfers).
+Topology::Attachment in_simgrid(const Topology& topology, const SimGridPlatform& sg, std::size_t net,
+                                std::size_t device) {
+  Topology::Attachment a = topology.attachment(net, device);
+  if (a.out != Topology::kNone && sg.links[a.out] == nullptr) a.out = Topology::kNone;
+  if (a.in != Topology::kNone && sg.links[a.in] == nullptr) a.in = Topology::kNone;
+  return a;
+}
+
 Ends ends_of(const Topology& topology, const SimGridPlatform& sg, std::size_t net, std::size_t device) {
   const Network& network = topology.platform().networks[net];
-  const Topology::Attachment a = topology.attachment(net, device);
+  const Topology::Attachment a = in_simgrid(topology, sg, net, device);
   Ends e;
   if (a.out != Topology::kNone) e.up.emplace_back(sg.links[a.out]);
   if (a.in != Topology::kNone) e.down.emplace_back(sg.links[a.in]);
@@ -75,8 +98,11 @@ sg4::Link* latency_link(sg4::NetZone* zone, const std::string& name, double late
 
 }  // namespace
 
-SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t seed) {
+SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t seed,
+                                       const std::vector<char>& private_links) {
   const Platform& platform = topology.platform();
+  std::vector<char> is_private = private_links;
+  is_private.resize(topology.links().size(), 0);
   SimGridPlatform sg;
   auto* root = sg4::create_full_zone("coinfer");
   sg.dispatcher = root->create_host("coinfer.dispatcher", 1.0)->seal();
@@ -93,6 +119,7 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
     auto& ends = sg.endpoints[net];
     for (const auto& name : network.endpoints()) {
       SimGridPlatform::Endpoint e{platform.device_index(name)};
+      if (!needs_host(topology, is_private, net, e.device)) continue;
       e.iface = zone->create_host(name + "@" + network.name, 1.0)->seal();
       if (varies) e.twin = zone->create_host(name + "@" + network.name + "~", 1.0)->seal();
       ends.push_back(e);
@@ -100,7 +127,7 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
     std::sort(ends.begin(), ends.end(), [](const auto& a, const auto& b) { return a.device < b.device; });
     for (std::size_t l = 0; l < topology.links().size(); ++l) {
       const auto& link = topology.links()[l];
-      if (link.network != net) continue;
+      if (link.network != net || is_private[l] != 0) continue;
       if (link.spec->bandwidth.kind == BandwidthModel::Kind::Constant) {
         sg.links[l] = zone->create_link(link.name, link.spec->rate_bps / 8.0)->seal();
         continue;
@@ -125,7 +152,7 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
       // its side's latency itself; a shared medium's, or one a latency-free twin also crosses,
       // gets a latency link of its own.
       const auto& name = platform.devices[d].name;
-      const Topology::Attachment a = topology.attachment(net, d);
+      const Topology::Attachment a = in_simgrid(topology, sg, net, d);
       const bool own_links = topology.shape(net) != Topology::Shape::Medium && !varies;
       if (own_links && a.out != Topology::kNone)
         sg.links[a.out]->set_latency(e.up_latency_s);

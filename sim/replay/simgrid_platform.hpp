@@ -43,7 +43,7 @@ struct SimGridPlatform {
     simgrid::s4u::Host* twin = nullptr;
   };
   std::vector<std::vector<Endpoint>> endpoints;
-  std::vector<simgrid::s4u::Link*> links;  ///< per Topology::links() entry
+  std::vector<simgrid::s4u::Link*> links;  ///< per Topology::links() entry (null: private)
   /// The hosts a transfer on `route` goes between.
   RouteHosts hosts(const Route& route) const;
   /// `device`'s endpoint on `network` (it must be one).
@@ -51,7 +51,10 @@ struct SimGridPlatform {
 };
 
 /// Builds the platform in the current Engine; `seed` seeds the bandwidth profiles
-/// (BandwidthSeries with link_seed(seed, link name)).
-SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t seed);
+/// (BandwidthSeries with link_seed(seed, link name)). The links `private_links` flags
+/// (private_flows.hpp; empty: none) are left out, with them their access network's endpoints that
+/// no transfer in SimGrid reaches: their `links` entries are null and they have no Endpoint.
+SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t seed,
+                                       const std::vector<char>& private_links = {});
 
 }  // namespace coinfer::replay

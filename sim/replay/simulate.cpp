@@ -75,8 +75,10 @@ SimulationResult run_replay(const Topology& topology, const std::vector<Compiled
   int argc = 3;
   sg4::Engine engine(&argc, argv);
   configure(engine);
-  const auto sg = replay::build_simgrid_platform(topology, options.seed);
-  replay::Dispatcher dispatcher({&topology, &plans, std::move(users), &options}, sg, result);
+  std::vector<char> private_links;
+  if (!options.private_links_in_simgrid) private_links = replay::private_links(topology, plans);
+  const auto sg = replay::build_simgrid_platform(topology, options.seed, private_links);
+  replay::Dispatcher dispatcher({&topology, &plans, std::move(users), &options, private_links}, sg, result);
   sg4::Actor::create("dispatcher", sg.dispatcher, [&dispatcher] { dispatcher(); });
   replay::run_engine(engine, [&dispatcher] {
     return fmt::format("{} transfer or compute activities were still pending",

@@ -44,6 +44,11 @@ struct SimOptions {
   /// Radios start asleep (a phone idle before the request): the first transfer of each radio
   /// pays its wake-up. True: they start awake at t = 0 (and sleep after the timeout).
   bool radios_start_awake = false;
+  /// A device's own access links (an uplink or downlink no plan's route shares with another link)
+  /// carry their transfers outside SimGrid, shared equally as SimGrid's model shares them
+  /// (replay/private_flows.hpp), so a population of phones costs SimGrid no host or link each.
+  /// True: every link is a SimGrid link (the same times within rounding; the tests compare them).
+  bool private_links_in_simgrid = false;
 };
 
 /// Simulates `workload` over `platform` with plan `variants` (variant 0 unless `scheduler`

@@ -35,6 +35,19 @@ inline Network shared_network(const std::string& name, NetworkKind kind, std::ve
   return n;
 }
 
+/// An access network `name` to `base`: each member its own uplink and downlink of constant rate.
+inline Network access_network(const std::string& name, std::vector<std::string> members,
+                              const std::string& base, LinkSpec uplink, LinkSpec downlink) {
+  Network n;
+  n.name = name;
+  n.kind = NetworkKind::Lte;
+  n.members = std::move(members);
+  n.base = base;
+  n.uplink = uplink;
+  n.downlink = downlink;
+  return n;
+}
+
 inline Platform make_platform(std::vector<Device> devices, std::vector<Network> networks) {
   Platform p;
   p.name = "test";

@@ -163,3 +163,28 @@ TEST_CASE("probe: a run with probes on a varying link repeats byte for byte") {
   CHECK(a == once());
   CHECK(Json::parse(a)["links"][0]["probes"] == 2);
 }
+
+namespace {
+
+// Phones p1, p2 on an LTE cell to base s: 8 Mbps (1 MB/s) up and down, 50 ms each way.
+Platform lte_pair() {
+  const LinkSpec link = test::constant_link(8e6, 0.05);
+  return test::make_platform({test_device("p1"), test_device("p2"), test_device("s")},
+                             {test::access_network("lte", {"p1", "p2"}, "s", link, link)});
+}
+
+}  // namespace
+
+TEST_CASE("probe: a probe on a phone's own uplink, kept outside SimGrid, takes latency + 8 bytes / rate") {
+  const std::vector<Plan> plans{{"up", "", {transfer_task("x", "p1", "s", 1e5, {})}}};
+  const auto r = run_probes(lte_pair(), plans, single_workload(), {{"lte", "p1", "s", 1e5}});
+  // The frame's upload and the probe share p1's uplink from 0.05 s: both end at 0.05 + 0.2.
+  CHECK(r.frames[0].end_s == Approx(0.25).epsilon(1e-9));
+  CHECK(r.end_s == Approx(0.25).epsilon(1e-9));
+}
+
+TEST_CASE("probe: a probe up one phone's private link and down another's is refused, naming the link") {
+  const std::vector<Plan> plans{{"up", "", {transfer_task("x", "p1", "s", 1e5, {})}}};
+  CHECK_THROWS_WITH(run_probes(lte_pair(), plans, single_workload(), {{"lte", "p1", "p2", 1e5}}),
+                    Catch::Contains("a probe from 'p1' to 'p2' crosses link 'lte/p1/up'"));
+}

@@ -1,0 +1,121 @@
+#include "sim/replay/private_flows.hpp"
+
+#include <algorithm>
+
+namespace coinfer::replay {
+
+namespace {
+
+// A flow whose remaining bytes are within this fraction of its size ended: the share's rounding
+// leaves a few ulps where SimGrid, finishing equal flows together, leaves none.
+constexpr double kEndedFraction = 1e-12;
+
+}  // namespace
+
+std::vector<char> private_links(const Topology& topology, std::span<const CompiledPlan> plans) {
+  const auto& links = topology.links();
+  std::vector<char> is_private(links.size(), 0);
+  for (std::size_t l = 0; l < links.size(); ++l)
+    is_private[l] = topology.shape(links[l].network) == Topology::Shape::Access &&
+                    links[l].spec->bandwidth.kind == BandwidthModel::Kind::Constant;
+  for (const auto& plan : plans)
+    for (const auto& task : plan.tasks)
+      if (task.route != nullptr && task.route->links.size() > 1)
+        for (auto l : task.route->links) is_private[l] = 0;
+  return is_private;
+}
+
+PrivateFlows::PrivateFlows(const Topology& topology, std::vector<char> is_private)
+    : private_(std::move(is_private)) {
+  private_.resize(topology.links().size(), 0);
+  rate_.resize(private_.size());
+  shared_.resize(private_.size());
+  for (std::size_t l = 0; l < private_.size(); ++l) rate_[l] = topology.links()[l].spec->rate_bps / 8.0;
+}
+
+void PrivateFlows::start(std::size_t flow, const Route& route, double bytes, double now_s) {
+  if (flow >= flows_.size()) flows_.resize(flow + 1);
+  Flow& f = flows_[flow];
+  f.link = route.links[0];
+  f.bytes = f.remaining = bytes;
+  f.since_s = now_s;
+  f.sharing = false;
+  f.live = true;
+  ++f.generation;
+  push(flow, now_s + route.latency_s);
+}
+
+double PrivateFlows::share_bps(std::size_t link) const {
+  return rate_[link] / static_cast<double>(shared_[link].size());
+}
+
+void PrivateFlows::settle(std::size_t link, double now_s) {
+  if (shared_[link].empty()) return;
+  const double share = share_bps(link);
+  for (auto i : shared_[link]) {
+    Flow& f = flows_[i];
+    f.remaining = std::max(0.0, f.remaining - (now_s - f.since_s) * share);
+    f.since_s = now_s;
+  }
+}
+
+void PrivateFlows::reschedule(std::size_t link, double now_s) {
+  if (shared_[link].empty()) return;
+  const double share = share_bps(link);
+  for (auto i : shared_[link]) {
+    ++flows_[i].generation;
+    push(i, now_s + flows_[i].remaining / share);
+  }
+}
+
+void PrivateFlows::push(std::size_t flow, double at_s) {
+  events_.push({at_s, seq_++, flow, flows_[flow].generation});
+}
+
+bool PrivateFlows::stale(const Event& e) const {
+  const Flow& f = flows_[e.flow];
+  return !f.live || f.generation != e.generation;
+}
+
+double PrivateFlows::next_s() {
+  while (!events_.empty() && stale(events_.top())) events_.pop();
+  return events_.empty() ? std::numeric_limits<double>::infinity() : events_.top().at_s;
+}
+
+// Every event due by now_s, the earliest first. A latency's end adds its flow to the link's
+// sharers; a flow's end removes it and every other sharer with nothing left (equal flows end
+// together, as in SimGrid).
+void PrivateFlows::advance(double now_s, std::vector<std::size_t>& ended) {
+  while (next_s() <= now_s) {
+    const Event e = events_.top();
+    events_.pop();
+    Flow& f = flows_[e.flow];
+    const std::size_t link = f.link;
+    auto& sharers = shared_[link];
+    settle(link, e.at_s);
+    if (!f.sharing) {
+      f.sharing = true;
+      f.since_s = e.at_s;
+      sharers.push_back(e.flow);
+    } else {
+      f.remaining = 0.0;
+    }
+    const std::size_t first_ended = ended.size();
+    for (auto i : sharers)
+      if (flows_[i].remaining <= kEndedFraction * flows_[i].bytes) ended.push_back(i);
+    std::sort(ended.begin() + static_cast<std::ptrdiff_t>(first_ended), ended.end());
+    for (auto k = first_ended; k < ended.size(); ++k) {
+      flows_[ended[k]].live = false;
+      sharers.erase(std::find(sharers.begin(), sharers.end(), ended[k]));
+    }
+    reschedule(link, e.at_s);
+  }
+}
+
+double PrivateFlows::remaining(std::size_t flow, double now_s) const {
+  const Flow& f = flows_[flow];
+  if (!f.sharing) return f.remaining;
+  return std::max(0.0, f.remaining - (now_s - f.since_s) * share_bps(f.link));
+}
+
+}  // namespace coinfer::replay

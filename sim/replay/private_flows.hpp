@@ -1,0 +1,85 @@
+#pragma once
+/// Internal to sim/replay (no SimGrid): transfers on links that one device's single-link routes
+/// alone cross, kept outside SimGrid.
+///
+/// A phone's own uplink and downlink to its cell's base carry only that phone's transfers, each on
+/// a route of that one link. SimGrid's CM02 model, as the replay configures it (simulate.cpp: no
+/// cross traffic, no TCP window bound), shares such a link equally among the transfers past their
+/// latency: a transfer waits its route's latency, then takes rate / n while n transfers share the
+/// link. PrivateFlows computes exactly that, so these links and their endpoints' interface hosts
+/// need not exist in SimGrid: a population of phones on their own access links costs SimGrid
+/// nothing per phone (a SimGrid host and two links are 12 KB), and a frame's transfers cost no
+/// SimGrid action. SimOptions::private_links_in_simgrid keeps them in SimGrid (the tests compare
+/// the two).
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <queue>
+#include <span>
+#include <vector>
+
+#include "sim/plan/compiled_plan.hpp"
+#include "sim/platform/topology.hpp"
+
+namespace coinfer::replay {
+
+/// Per Topology link, whether it is private: of an access network (a member's uplink or downlink),
+/// of constant rate, and crossed by no route of `plans` that crosses another link too (a member to
+/// member transfer goes up one link and down another, and shares each with other routes' flows).
+/// A link no plan uses is private: the only routes it can carry alone are its own.
+std::vector<char> private_links(const Topology& topology, std::span<const CompiledPlan> plans);
+
+class PrivateFlows {
+ public:
+  /// `is_private` per link (private_links; missing entries, or an empty vector: not private).
+  PrivateFlows(const Topology& topology, std::vector<char> is_private);
+
+  bool is_private(std::size_t link) const { return private_[link] != 0; }
+  /// Whether `route` runs here: one link, and that link private.
+  bool carries(const Route& route) const { return route.links.size() == 1 && is_private(route.links[0]); }
+  /// Flow `flow` (the replay's transfer slot, reused once it ended) of `bytes` starts on `route`
+  /// at `now_s`: it shares the link once the route's latency has passed.
+  void start(std::size_t flow, const Route& route, double bytes, double now_s);
+  /// The next date a flow's latency ends or a flow ends (infinity when none is in flight).
+  double next_s();
+  /// Handles every change due by `now_s`, in date order; appends the flows that ended, in the
+  /// order they ended (those ending together by flow).
+  void advance(double now_s, std::vector<std::size_t>& ended);
+  /// The bytes flow `flow` has still to deliver at `now_s` (all of them during its latency).
+  double remaining(std::size_t flow, double now_s) const;
+
+ private:
+  struct Flow {
+    std::size_t link = 0;
+    double bytes = 0.0;
+    double remaining = 0.0;
+    double since_s = 0.0;  ///< when `remaining` was last brought up to date
+    bool sharing = false;  ///< past its latency
+    bool live = false;
+    std::uint64_t generation = 0;  ///< events of older generations are stale
+  };
+  struct Event {
+    double at_s = 0.0;
+    std::uint64_t seq = 0;
+    std::size_t flow = 0;
+    std::uint64_t generation = 0;
+    bool operator>(const Event& o) const { return at_s != o.at_s ? at_s > o.at_s : seq > o.seq; }
+  };
+  double share_bps(std::size_t link) const;
+  /// Brings the remaining bytes of the link's sharing flows up to `now_s` at the old share.
+  void settle(std::size_t link, double now_s);
+  /// New end dates for the link's sharing flows at its current share.
+  void reschedule(std::size_t link, double now_s);
+  void push(std::size_t flow, double at_s);
+  bool stale(const Event& e) const;
+
+  std::vector<char> private_;
+  std::vector<double> rate_;                      ///< per link, bytes/s
+  std::vector<std::vector<std::size_t>> shared_;  ///< per link, its flows past their latency
+  std::vector<Flow> flows_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  std::uint64_t seq_ = 0;
+  std::vector<std::size_t> touched_;  ///< advance's scratch: links whose share changed
+};
+
+}  // namespace coinfer::replay
