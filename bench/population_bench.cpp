@@ -5,8 +5,10 @@
 // semaphore), both measured in this run, each in its own child process. The server has one slot
 // per 2.5 users' worth of load (at least 8): half busy at any N, so its queue stays short and N
 // changes only how many users there are. Prints, per N, the wall time per frame of each and
-// their ratio, and the peak memory per user of each beyond the 32-byte frame records, and their
-// difference, and coinfer's wall time per frame against its own at the first N (flat: 1.00).
+// their ratio; the peak memory per user of each beyond the 32-byte frame records, and of coinfer's
+// what simulate_population itself grew beyond its inputs (the platform's devices and the users'
+// plans, which the caller built: "engine"); and coinfer's wall time per frame against its own at
+// the first N (flat: 1.00).
 // coinfer keeps each phone's own uplink and downlink outside SimGrid (replay/private_flows.hpp);
 // `simgrid` as third argument keeps them in SimGrid (SimOptions::private_links_in_simgrid), as the
 // bare program does.
@@ -49,7 +51,8 @@ int server_slots(int users) {
 struct Measure {
   double wall_s = 0.0;
   double frames = 0.0;
-  double peak_kb = 0.0;  ///< peak resident memory grown during the run
+  double peak_kb = 0.0;    ///< peak resident memory grown during the run
+  double engine_kb = 0.0;  ///< of it, grown during simulate_population (beyond its inputs)
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -88,10 +91,12 @@ Measure run_coinfer(int users, int frames, bool links_in_simgrid) {
     cell.uplink.latency_s = kLatencyS;
     cell.downlink.rate_bps = kDownBps;
     cell.downlink.latency_s = kLatencyS;
+    p.devices.reserve(static_cast<std::size_t>(users) + 1);
     for (int i = 0; i < users; ++i) {
       coinfer::Device d;
       d.name = phone(i);
       d.calibration.power = {0.7, 3.5};
+      d.calibration.radio["4g"] = {438.39, 1288.04, 51.97, 1288.04};  // JointDNN 4G, as jetson_tx2.json
       p.devices.push_back(d);
       cell.members.push_back(d.name);
     }
@@ -114,13 +119,17 @@ Measure run_coinfer(int users, int frames, bool links_in_simgrid) {
     }
     coinfer::SimOptions options;
     options.private_links_in_simgrid = links_in_simgrid;
+    const double inputs_kb = resident_kb();
     const auto r = coinfer::simulate_population(p, sources, options);
-    return Json{
-        {"wall_s", seconds_since(t0)}, {"frames", r.completed_frames()}, {"peak_kb", peak_kb() - start_kb}}
+    return Json{{"wall_s", seconds_since(t0)},
+                {"frames", r.completed_frames()},
+                {"peak_kb", peak_kb() - start_kb},
+                {"engine_kb", peak_kb() - inputs_kb}}
         .dump();
   });
   const Json j = Json::parse(text);
-  return {j["wall_s"].get<double>(), j["frames"].get<double>(), j["peak_kb"].get<double>()};
+  return {j["wall_s"].get<double>(), j["frames"].get<double>(), j["peak_kb"].get<double>(),
+          j["engine_kb"].get<double>()};
 }
 
 // The same work against SimGrid directly: a star zone like coinfer's, one actor per user that
@@ -165,7 +174,7 @@ Measure run_bare(int users, int frames) {
     return Json{{"wall_s", seconds_since(t0)}, {"frames", done}, {"peak_kb", peak_kb() - start_kb}}.dump();
   });
   const Json j = Json::parse(text);
-  return {j["wall_s"].get<double>(), j["frames"].get<double>(), j["peak_kb"].get<double>()};
+  return {j["wall_s"].get<double>(), j["frames"].get<double>(), j["peak_kb"].get<double>(), 0.0};
 }
 
 std::vector<int> parse_users(const char* text) {
@@ -182,8 +191,8 @@ int main(int argc, char** argv) {
   const int frames = argc > 2 ? std::atoi(argv[2]) : 20;
   const bool links_in_simgrid = argc > 3 && std::string(argv[3]) == "simgrid";
   std::printf(
-      "users  frames   coinfer us/frame   bare us/frame   ratio   coinfer KB/user   bare KB/user   "
-      "coinfer - bare KB/user   coinfer us/frame vs first N\n");
+      "users  frames   coinfer us/frame   bare us/frame   ratio   coinfer KB/user   engine KB/user   "
+      "bare KB/user   coinfer us/frame vs first N\n");
   double first_us = 0.0;
   for (int users : sizes) {
     const Measure bare = run_bare(users, frames);
@@ -192,9 +201,10 @@ int main(int argc, char** argv) {
     const double ours_us = ours.wall_s / ours.frames * 1e6, bare_us = bare.wall_s / bare.frames * 1e6;
     const double records_kb = ours.frames * 32.0 / 1024.0;
     const double ours_kb = (ours.peak_kb - records_kb) / users, bare_kb = bare.peak_kb / users;
+    const double engine_kb = (ours.engine_kb - records_kb) / users;
     if (first_us == 0.0) first_us = ours_us;
-    std::printf("%5d  %6.0f   %16.1f   %13.1f   %5.2f   %15.2f   %12.2f   %22.2f   %27.2f\n", users,
-                ours.frames, ours_us, bare_us, ours_us / bare_us, ours_kb, bare_kb, ours_kb - bare_kb,
+    std::printf("%5d  %6.0f   %16.1f   %13.1f   %5.2f   %15.2f   %14.2f   %12.2f   %27.2f\n", users,
+                ours.frames, ours_us, bare_us, ours_us / bare_us, ours_kb, engine_kb, bare_kb,
                 ours_us / first_us);
   }
   return 0;

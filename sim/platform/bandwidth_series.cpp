@@ -17,7 +17,20 @@ std::uint64_t link_seed(std::uint64_t seed, const std::string& link_name) {
   return splitmix64(seed ^ fnv1a64(link_name));
 }
 
-BandwidthSeries::BandwidthSeries(const LinkSpec& spec, std::uint64_t seed) : spec_(spec), rng_(seed) {
+BandwidthSeries::BandwidthSeries(const BandwidthSeries& other)
+    : spec_(other.spec_),
+      seed_(other.seed_),
+      rng_(other.rng_ ? std::make_unique<std::mt19937_64>(*other.rng_) : nullptr),
+      segments_(other.segments_),
+      trace_points_(other.trace_points_),
+      cursor_(other.cursor_) {}
+
+BandwidthSeries& BandwidthSeries::operator=(const BandwidthSeries& other) {
+  if (this != &other) *this = BandwidthSeries(other);
+  return *this;
+}
+
+BandwidthSeries::BandwidthSeries(const LinkSpec& spec, std::uint64_t seed) : spec_(spec), seed_(seed) {
   if (spec_.bandwidth.kind == BandwidthModel::Kind::Trace) {
     // Before the first point the nominal rate holds.
     trace_points_ = spec_.bandwidth.trace;
@@ -28,19 +41,20 @@ BandwidthSeries::BandwidthSeries(const LinkSpec& spec, std::uint64_t seed) : spe
 
 double BandwidthSeries::draw() {
   const auto& m = spec_.bandwidth;
+  if (!rng_) rng_ = std::make_unique<std::mt19937_64>(seed_);
   switch (m.kind) {
     case BandwidthModel::Kind::Normal: {
       // Normal truncated at the floor: draws below it are raised to it.
       std::normal_distribution<double> dist(m.mean_bps, m.stddev_bps);
-      return std::max(m.floor_bps, dist(rng_));
+      return std::max(m.floor_bps, dist(*rng_));
     }
     case BandwidthModel::Kind::Uniform: {
       std::uniform_real_distribution<double> dist(m.low_bps, m.high_bps);
-      return dist(rng_);
+      return dist(*rng_);
     }
     case BandwidthModel::Kind::Empirical: {
       std::uniform_int_distribution<std::size_t> dist(0, m.values_bps.size() - 1);
-      return m.values_bps[dist(rng_)];
+      return m.values_bps[dist(*rng_)];
     }
     default:
       return spec_.rate_bps;

@@ -9,6 +9,7 @@
 ///     double r = s.rate_at(3.5);               // bps in force at t = 3.5 s
 ///     double t = s.next_change_after(3.5);     // next segment start (inf: never changes)
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ class BandwidthSeries {
   };
 
   BandwidthSeries(const LinkSpec& spec, std::uint64_t seed);
+  BandwidthSeries(const BandwidthSeries& other);
+  BandwidthSeries& operator=(const BandwidthSeries& other);
+  BandwidthSeries(BandwidthSeries&&) = default;
+  BandwidthSeries& operator=(BandwidthSeries&&) = default;
 
   /// False for a constant rate (one segment forever).
   bool varies() const { return spec_.bandwidth.kind != BandwidthModel::Kind::Constant; }
@@ -44,7 +49,9 @@ class BandwidthSeries {
   double draw();
 
   LinkSpec spec_;
-  std::mt19937_64 rng_;
+  std::uint64_t seed_ = 0;
+  /// Made at the first draw: a generator is 2.5 KB, and a city's constant links never draw.
+  std::unique_ptr<std::mt19937_64> rng_;
   std::vector<Segment> segments_;
   std::vector<std::pair<double, double>> trace_points_;  ///< trace with the t = 0 point added
   std::size_t cursor_ = 0;  ///< segment last found by rate_at (queries are mostly monotonic)

@@ -9,6 +9,11 @@ Topology::Topology(const Platform& platform) : platform_(&platform) {
   device_by_name_.reserve(platform.devices.size());
   for (std::size_t d = 0; d < platform.devices.size(); ++d)
     device_by_name_.emplace(platform.devices[d].name, d);
+  // Each network adds one link (a medium) or two per member (switch ports, access links).
+  std::size_t links = 0;
+  for (const auto& n : platform.networks) links += n.is_shared_medium() ? 1 : 2 * n.members.size();
+  links_.reserve(links);
+  nets_.reserve(platform.networks.size());
   for (std::size_t i = 0; i < platform.networks.size(); ++i) add_network(i);
 }
 

@@ -16,6 +16,7 @@ namespace {
 
 std::vector<BandwidthSeries> link_series(const Topology& topology, std::uint64_t seed) {
   std::vector<BandwidthSeries> series;
+  series.reserve(topology.links().size());
   for (const auto& l : topology.links()) series.emplace_back(*l.spec, link_seed(seed, l.name));
   return series;
 }
@@ -56,6 +57,8 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   }
   links_.resize(topo.links().size());
 
+  users_.reserve(in_.users.size());
+  user_first_.reserve(in_.users.size());
   for (const auto& spec : in_.users) {
     UserState& u = users_.emplace_back();
     u.spec = spec;
@@ -72,6 +75,7 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   make_ports();
   out_.devices.resize(n_dev);
   for (std::size_t d = 0; d < n_dev; ++d) out_.devices[d].device = platform.devices[d].name;
+  out_.links.reserve(topo.links().size());
   for (const auto& l : topo.links())
     out_.links.push_back({l.name, platform.networks[l.network].name, 0.0, 0, 0.0, 0, 0.0});
 }

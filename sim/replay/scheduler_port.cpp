@@ -25,7 +25,7 @@ SchedulerPort::SchedulerPort(Scheduler* scheduler, const Topology& topology,
       series_(series),
       out_(out),
       scope_(std::move(scope)),
-      link_names_(scope_.link_names ? scope_.link_names : link_names_of(topology)) {}
+      link_names_(scope_.link_names || scheduler == nullptr ? scope_.link_names : link_names_of(topology)) {}
 
 std::shared_ptr<const std::vector<std::string>> SchedulerPort::link_names_of(const Topology& topology) {
   auto names = std::make_shared<std::vector<std::string>>();
@@ -44,6 +44,7 @@ SchedulerView SchedulerPort::view(const ReplaySnapshot& s) {
   v.deadline_s = workload_.deadline_s;
   const std::span<const FrameRecord> all(out_.frames);
   v.frames = scope_.count == PortScope::kAllFrames ? all : all.subspan(scope_.first, scope_.count);
+  if (!link_names_) link_names_ = link_names_of(topology_);
   v.link_names = link_names_.get();
   v.link_rates_bps.reserve(series_.size());
   for (auto& series : series_) v.link_rates_bps.push_back(series.rate_at(v.now_s));
@@ -188,6 +189,8 @@ std::vector<BackgroundRequest> SchedulerPort::take_background(const SchedulerVie
 }
 
 void SchedulerPort::measure_transfer(const Route& route, double bytes, double start_s, double end_s) {
+  // Nobody reads the measurements of a port without a scheduler: a city's runs keep none.
+  if (scheduler_ == nullptr) return;
   const double duration_s = end_s - start_s - route.latency_s;
   if (!(duration_s > 0.0)) return;
   const double rate_bps = 8.0 * bytes / duration_s;

@@ -109,6 +109,11 @@ SimulationResult simulate_population(const Platform& platform, const std::vector
   std::vector<CompiledPlan> plans;
   std::vector<replay::ReplayUser> streams;
   SimulationResult result;
+  std::size_t variants = 0;
+  for (const auto& u : users) variants += u.variants.size();
+  plans.reserve(variants);
+  streams.reserve(users.size());
+  result.users.reserve(users.size());
   std::size_t first_frame = 0;
   for (const auto& u : users) {
     if (u.variants.empty()) throw InputError("", "users", fmt::format("user '{}' has no plan", u.name));
