@@ -4,11 +4,13 @@
 // communications on the same platform shape (one actor per user, the server's slots a FIFO
 // semaphore), both measured in this run, each in its own child process. The server has one slot
 // per 2.5 users' worth of load (at least 8): half busy at any N, so its queue stays short and N
-// changes only how many users there are. Prints, per N, the wall time per frame of each and
+// changes only how many users there are. Each runs F and 2F frames per user: the time per frame
+// is the difference over the F extra frames per user, so setup (building the platform, SimGrid's
+// start, compiling the plans) is not in it. Prints, per N, that time per frame of each and
 // their ratio; the peak memory per user of each beyond the 32-byte frame records, and of coinfer's
 // what simulate_population itself grew beyond its inputs (the platform's devices and the users'
 // plans, which the caller built: "engine"); and coinfer's wall time per frame against its own at
-// the first N (flat: 1.00).
+// the first N (flat: 1.00). Memory is the F-frame run's.
 // coinfer keeps each phone's own uplink and downlink outside SimGrid (replay/private_flows.hpp);
 // `simgrid` as third argument keeps them in SimGrid (SimOptions::private_links_in_simgrid), as the
 // bare program does.
@@ -195,10 +197,15 @@ int main(int argc, char** argv) {
       "bare KB/user   coinfer us/frame vs first N\n");
   double first_us = 0.0;
   for (int users : sizes) {
-    const Measure bare = run_bare(users, frames);
+    const Measure bare = run_bare(users, frames), bare2 = run_bare(users, 2 * frames);
     const Measure ours = run_coinfer(users, frames, links_in_simgrid);
-    if (ours.frames != bare.frames) std::fprintf(stderr, "warning: %d users: frame counts differ\n", users);
-    const double ours_us = ours.wall_s / ours.frames * 1e6, bare_us = bare.wall_s / bare.frames * 1e6;
+    const Measure ours2 = run_coinfer(users, 2 * frames, links_in_simgrid);
+    if (ours.frames != bare.frames || ours2.frames != bare2.frames)
+      std::fprintf(stderr, "warning: %d users: frame counts differ\n", users);
+    const auto per_frame_us = [](const Measure& a, const Measure& b) {
+      return (b.wall_s - a.wall_s) / (b.frames - a.frames) * 1e6;
+    };
+    const double ours_us = per_frame_us(ours, ours2), bare_us = per_frame_us(bare, bare2);
     const double records_kb = ours.frames * 32.0 / 1024.0;
     const double ours_kb = (ours.peak_kb - records_kb) / users, bare_kb = bare.peak_kb / users;
     const double engine_kb = (ours.engine_kb - records_kb) / users;

@@ -16,6 +16,7 @@
 /// links without latency: the replay moves the rest of an
 /// in-flight transfer there when a rate changes (SimGrid 3.32 keeps a flow's rate bound at the
 /// bandwidth it saw when it started, so a rate increase would otherwise not reach it).
+/// Private links (private_flows.hpp) are not built, nor the endpoints no SimGrid transfer reaches.
 #include <vector>
 
 #include <simgrid/s4u.hpp>
