@@ -26,11 +26,9 @@ std::vector<char> private_links(const Topology& topology, std::span<const Compil
 }
 
 PrivateFlows::PrivateFlows(const Topology& topology, std::vector<char> is_private)
-    : private_(std::move(is_private)) {
+    : topology_(topology), private_(std::move(is_private)) {
   private_.resize(topology.links().size(), 0);
-  rate_.resize(private_.size());
   shared_.resize(private_.size());
-  for (std::size_t l = 0; l < private_.size(); ++l) rate_[l] = topology.links()[l].spec->rate_bps / 8.0;
 }
 
 void PrivateFlows::start(std::size_t flow, const Route& route, double bytes, double now_s) {
@@ -46,7 +44,7 @@ void PrivateFlows::start(std::size_t flow, const Route& route, double bytes, dou
 }
 
 double PrivateFlows::share_bps(std::size_t link) const {
-  return rate_[link] / static_cast<double>(shared_[link].size());
+  return topology_.links()[link].spec->rate_bps / 8.0 / static_cast<double>(shared_[link].size());
 }
 
 void PrivateFlows::settle(std::size_t link, double now_s) {

@@ -73,8 +73,8 @@ class PrivateFlows {
   void push(std::size_t flow, double at_s);
   bool stale(const Event& e) const;
 
+  const Topology& topology_;
   std::vector<char> private_;
-  std::vector<double> rate_;                      ///< per link, bytes/s
   std::vector<std::vector<std::size_t>> shared_;  ///< per link, its flows past their latency
   std::vector<Flow> flows_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
