@@ -24,10 +24,14 @@ def check(coinfer, model, folder):
     path = os.path.join(folder, model + ".onnx")
     run([coinfer, "model", "export", model, "--format", "onnx", "-o", path])
     try:
-        onnx.checker.check_model(path, full_check=True)
-        inferred = shape_inference.infer_shapes(onnx.load(path), strict_mode=True).graph
+        with open(path, "rb") as f:
+            data = f.read()
     finally:
         os.remove(path)
+    # onnx.checker's full check is check_model and then this shape inference: run once, its result
+    # is the shapes compared below.
+    onnx.checker.check_model(data)
+    inferred = shape_inference.infer_shapes(data, check_type=True, strict_mode=True).graph
     shapes = {}
     for v in list(inferred.value_info) + list(inferred.output) + list(inferred.input):
         shapes[v.name] = [d.dim_value for d in v.type.tensor_type.shape.dim]
