@@ -30,17 +30,17 @@ BandwidthSeries& BandwidthSeries::operator=(const BandwidthSeries& other) {
   return *this;
 }
 
-BandwidthSeries::BandwidthSeries(const LinkSpec& spec, std::uint64_t seed) : spec_(spec), seed_(seed) {
-  if (spec_.bandwidth.kind == BandwidthModel::Kind::Trace) {
+BandwidthSeries::BandwidthSeries(const LinkSpec& spec, std::uint64_t seed) : spec_(&spec), seed_(seed) {
+  if (spec_->bandwidth.kind == BandwidthModel::Kind::Trace) {
     // Before the first point the nominal rate holds.
-    trace_points_ = spec_.bandwidth.trace;
+    trace_points_ = spec_->bandwidth.trace;
     if (trace_points_.empty() || trace_points_.front().first > 0.0)
-      trace_points_.insert(trace_points_.begin(), {0.0, spec_.rate_bps});
+      trace_points_.insert(trace_points_.begin(), {0.0, spec_->rate_bps});
   }
 }
 
 double BandwidthSeries::draw() {
-  const auto& m = spec_.bandwidth;
+  const auto& m = spec_->bandwidth;
   if (!rng_) rng_ = std::make_unique<std::mt19937_64>(seed_);
   switch (m.kind) {
     case BandwidthModel::Kind::Normal: {
@@ -57,17 +57,17 @@ double BandwidthSeries::draw() {
       return m.values_bps[dist(*rng_)];
     }
     default:
-      return spec_.rate_bps;
+      return spec_->rate_bps;
   }
 }
 
 bool BandwidthSeries::generate_next() {
-  const auto& m = spec_.bandwidth;
+  const auto& m = spec_->bandwidth;
   const auto k = segments_.size();
   switch (m.kind) {
     case BandwidthModel::Kind::Constant:
       if (k > 0) return false;
-      segments_.push_back({0.0, spec_.rate_bps});
+      segments_.push_back({0.0, spec_->rate_bps});
       return true;
     case BandwidthModel::Kind::Trace: {
       // A repeating trace restarts every period.

@@ -29,14 +29,17 @@ class BandwidthSeries {
     double rate_bps = 0.0;
   };
 
+  /// Keeps a reference to `spec` (a population has two links per phone: a copy per link was
+  /// most of a series' size), so `spec` outlives the series; a temporary is refused.
   BandwidthSeries(const LinkSpec& spec, std::uint64_t seed);
+  BandwidthSeries(LinkSpec&&, std::uint64_t) = delete;
   BandwidthSeries(const BandwidthSeries& other);
   BandwidthSeries& operator=(const BandwidthSeries& other);
   BandwidthSeries(BandwidthSeries&&) = default;
   BandwidthSeries& operator=(BandwidthSeries&&) = default;
 
   /// False for a constant rate (one segment forever).
-  bool varies() const { return spec_.bandwidth.kind != BandwidthModel::Kind::Constant; }
+  bool varies() const { return spec_->bandwidth.kind != BandwidthModel::Kind::Constant; }
   /// Segment `k`, or null past the end of a non-repeating trace.
   const Segment* segment(std::size_t k);
   /// Rate in force at time `t_s` >= 0.
@@ -48,7 +51,7 @@ class BandwidthSeries {
   bool generate_next();
   double draw();
 
-  LinkSpec spec_;
+  const LinkSpec* spec_ = nullptr;
   std::uint64_t seed_ = 0;
   /// Made at the first draw: a generator is 2.5 KB, and a city's constant links never draw.
   std::unique_ptr<std::mt19937_64> rng_;

@@ -9,7 +9,8 @@
 using namespace coinfer;
 
 TEST_CASE("bandwidth series: a constant rate never changes") {
-  BandwidthSeries s(test::constant_link(8e6, 0.0), 1);
+  const LinkSpec spec = test::constant_link(8e6, 0.0);
+  BandwidthSeries s(spec, 1);
   CHECK_FALSE(s.varies());
   CHECK(s.rate_at(0.0) == 8e6);
   CHECK(s.rate_at(1e6) == 8e6);
