@@ -42,6 +42,9 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   const Platform& platform = topo.platform();
   const auto n_dev = platform.devices.size();
   devices_.resize(n_dev);
+  std::size_t unit_count = 0;
+  for (const auto& device : platform.devices) unit_count += device.slots;
+  units_.reserve(unit_count);
   for (std::size_t d = 0; d < n_dev; ++d) {
     const Device& device = platform.devices[d];
     if (device.batching && device.batching->time_ratio.size() < device.batching->max_batch)
@@ -49,11 +52,13 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
           fmt::format("replay: device '{}' batches up to {} tasks but has batch times for {} (scenarios "
                       "fill them from the cost model: fill_batch_times)",
                       device.name, device.batching->max_batch, device.batching->time_ratio.size()));
-    const std::size_t units = device.slots;
-    devices_[d].running.resize(units);
-    devices_[d].started_s.resize(units);
-    devices_[d].unit_pos.resize(units);
-    for (std::size_t u = units; u-- > 0;) devices_[d].free_units.push_back(u);
+    devices_[d].first_unit = units_.size();
+    units_.resize(units_.size() + device.slots);
+    // Unit 0 on top, then 1, ...: the order units are taken in.
+    for (std::size_t u = device.slots; u-- > 0;) {
+      unit(d, u).next_free = devices_[d].free_unit;
+      devices_[d].free_unit = u;
+    }
   }
   links_.resize(topo.links().size());
 
@@ -215,17 +220,18 @@ void Dispatcher::try_start(std::size_t device) {
     return;
   }
   const auto& batching = in_.topology->platform().devices[device].batching;
-  while (!d.free_units.empty() && !d.ready.empty()) {
-    const std::size_t unit = d.free_units.back();
-    if (!take_execution(device, d.running[unit])) break;
-    d.free_units.pop_back();
+  while (d.free_unit != kNoUnit && !d.ready.empty()) {
+    const std::size_t u = d.free_unit;
+    Unit& idle = unit(device, u);
+    if (!take_execution(device, idle.running)) break;
+    d.free_unit = idle.next_free;
     ++d.busy;
-    d.started_s[unit] = now();
-    const auto& members = d.running[unit];
+    idle.started_s = now();
+    const auto& members = idle.running;
     const double seconds =
         duration_s(members.front()) * (members.size() > 1 ? batching->time_ratio[members.size() - 1] : 1.0);
     if (batching && trace_.streams()) trace_.batch(device, now(), members.size());
-    add_exec(device, unit, seconds);
+    add_exec(device, u, seconds);
   }
   settle_expired();
   sample_queue(device);
@@ -279,17 +285,20 @@ bool Dispatcher::take_execution(std::size_t device, std::vector<TaskRef>& member
   return false;
 }
 
-void Dispatcher::on_exec_done(std::size_t device, std::size_t unit) {
+void Dispatcher::on_exec_done(std::size_t device, std::size_t u) {
   DeviceState& d = devices_[device];
+  Unit& ended = unit(device, u);
   --d.busy;
-  d.free_units.push_back(unit);
+  ended.next_free = d.free_unit;
+  d.free_unit = u;
   // Moved out: completing a task may start the next execution on this unit. Executions end one
   // at a time (the event loop), so one scratch vector serves them all.
   std::vector<TaskRef>& members = finished_;
-  members.swap(d.running[unit]);
+  members.swap(ended.running);
   const double t = now();
   DeviceStats& stats = out_.devices[device];
-  stats.busy_s += t - d.started_s[unit];
+  const double started_s = ended.started_s;
+  stats.busy_s += t - started_s;
   ++stats.executions;
   ++out_.executions;
   if (members.size() > 1) {
@@ -297,14 +306,14 @@ void Dispatcher::on_exec_done(std::size_t device, std::size_t unit) {
     stats.batched_tasks += members.size();
   }
   if (members.front().background()) {
-    background_done(members.front(), device, d.started_s[unit]);
+    background_done(members.front(), device, started_s);
     try_start(device);
     return;
   }
   for (const auto& ref : members) {
     if (trace_.tracing()) {
       const Task& spec = task_spec(ref);
-      trace_.compute(device, spec.id, d.started_s[unit], t, ref.frame, spec.label);
+      trace_.compute(device, spec.id, started_s, t, ref.frame, spec.label);
     }
     complete_task(ref);
   }

@@ -142,18 +142,25 @@ class Dispatcher {
   static bool is_live(const UserState& u, std::size_t k) {
     return k >= u.live_base && k < u.live_base + u.live.size() && u.live[k - u.live_base] != nullptr;
   }
+  static constexpr std::size_t kNoUnit = static_cast<std::size_t>(-1);
+  /// One execution unit of a device (units_ holds every device's, a device's in a row, so a
+  /// phone's one unit costs no allocation of its own).
+  struct Unit {
+    std::vector<TaskRef> running;  ///< its task, or its batch (oldest first)
+    double started_s = 0.0;
+    std::size_t pos = 0;              ///< its execution's index in activities_
+    std::size_t next_free = kNoUnit;  ///< the device's free units: a stack threaded through them
+  };
   /// A device runs up to Device::slots executions at once, one per unit; an execution runs one
   /// task, or a batch of equal tasks on a batching device (Device::batching).
   struct DeviceState {
-    std::size_t busy = 0;               ///< units running a task
-    std::vector<std::size_t> unit_pos;  ///< per unit: its execution's index in activities_
+    std::size_t busy = 0;             ///< units running a task
+    std::size_t first_unit = 0;       ///< its units: units_[first_unit .. first_unit + slots - 1]
+    std::size_t free_unit = kNoUnit;  ///< the top of its free units' stack (unit index in the device)
     std::priority_queue<TaskRef, std::vector<TaskRef>, std::greater<>> ready;
-    std::vector<std::vector<TaskRef>> running;  ///< per unit: its task, or its batch (oldest first)
-    std::vector<double> started_s;              ///< per unit
     double batch_wait_until_s = -std::numeric_limits<double>::infinity();  ///< armed BatchWait timer
     double batch_waited_s = -std::numeric_limits<double>::infinity();      ///< the last one fired
-    std::vector<std::size_t> free_units;
-    double stalled_until_s = -std::numeric_limits<double>::infinity();  ///< Scheduler::take_stalls
+    double stalled_until_s = -std::numeric_limits<double>::infinity();     ///< Scheduler::take_stalls
   };
   struct Transfer {
     bool in_use = false;
@@ -229,6 +236,7 @@ class Dispatcher {
   // tasks
   std::size_t user_of(std::size_t k) const;
   UserState& user(std::size_t k) { return users_[user_of(k)]; }
+  Unit& unit(std::size_t device, std::size_t u) { return units_[devices_[device].first_unit + u]; }
   const UserState& user(std::size_t k) const { return users_[user_of(k)]; }
   FrameState& frame_state(std::size_t k) const {
     const UserState& u = user(k);
@@ -253,7 +261,7 @@ class Dispatcher {
   void drain_expired(std::size_t k);
   void release_state(UserState& u, std::size_t k);
   void settle_expired();
-  void on_exec_done(std::size_t device, std::size_t unit);
+  void on_exec_done(std::size_t device, std::size_t u);
   void apply_stalls(SchedulerPort& port);
   // transfers
   std::size_t new_transfer_slot();
@@ -343,6 +351,7 @@ class Dispatcher {
   std::vector<std::unique_ptr<FrameState>> state_pool_;
   std::vector<FrameState*> spare_states_;
   std::vector<DeviceState> devices_;
+  std::vector<Unit> units_;
   std::vector<TaskRef> set_aside_;            ///< take_execution's scratch
   std::vector<TaskRef> finished_;             ///< on_exec_done's: the execution's tasks
   std::vector<std::size_t> expired_pending_;  ///< frames discard_expired dropped tasks of, to settle

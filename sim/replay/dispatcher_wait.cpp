@@ -123,7 +123,7 @@ void Dispatcher::collect_exec_ends() {
   const double t = now();
   while (!exec_ends_.empty() && exec_ends_.top().end_s <= t) {
     const ExecEnd& e = exec_ends_.top();
-    done_.insert(devices_[e.device].unit_pos[e.unit]);
+    done_.insert(unit(e.device, e.unit).pos);
     exec_ends_.pop();
   }
   flows_.advance(t, flows_ended_);
@@ -134,7 +134,7 @@ void Dispatcher::collect_exec_ends() {
 void Dispatcher::add_activity(sg4::CommPtr comm, Slot slot) {
   const std::size_t pos = activities_.size();
   if (slot.exec) {
-    devices_[slot.index].unit_pos[slot.unit] = pos;
+    unit(slot.index, slot.unit).pos = pos;
   } else {
     transfers_[slot.index].activity_pos = pos;
     if (comm) comm_slots_[comm->get_impl()] = slot.index;
@@ -157,7 +157,7 @@ void Dispatcher::remove_activity(std::size_t pos) {
     slots_[pos] = slots_[last];
     if (done_.erase(last) > 0) done_.insert(pos);
     if (slots_[pos].exec)
-      devices_[slots_[pos].index].unit_pos[slots_[pos].unit] = pos;
+      unit(slots_[pos].index, slots_[pos].unit).pos = pos;
     else
       transfers_[slots_[pos].index].activity_pos = pos;
   }
