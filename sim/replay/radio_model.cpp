@@ -46,6 +46,8 @@ RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>
 }
 
 std::size_t RadioModel::channel_index(std::size_t network, const std::string& channel) {
+  const Network& net = topology_.platform().networks[network];
+  if (!(net.wake_up_s > 0.0) || net.wake_up_per != WakeUpPer::Channel) return kNoChannel;
   const auto [it, added] = channel_index_.emplace(std::pair{network, channel}, channels_.size());
   if (added) {
     channels_.push_back({});
@@ -191,12 +193,13 @@ void RadioModel::touch_radio(std::size_t radio, bool starting, double t) {
 void RadioModel::transfer_started(const Route& route, std::size_t channel, double t) {
   for (auto device : {route.src, route.dst})
     if (topology_.has_radio(route.network, device)) touch_radio(radio_index(route.network, device), true, t);
-  ++channels_[channel].active;
+  if (channel != kNoChannel) ++channels_[channel].active;
 }
 
 void RadioModel::transfer_ended(const Route& route, std::size_t channel, double t) {
   for (auto device : {route.src, route.dst})
     if (topology_.has_radio(route.network, device)) touch_radio(radio_index(route.network, device), false, t);
+  if (channel == kNoChannel) return;
   ChannelState& c = channels_[channel];
   --c.active;
   c.last_active_s = t;

@@ -56,7 +56,10 @@ class RadioModel {
   }
   /// The channel of transfer task `task` of plan variant `variant`.
   std::size_t channel_of(std::size_t variant, std::size_t task) const { return channel_of_[variant][task]; }
-  /// The channel (network, name), added when no plan variant uses it (a probe's).
+  /// A transfer's channel on a network that pays no wake-up per channel: it has no state.
+  static constexpr std::size_t kNoChannel = static_cast<std::size_t>(-1);
+  /// The channel (network, name), added when no plan variant uses it (a probe's); kNoChannel on
+  /// a network without per-channel wake-ups (a city's cells keep no channel per phone).
   std::size_t channel_index(std::size_t network, const std::string& channel);
   /// The state of `radio` as the trace shows it.
   RadioActivity activity(std::size_t radio) const;
