@@ -4,18 +4,20 @@
 // communications on the same platform shape (one actor per user, the server's slots a FIFO
 // semaphore), both measured in this run, each in its own child process. The server has one slot
 // per 2.5 users' worth of load (at least 8): half busy at any N, so its queue stays short and N
-// changes only how many users there are. Each runs F and 2F frames per user: the time per frame
-// is the difference over the F extra frames per user, so setup (building the platform, SimGrid's
-// start, compiling the plans) is not in it. Prints, per N, that time per frame of each and
-// their ratio; the peak memory per user of each beyond the 32-byte frame records, and of coinfer's
-// what simulate_population itself grew beyond its inputs (the platform's devices and the users'
-// plans, which the caller built: "engine"); and coinfer's wall time per frame against its own at
-// the first N (flat: 1.00). Memory is the F-frame run's.
+// changes only how many users there are. Every N replays as many frames as the largest N does
+// with F frames per user (F x largest N / N per user), so that each time is taken over the same
+// number of frames and none is a few milliseconds of a noisy machine. Each runs those frames and
+// twice as many: the time per frame is the difference over the extra frames, so setup (building
+// the platform, SimGrid's start, compiling the plans) is not in it. Prints, per N, that time per
+// frame of each and their ratio; the peak memory per user of each beyond the 32-byte frame
+// records, and of coinfer's what simulate_population itself grew beyond its inputs (the
+// platform's devices and the users' plans, which the caller built: "engine"); and coinfer's wall
+// time per frame against its own at the first N (flat: 1.00). Memory is the first run's.
 // coinfer keeps each phone's own uplink and downlink outside SimGrid (replay/private_flows.hpp);
 // `simgrid` as third argument keeps them in SimGrid (SimOptions::private_links_in_simgrid), as the
 // bare program does.
 //
-//     build/bench/population_bench [users,users,...] [frames per user] [simgrid]
+//     build/bench/population_bench [users,users,...] [frames per user at the largest N] [simgrid]
 //     # default 10,100,1000 20
 #include <xbt/log.h>
 #include <simgrid/s4u.hpp>
@@ -190,13 +192,15 @@ std::vector<int> parse_users(const char* text) {
 
 int main(int argc, char** argv) {
   const std::vector<int> sizes = parse_users(argc > 1 ? argv[1] : "10,100,1000");
-  const int frames = argc > 2 ? std::atoi(argv[2]) : 20;
+  const int frames_at_most = argc > 2 ? std::atoi(argv[2]) : 20;
   const bool links_in_simgrid = argc > 3 && std::string(argv[3]) == "simgrid";
   std::printf(
       "users  frames   coinfer us/frame   bare us/frame   ratio   coinfer KB/user   engine KB/user   "
       "bare KB/user   coinfer us/frame vs first N\n");
   double first_us = 0.0;
+  const int most_users = *std::max_element(sizes.begin(), sizes.end());
   for (int users : sizes) {
+    const int frames = static_cast<int>(static_cast<long long>(frames_at_most) * most_users / users);
     const Measure bare = run_bare(users, frames), bare2 = run_bare(users, 2 * frames);
     const Measure ours = run_coinfer(users, frames, links_in_simgrid);
     const Measure ours2 = run_coinfer(users, 2 * frames, links_in_simgrid);
