@@ -53,7 +53,7 @@ coinfer::Platform platform() {
   for (int i = 0; i < kDevices; ++i) {
     coinfer::Device d;
     d.name = "phone" + std::to_string(i);
-    d.calibration.power = {0.7, 3.5};
+    d.calibration.edit().power = {0.7, 3.5};
     p.devices.push_back(d);
     wlan.members.push_back(d.name);
   }

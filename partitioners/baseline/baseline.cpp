@@ -37,7 +37,7 @@ const std::string& checked_device(const PartitionContext& ctx, const std::string
 
 std::string default_server(const PartitionContext& ctx) {
   for (const auto& d : ctx.platform.devices) {
-    const auto k = d.calibration.kind;
+    const auto k = d.calibration->kind;
     if (d.name != ctx.source &&
         (k == DeviceKind::GpuServer || k == DeviceKind::CpuServer || k == DeviceKind::Desktop))
       return d.name;

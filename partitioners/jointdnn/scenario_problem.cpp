@@ -38,7 +38,7 @@ const Device& checked_device(const Platform& platform, const std::string& name, 
 
 std::string default_cloud(const PartitionContext& ctx, const std::string& mobile) {
   for (const auto& d : ctx.platform.devices) {
-    const auto k = d.calibration.kind;
+    const auto k = d.calibration->kind;
     if (d.name != mobile &&
         (k == DeviceKind::GpuServer || k == DeviceKind::CpuServer || k == DeviceKind::Desktop))
       return d.name;
@@ -296,10 +296,10 @@ ScenarioProblem build_scenario_problem(const PartitionContext& ctx, const Scenar
   fill_groups(setup.batch == 1 ? ctx.cost : batch_cost(ctx, setup.batch), mobile.calibration,
               cloud.calibration, p);
   fill_wire(ctx.graph, setup, mobile.calibration, cloud.calibration, sp);
-  fill_crossings(sp, links, radio, mobile.calibration.power.busy_w, p);
+  fill_crossings(sp, links, radio, mobile.calibration->power.busy_w, p);
   sp.downlink = links.dir[1];
   sp.radio = radio;
-  sp.busy_w = mobile.calibration.power.busy_w;
+  sp.busy_w = mobile.calibration->power.busy_w;
   sp.power_save_timeout_s = links.network->power_save_timeout_s;
   p.objective = setup.objective;
   p.max_latency_s = setup.max_latency_s;

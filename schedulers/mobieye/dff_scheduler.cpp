@@ -41,12 +41,12 @@ double model_time_s(const std::string& model, const std::vector<std::int64_t>& s
 
 double encode_s(const DffParams& p, const Device& phone) {
   if (p.encode_ms > 0.0) return p.encode_ms / 1e3;
-  const auto& codec = phone.calibration.codec;
+  const auto& codec = phone.calibration->codec;
   if (!codec || std::isnan(codec->encode_ms))
     throw InputError(
         "", "scheduler.encode_ms",
         fmt::format("the phone '{}' has no codec.encode_ms in its calibration ({}); give encode_ms",
-                    phone.name, phone.calibration.file));
+                    phone.name, phone.calibration->file));
   return codec->encode_ms / 1e3;
 }
 

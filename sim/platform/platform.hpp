@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/calibration/device_calibration.hpp"
+#include "sim/core/shared_value.hpp"
 
 namespace coinfer {
 
@@ -127,7 +128,9 @@ struct Device {
   /// passed when its turn comes is not run, and its frame is dropped (DropReason::Expired); the
   /// frame's tasks already queued or running elsewhere finish, none after them starts.
   bool drop_expired = false;
-  DeviceCalibration calibration;
+  /// Copies of a device share it until one changes it (`calibration.edit()`): the devices of a
+  /// `count` group hold one. Reads as `const DeviceCalibration&` (`calibration->power`).
+  SharedValue<DeviceCalibration> calibration;
 };
 
 /// Identical devices declared once (`count` in a platform file): devices[first, first + count),

@@ -395,10 +395,10 @@ Device parse_device(const Json& obj, const std::string& path, const std::string&
                      fmt::format("file '{}' not found (looked for '{}')", calibration, d.calibration_file));
   d.calibration = load_calibration_file(d.calibration_file);  // errors name the calibration file
   if (json_find(obj, "time_scale", path))
-    scale_device_times(d.calibration, json_number(obj, "time_scale", path, 1e-6, 1e6));
-  if (json_find(obj, "op_time_scale", path)) scale_op_class_times(d.calibration, obj, path);
+    scale_device_times(d.calibration.edit(), json_number(obj, "time_scale", path, 1e-6, 1e6));
+  if (json_find(obj, "op_time_scale", path)) scale_op_class_times(d.calibration.edit(), obj, path);
   // `batch_lanes: L`: a batch of B runs min(B, L) inputs at once (DeviceCalibration::batch_lanes).
-  d.calibration.batch_lanes = json_int_or(obj, "batch_lanes", path, 1, 1, 65536);
+  d.calibration.edit().batch_lanes = json_int_or(obj, "batch_lanes", path, 1, 1, 65536);
   return d;
 }
 

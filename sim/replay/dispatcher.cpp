@@ -55,10 +55,7 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
     devices_[d].first_unit = units_.size();
     units_.resize(units_.size() + device.slots);
     // Unit 0 on top, then 1, ...: the order units are taken in.
-    for (std::size_t u = device.slots; u-- > 0;) {
-      unit(d, u).next_free = devices_[d].free_unit;
-      devices_[d].free_unit = u;
-    }
+    for (std::size_t u = device.slots; u-- > 0;) release_unit(d, u);
   }
   links_.resize(topo.links().size());
 
@@ -225,7 +222,6 @@ void Dispatcher::try_start(std::size_t device) {
     Unit& idle = unit(device, u);
     if (!take_execution(device, idle.running)) break;
     d.free_unit = idle.next_free;
-    ++d.busy;
     idle.started_s = now();
     const auto& members = idle.running;
     const double seconds =
@@ -285,12 +281,14 @@ bool Dispatcher::take_execution(std::size_t device, std::vector<TaskRef>& member
   return false;
 }
 
+void Dispatcher::release_unit(std::size_t device, std::size_t u) {
+  unit(device, u).next_free = devices_[device].free_unit;
+  devices_[device].free_unit = u;
+}
+
 void Dispatcher::on_exec_done(std::size_t device, std::size_t u) {
-  DeviceState& d = devices_[device];
   Unit& ended = unit(device, u);
-  --d.busy;
-  ended.next_free = d.free_unit;
-  d.free_unit = u;
+  release_unit(device, u);
   // Moved out: completing a task may start the next execution on this unit. Executions end one
   // at a time (the event loop), so one scratch vector serves them all.
   std::vector<TaskRef>& members = finished_;
@@ -535,10 +533,10 @@ void Dispatcher::finish(double end_s) {
   const Platform& platform = in_.topology->platform();
   for (std::size_t d = 0; d < out_.devices.size(); ++d) {
     DeviceStats& s = out_.devices[d];
-    s.compute_energy_j = compute_energy_j(platform.devices[d].calibration.power, s.busy_s, end_s);
+    s.compute_energy_j = compute_energy_j(platform.devices[d].calibration->power, s.busy_s, end_s);
     s.energy_j = s.compute_energy_j + s.radio_energy_j;
     s.active_energy_j =
-        compute_energy_j(platform.devices[d].calibration.power, s.busy_s, s.busy_s) + s.radio_energy_j;
+        compute_energy_j(platform.devices[d].calibration->power, s.busy_s, s.busy_s) + s.radio_energy_j;
   }
   radios_.warn_out_of_range();
   scheduler_summary();

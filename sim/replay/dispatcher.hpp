@@ -154,7 +154,6 @@ class Dispatcher {
   /// A device runs up to Device::slots executions at once, one per unit; an execution runs one
   /// task, or a batch of equal tasks on a batching device (Device::batching).
   struct DeviceState {
-    std::size_t busy = 0;             ///< units running a task
     std::size_t first_unit = 0;       ///< its units: units_[first_unit .. first_unit + slots - 1]
     std::size_t free_unit = kNoUnit;  ///< the top of its free units' stack (unit index in the device)
     std::priority_queue<TaskRef, std::vector<TaskRef>, std::greater<>> ready;
@@ -237,6 +236,8 @@ class Dispatcher {
   std::size_t user_of(std::size_t k) const;
   UserState& user(std::size_t k) { return users_[user_of(k)]; }
   Unit& unit(std::size_t device, std::size_t u) { return units_[devices_[device].first_unit + u]; }
+  /// Puts unit `u` of `device` on top of the device's free units.
+  void release_unit(std::size_t device, std::size_t u);
   const UserState& user(std::size_t k) const { return users_[user_of(k)]; }
   FrameState& frame_state(std::size_t k) const {
     const UserState& u = user(k);

@@ -276,7 +276,7 @@ void RadioModel::warn_out_of_range() {
         "is extrapolated (eq. 21 gives {:.3g} W at {:.3g} Mbps)",
         platform.devices[device].name, sending ? "sent" : "received", network.name,
         low == high ? low : low + " to " + high, o.transfers, o.transfers == 1 ? "" : "s", range[0], range[1],
-        sending ? "uplink" : "downlink", platform.devices[device].calibration.name,
+        sending ? "uplink" : "downlink", platform.devices[device].calibration->name,
         radio_power_w(*o.model, sending ? LinkDirection::Uplink : LinkDirection::Downlink, worst * 1e6),
         worst));
   }

@@ -13,8 +13,8 @@ inline Device test_device(const std::string& name, double idle_w = 1.0, double b
   Device d;
   d.name = name;
   d.role = "device";
-  d.calibration.name = name;
-  d.calibration.power = {idle_w, busy_w};
+  d.calibration.edit().name = name;
+  d.calibration.edit().power = {idle_w, busy_w};
   return d;
 }
 

@@ -15,9 +15,9 @@ namespace {
 Device device(const std::string& name, DeviceKind kind, double scale) {
   Device d;
   d.name = name;
-  d.calibration.name = name;
-  d.calibration.kind = kind;
-  for (auto c : all_op_classes()) d.calibration.op_scale[std::string(op_class_name(c))] = scale;
+  d.calibration.edit().name = name;
+  d.calibration.edit().kind = kind;
+  for (auto c : all_op_classes()) d.calibration.edit().op_scale[std::string(op_class_name(c))] = scale;
   return d;
 }
 

@@ -48,7 +48,7 @@ TEST_CASE("at batch B a group costs its layers' batch-B time and not B x one inp
   const testing::Tx2K40 f(build_zoo_model("alexnet"));
   const auto sp = build_scenario_problem(f.ctx, batched(16));
   const CostModel cost16(f.graph, estimate_host_profile(f.graph, HostSpeed::nominal(), 16));
-  const auto& tx2 = f.platform.devices[f.platform.device_index("tx2")].calibration;
+  const DeviceCalibration& tx2 = f.platform.devices[f.platform.device_index("tx2")].calibration;
   const int n = sp.problem.layers;
   CHECK(sp.problem.mobile_time_s[0].back() == Approx(cost16.range_time_s(1, n, tx2)).epsilon(1e-12));
   // fc layers read their weights once per batch: the whole model costs less than 16 single inputs.

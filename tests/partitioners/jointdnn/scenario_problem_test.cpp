@@ -25,10 +25,10 @@ namespace {
 Device device(const std::string& name, DeviceKind kind, double scale, double busy_w, double idle_w) {
   Device d;
   d.name = name;
-  d.calibration.name = name;
-  d.calibration.kind = kind;
-  d.calibration.power = {idle_w, busy_w};
-  for (auto c : all_op_classes()) d.calibration.op_scale[std::string(op_class_name(c))] = scale;
+  d.calibration.edit().name = name;
+  d.calibration.edit().kind = kind;
+  d.calibration.edit().power = {idle_w, busy_w};
+  for (auto c : all_op_classes()) d.calibration.edit().op_scale[std::string(op_class_name(c))] = scale;
   return d;
 }
 
@@ -40,7 +40,7 @@ Platform phone_gpu(double wake_up_s = 0.0, double timeout_s = 1e9) {
   p.name = "pair";
   p.devices = {device("phone", DeviceKind::PhoneCpu, 10.0, 2.0, 0.5),
                device("gpu", DeviceKind::GpuServer, 0.1, 100.0, 10.0)};
-  p.devices[0].calibration.radio["4g"] = RadioPowerModel{400.0, 1000.0, 50.0, 1000.0};
+  p.devices[0].calibration.edit().radio["4g"] = RadioPowerModel{400.0, 1000.0, 50.0, 1000.0};
   Network cell;
   cell.name = "cell";
   cell.kind = NetworkKind::Cellular4g;
@@ -205,14 +205,14 @@ TEST_CASE("analytic latency and energy of the chosen AlexNet plan equal the repl
   const SimulationResult r = simulate_in_child(platform, {plan}, single_workload());
   REQUIRE(r.frames.size() == 1);
   const auto& tx2 = r.devices[platform.device_index("tx2")];
-  const double active_j = platform.devices[0].calibration.power.busy_w * tx2.busy_s + tx2.radio_energy_j;
+  const double active_j = platform.devices[0].calibration->power.busy_w * tx2.busy_s + tx2.radio_energy_j;
   INFO(network << " objective " << static_cast<int>(objective) << " solver " << static_cast<int>(solver)
                << " groups " << s.groups.size());
   CHECK(r.frames[0].latency_s() == Approx(s.cost.latency_s).epsilon(1e-9));
   CHECK(active_j == Approx(s.cost.energy_j).epsilon(1e-9));
   // The replay's energy_j adds idle power while the mobile waits.
   CHECK(tx2.energy_j ==
-        Approx(s.cost.energy_j + platform.devices[0].calibration.power.idle_w * (r.end_s - tx2.busy_s))
+        Approx(s.cost.energy_j + platform.devices[0].calibration->power.idle_w * (r.end_s - tx2.busy_s))
             .epsilon(1e-9));
 }
 
@@ -242,7 +242,7 @@ TEST_CASE("analytic latency and energy of mixed AlexNet schedules equal the repl
   INFO(setup.network << " mobile 1.." << a << " cloud .." << b);
   CHECK(tx2.wake_ups == (sp.wake_up_s > 0 ? 1u : 0u));
   CHECK(r.frames[0].latency_s() == Approx(s.cost.latency_s + sp.wake_up_s).epsilon(1e-9));
-  CHECK(platform.devices[0].calibration.power.busy_w * tx2.busy_s + tx2.radio_energy_j ==
+  CHECK(platform.devices[0].calibration->power.busy_w * tx2.busy_s + tx2.radio_energy_j ==
         Approx(s.cost.energy_j).epsilon(1e-9));
 }
 

@@ -109,7 +109,7 @@ TEST_CASE("brute force over per-edge gradient routing through a concat equals th
   const double latency_s = GENERATE(0.0, 0.004);
   f.platform.networks[0].uplink.latency_s = f.platform.networks[0].downlink.latency_s = latency_s;
   const double scale = GENERATE(20.0, 2000.0);
-  for (auto& [op, x] : f.platform.devices[0].calibration.op_scale) x = scale;
+  for (auto& [op, x] : f.platform.devices[0].calibration.edit().op_scale) x = scale;
   const double cap = GENERATE(0.0, 0.4);  // x the server time of the whole step; 0: no cap
   ScenarioSetup setup = with_objective(GENERATE(Objective::latency, Objective::energy));
   const double fraction = GENERATE(0.0, 1.0);

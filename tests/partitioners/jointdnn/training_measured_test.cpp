@@ -39,7 +39,7 @@ TEST_CASE("a measured training scenario costs backward layers with the measured 
   const CostModel forward(g, fwd);  // normalised to the calibrations' basis
   const Platform platform =
       load_platform_file(std::string(COINFER_SOURCE_DIR) + "/platforms/jointdnn_tx2_k40.yaml");
-  const auto& tx2 = platform.devices[platform.device_index("tx2")].calibration;
+  const DeviceCalibration& tx2 = platform.devices[platform.device_index("tx2")].calibration;
   const std::size_t last = g.size() - 1;
   const auto backward_s = [&](const std::optional<MeasuredBackwardRatio>& ratio) {
     return CostModel(g, backward_profile_of(g, forward.profile(), ratio), MeasuredProfile::AsMeasured)

@@ -179,7 +179,7 @@ TEST_CASE("a batch-B training step costs batch-B layers and B x the crossings an
   const CostModel back4(f.graph,
                         backward_profile_of(f.graph, estimate_host_profile(f.graph, HostSpeed::nominal(), 4)),
                         MeasuredProfile::AsMeasured);
-  const auto& tx2 = f.platform.devices[f.platform.device_index("tx2")].calibration;
+  const DeviceCalibration& tx2 = f.platform.devices[f.platform.device_index("tx2")].calibration;
   const auto whole_backward = static_cast<std::size_t>(n);
   CHECK(t4.scenario.problem.mobile_time_s[n].back() ==
         Approx(back4.range_time_s(1, whole_backward, tx2, false)).epsilon(1e-12));

@@ -21,13 +21,13 @@ inline Platform handset_server() {
   for (auto [name, kind, scale, busy_w] : {std::tuple{"handset", DeviceKind::PhoneCpu, 20.0, 3.0},
                                            std::tuple{"server", DeviceKind::GpuServer, 0.5, 50.0}}) {
     Device d;
-    d.name = d.calibration.name = name;
-    d.calibration.kind = kind;
-    d.calibration.power = {0.5, busy_w};
-    for (auto c : all_op_classes()) d.calibration.op_scale[std::string(op_class_name(c))] = scale;
+    d.name = d.calibration.edit().name = name;
+    d.calibration.edit().kind = kind;
+    d.calibration.edit().power = {0.5, busy_w};
+    for (auto c : all_op_classes()) d.calibration.edit().op_scale[std::string(op_class_name(c))] = scale;
     p.devices.push_back(d);
   }
-  p.devices[0].calibration.radio["4g"] = RadioPowerModel{300.0, 800.0, 100.0, 800.0};
+  p.devices[0].calibration.edit().radio["4g"] = RadioPowerModel{300.0, 800.0, 100.0, 800.0};
   auto& cell = p.networks.emplace_back();
   std::tie(cell.name, cell.kind, cell.base) = std::tuple{"lte", NetworkKind::Cellular4g, "server"};
   cell.members = {"handset"};

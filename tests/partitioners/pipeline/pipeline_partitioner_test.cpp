@@ -122,7 +122,7 @@ TEST_CASE("pipeline: with ops time, eq. 2 balances the devices' calibrated stage
   p.ops_macs = false;
   const auto splits = pipeline_auto_splits(f.context(), p);
   REQUIRE(splits.size() == 3);
-  const auto& pi = f.platform.devices[0].calibration;
+  const DeviceCalibration& pi = f.platform.devices[0].calibration;
   const std::size_t m = f.graph.size();
   auto worst = [&](std::size_t a, std::size_t b, std::size_t c) {
     return std::max({f.cost.range_time_s(0, a - 1, pi, false), f.cost.range_time_s(a, b - 1, pi, false),

@@ -25,7 +25,7 @@ namespace {
 const std::string kTrace = std::string(COINFER_SOURCE_DIR) + "/tests/fixtures/mobieye/short_trace.csv";
 
 void set_scale(Device& d, double scale) {
-  for (auto c : all_op_classes()) d.calibration.op_scale[std::string(op_class_name(c))] = scale;
+  for (auto c : all_op_classes()) d.calibration.edit().op_scale[std::string(op_class_name(c))] = scale;
 }
 
 // A device on which `model` at `shape` takes exactly `seconds`: op_scale = seconds / host estimate.

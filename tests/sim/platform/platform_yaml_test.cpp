@@ -60,7 +60,7 @@ TEST_CASE("platform YAML loads devices, calibrations and networks") {
   REQUIRE(p.devices.size() == 2);
   CHECK(p.devices[0].role == "phone");
   // Calibration paths resolve against the platform file's folder; power states come from them.
-  CHECK(p.devices[1].calibration.power.busy_w == Approx(200.0));
+  CHECK(p.devices[1].calibration->power.busy_w == Approx(200.0));
   REQUIRE(p.networks.size() == 2);
   const Network& wlan = p.networks[0];
   CHECK(wlan.kind == NetworkKind::Wifi);
@@ -248,11 +248,11 @@ std::string good_with_phone_keys(const TempDir& dir, const std::string& keys) {
 TEST_CASE("platform: a device's time_scale multiplies every op class of its calibration, not its power") {
   TempDir dir;
   const Platform p = load_platform_file(good_with_phone_keys(dir, "time_scale: 4"));
-  REQUIRE_FALSE(p.devices[0].calibration.op_scale.empty());
-  for (const auto& [op, scale] : p.devices[0].calibration.op_scale)
+  REQUIRE_FALSE(p.devices[0].calibration->op_scale.empty());
+  for (const auto& [op, scale] : p.devices[0].calibration->op_scale)
     CHECK(scale == Approx(4.0));  // 1.0 in the file
-  CHECK(p.devices[0].calibration.power.busy_w == Approx(2.5));
-  for (const auto& [op, scale] : p.devices[1].calibration.op_scale) CHECK(scale == Approx(1.0));  // its own
+  CHECK(p.devices[0].calibration->power.busy_w == Approx(2.5));
+  for (const auto& [op, scale] : p.devices[1].calibration->op_scale) CHECK(scale == Approx(1.0));  // its own
 }
 
 TEST_CASE("platform: a time_scale of 0 is out of range, naming the device") {
@@ -264,8 +264,8 @@ TEST_CASE("platform: a time_scale of 0 is out of range, naming the device") {
 TEST_CASE("platform: batch_lanes is set on the device's calibration, 1 unless given") {
   TempDir dir;
   const Platform p = load_platform_file(good_with_phone_keys(dir, "batch_lanes: 8"));
-  CHECK(p.devices[0].calibration.batch_lanes == 8);
-  CHECK(p.devices[1].calibration.batch_lanes == 1);
+  CHECK(p.devices[0].calibration->batch_lanes == 8);
+  CHECK(p.devices[1].calibration->batch_lanes == 1);
 }
 
 TEST_CASE("platform: batch_lanes of 0 is out of range, naming the device") {
@@ -278,7 +278,7 @@ TEST_CASE("platform: op_time_scale multiplies only the named op classes, after t
   TempDir dir;
   const Platform p =
       load_platform_file(good_with_phone_keys(dir, "time_scale: 2, op_time_scale: {fc: 10, conv: 0.5}"));
-  const auto& scale = p.devices[0].calibration.op_scale;
+  const auto& scale = p.devices[0].calibration->op_scale;
   CHECK(scale.at("fc") == Approx(20.0));  // 1.0 in the file, x 2, x 10
   CHECK(scale.at("conv") == Approx(1.0));
   CHECK(scale.at("pool") == Approx(2.0));
@@ -328,7 +328,8 @@ TEST_CASE("platform: count declares identical devices named 1..N, in the file's 
   for (std::size_t i = 0; i < 3; ++i) {
     CHECK(p.devices[i].role == "phone");
     CHECK(p.devices[i].slots == 2);
-    CHECK(p.devices[i].calibration.name == p.devices[0].calibration.name);
+    CHECK(p.devices[i].calibration->name == p.devices[0].calibration->name);
+    CHECK(p.devices[i].calibration.shares_with(p.devices[0].calibration));  // one copy for the group
   }
   REQUIRE(p.groups.size() == 1);
   CHECK(p.groups[0].name == "phone");

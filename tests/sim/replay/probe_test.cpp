@@ -21,7 +21,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 Platform wifi_pair() {
   Platform p = test::make_platform({test_device("a"), test_device("b")},
                                    {test::shared_network("w", NetworkKind::Wifi, {"a", "b"}, 8e6, 0.01)});
-  for (auto& d : p.devices) d.calibration.radio["wifi"] = {100.0, 1000.0, 50.0, 500.0};
+  for (auto& d : p.devices) d.calibration.edit().radio["wifi"] = {100.0, 1000.0, 50.0, 500.0};
   return p;
 }
 

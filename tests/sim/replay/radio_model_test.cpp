@@ -129,7 +129,7 @@ TEST_CASE("radio model: a network without a serialized radio never queues") {
 
 TEST_CASE("radio model: radio energy follows JointDNN eq. 21 at both ends") {
   Platform p = wifi_pair();
-  for (auto& d : p.devices) d.calibration.radio["wifi"] = {100.0, 50.0, 10.0, 20.0};
+  for (auto& d : p.devices) d.calibration.edit().radio["wifi"] = {100.0, 50.0, 10.0, 20.0};
   Radios r(p);
   // 1 MB in 1 s is 8 Mbps. Sender a: (100 * 8 + 50) mW * 1 s = 0.85 J; receiver b:
   // (10 * 8 + 20) mW * 1 s = 0.1 J. Sent again as a probe: the same again, also as probe energy.
@@ -149,7 +149,7 @@ TEST_CASE("radio model: throughputs outside a fit's stated range are warned abou
     m.uplink_range_mbps = std::array<double, 2>{0.0, 5.0};
     m.downlink_range_mbps = std::array<double, 2>{0.0, 10.0};
     m.range_source = "test";
-    d.calibration.radio["wifi"] = m;
+    d.calibration.edit().radio["wifi"] = m;
   }
   Radios r(p);
   // 1 MB in 1 s and in 0.5 s are 8 and 16 Mbps: above a's uplink range [0, 5] both times, and

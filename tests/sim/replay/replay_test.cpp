@@ -336,8 +336,8 @@ TEST_CASE("replay: radio energy follows JointDNN eq. 21") {
   // Sender: (283.17 * 8 + 132.86) mW * 1 s = 2.39822 J; receiver: (137.01 * 8 + 132.86) mW = 1.22894 J.
   Platform p = wifi_pair(0.0);
   const RadioPowerModel wifi{283.17, 132.86, 137.01, 132.86};
-  p.devices[0].calibration.radio["wifi"] = wifi;
-  p.devices[1].calibration.radio["wifi"] = wifi;
+  p.devices[0].calibration.edit().radio["wifi"] = wifi;
+  p.devices[1].calibration.edit().radio["wifi"] = wifi;
   const auto r = run(p, {"p", "", {transfer_task("x", "a", "b", 1e6, {})}});
   CHECK(r.devices[0].radio_energy_j == Approx(2.39822));
   CHECK(r.devices[1].radio_energy_j == Approx(1.22894));

@@ -16,7 +16,7 @@ Device gpu(std::string name, std::int64_t lanes, std::optional<Batching> batchin
   d.name = std::move(name);
   d.calibration =
       load_calibration_file(std::string(COINFER_SOURCE_DIR) + "/platforms/calibration/gtx1080.json");
-  d.calibration.batch_lanes = lanes;
+  d.calibration.edit().batch_lanes = lanes;
   d.batching = std::move(batching);
   return d;
 }
