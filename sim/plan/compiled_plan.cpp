@@ -71,7 +71,6 @@ class PlanChecker {
     if (!(t.bytes >= 0.0) || !std::isfinite(t.bytes))
       fail(path + ".bytes", fmt::format("expected a finite size >= 0, got {}", t.bytes));
     c.bytes = t.bytes;
-    c.channel = t.channel.empty() ? pair_channel(t.src, t.dst) : t.channel;
     const auto& platform = topo_.platform();
     std::optional<std::size_t> net;
     if (!t.network.empty()) {
@@ -85,6 +84,9 @@ class PlanChecker {
     if (c.route == nullptr)
       fail(path + ".network", fmt::format("network '{}' does not connect '{}' and '{}'",
                                           platform.networks[*net].name, t.src, t.dst));
+    const Network& on = platform.networks[*net];
+    if (on.wake_up_s > 0.0 && on.wake_up_per == WakeUpPer::Channel)
+      c.channel = t.channel.empty() ? pair_channel(t.src, t.dst) : t.channel;
   }
 
   // Where a task's output lives: a compute's device, a transfer's destination.

@@ -29,7 +29,9 @@ struct CompiledTask {
   std::size_t src = 0;           ///< transfer
   std::size_t dst = 0;           ///< transfer
   const Route* route = nullptr;  ///< transfer
-  std::string channel;           ///< transfer: Task::channel, or the endpoint pair when it has none
+  /// transfer on a network paying wake-ups per channel: Task::channel, or the endpoint pair when
+  /// it has none ("" on other networks: no channel state is kept there).
+  std::string channel;
   double bytes = 0.0;
   double duration_s = 0.0;
   std::vector<std::size_t> deps;

@@ -35,7 +35,12 @@ RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>
   const auto n_net = topology.platform().networks.size();
   network_busy_.assign(n_net, false);
   network_queue_.resize(n_net);
-  // Every (network, channel name) any plan variant uses gets a ChannelState.
+  per_channel_.reserve(n_net);
+  for (const auto& net : topology.platform().networks)
+    per_channel_.push_back(net.wake_up_s > 0.0 && net.wake_up_per == WakeUpPer::Channel);
+  // Every (network, channel name) any plan variant uses gets a ChannelState; with no network
+  // paying wake-ups per channel, no variant keeps a list of its tasks' channels.
+  if (std::find(per_channel_.begin(), per_channel_.end(), true) == per_channel_.end()) return;
   for (const auto& plan : plans) {
     auto& of = channel_of_.emplace_back(plan.tasks.size(), 0);
     for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
@@ -46,8 +51,7 @@ RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>
 }
 
 std::size_t RadioModel::channel_index(std::size_t network, const std::string& channel) {
-  const Network& net = topology_.platform().networks[network];
-  if (!(net.wake_up_s > 0.0) || net.wake_up_per != WakeUpPer::Channel) return kNoChannel;
+  if (!per_channel_[network]) return kNoChannel;
   const auto [it, added] = channel_index_.emplace(std::pair{network, channel}, channels_.size());
   if (added) {
     channels_.push_back({});
@@ -74,8 +78,8 @@ RadioModel::Wait RadioModel::wait_for_wake_up(std::size_t slot, std::size_t fram
                                               std::size_t channel, double t) {
   const Network& network = topology_.platform().networks[route.network];
   if (!(network.wake_up_s > 0.0)) return {};
-  return network.wake_up_per == WakeUpPer::Channel ? wait_for_channel(slot, frame, route, channel, t)
-                                                   : wait_for_radio(slot, frame, route, t);
+  return per_channel_[route.network] ? wait_for_channel(slot, frame, route, channel, t)
+                                     : wait_for_radio(slot, frame, route, t);
 }
 
 // Radio mode: the sender's radio wakes when it has been idle longer than the timeout; every

@@ -55,7 +55,9 @@ class RadioModel {
     return network * device_count_ + device;
   }
   /// The channel of transfer task `task` of plan variant `variant`.
-  std::size_t channel_of(std::size_t variant, std::size_t task) const { return channel_of_[variant][task]; }
+  std::size_t channel_of(std::size_t variant, std::size_t task) const {
+    return channel_of_.empty() ? kNoChannel : channel_of_[variant][task];
+  }
   /// A transfer's channel on a network that pays no wake-up per channel: it has no state.
   static constexpr std::size_t kNoChannel = static_cast<std::size_t>(-1);
   /// The channel (network, name), added when no plan variant uses it (a probe's); kNoChannel on
@@ -128,7 +130,9 @@ class RadioModel {
   std::vector<ChannelState> channels_;
   std::vector<std::string> channel_names_;
   std::map<std::pair<std::size_t, std::string>, std::size_t> channel_index_;  ///< (network, name)
-  std::vector<std::vector<std::size_t>> channel_of_;  ///< per plan variant, per task: channels_ index
+  /// Per plan variant, per task: channels_ index; empty when no network pays wake-ups per channel.
+  std::vector<std::vector<std::size_t>> channel_of_;
+  std::vector<bool> per_channel_;  ///< per network: whether it pays wake-ups per channel
   std::vector<bool> network_busy_;
   std::vector<FifoVector<std::size_t>> network_queue_;
   /// A device without a radio power model for a kind of network: one warning names every network
