@@ -21,11 +21,14 @@ class PlanChecker {
     if (plan_.tasks.empty()) fail("tasks", "the plan has no tasks");
     out_.plan = &plan_;
     out_.tasks.resize(plan_.tasks.size());
+    deps_.resize(plan_.tasks.size());
+    succs_.resize(plan_.tasks.size());
     index_ids();
     for (std::size_t i = 0; i < plan_.tasks.size(); ++i) resolve_task(i);
     for (std::size_t i = 0; i < plan_.tasks.size(); ++i) resolve_deps(i);
     order();
     mark_first_stage();
+    pack_indices();
     return std::move(out_);
   }
 
@@ -58,14 +61,14 @@ class PlanChecker {
     const auto path = task_path(i);
     c.kind = t.kind;
     if (t.kind == TaskKind::Compute) {
-      c.device = device(t.device, path + ".device");
+      c.device = static_cast<std::uint32_t>(device(t.device, path + ".device"));
       if (!(t.duration_s >= 0.0) || !std::isfinite(t.duration_s))
         fail(path + ".duration_s", fmt::format("expected a finite duration >= 0, got {}", t.duration_s));
       c.duration_s = t.duration_s;
       return;
     }
-    c.src = device(t.src, path + ".src");
-    c.dst = device(t.dst, path + ".dst");
+    c.src = static_cast<std::uint32_t>(device(t.src, path + ".src"));
+    c.dst = static_cast<std::uint32_t>(device(t.dst, path + ".dst"));
     c.device = c.dst;
     if (c.src == c.dst) fail(path + ".dst", fmt::format("a transfer from '{}' to itself", t.src));
     if (!(t.bytes >= 0.0) || !std::isfinite(t.bytes))
@@ -85,8 +88,10 @@ class PlanChecker {
       fail(path + ".network", fmt::format("network '{}' does not connect '{}' and '{}'",
                                           platform.networks[*net].name, t.src, t.dst));
     const Network& on = platform.networks[*net];
-    if (on.wake_up_s > 0.0 && on.wake_up_per == WakeUpPer::Channel)
-      c.channel = t.channel.empty() ? pair_channel(t.src, t.dst) : t.channel;
+    if (on.wake_up_s > 0.0 && on.wake_up_per == WakeUpPer::Channel) {
+      out_.channels.resize(plan_.tasks.size());
+      out_.channels[i] = t.channel.empty() ? pair_channel(t.src, t.dst) : t.channel;
+    }
   }
 
   // Where a task's output lives: a compute's device, a transfer's destination.
@@ -98,7 +103,7 @@ class PlanChecker {
     if (it == ids_.end()) fail(path, fmt::format("unknown task '{}'", id));
     const auto d = it->second;
     if (d == i) fail(path, "a task cannot depend on itself");
-    const auto& deps = out_.tasks[i].deps;
+    const auto& deps = deps_[i];
     if (std::find(deps.begin(), deps.end(), d) != deps.end())
       fail(path, fmt::format("'{}' is listed twice", id));
     return d;
@@ -116,15 +121,13 @@ class PlanChecker {
         fail(path, fmt::format("'{}' leaves its output on '{}' but '{}' needs it on '{}'; add a transfer",
                                t.deps[k], devices[location(d)].name, t.id, devices[needed_at].name));
       }
-      c.deps.push_back(d);
-      out_.tasks[d].succs.push_back(i);
+      add_dep(i, d);
     }
     for (std::size_t k = 0; k < t.after.size(); ++k) {  // ordering only: no location check
       const auto d = resolve_one(i, t.after[k], index_path(task_path(i) + ".after", k));
-      c.deps.push_back(d);
-      out_.tasks[d].succs.push_back(i);
+      add_dep(i, d);
     }
-    if (c.deps.empty()) out_.entries.push_back(i);
+    if (deps_[i].empty()) entries_.push_back(static_cast<std::uint32_t>(i));
   }
 
   // Kahn's algorithm with a min-heap on the plan index: a stable topological order.
@@ -133,15 +136,15 @@ class PlanChecker {
     std::vector<std::size_t> pending(n);
     std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
     for (std::size_t i = 0; i < n; ++i)
-      if ((pending[i] = out_.tasks[i].deps.size()) == 0) ready.push(i);
+      if ((pending[i] = deps_[i].size()) == 0) ready.push(i);
     while (!ready.empty()) {
       const auto i = ready.top();
       ready.pop();
-      out_.topo_order.push_back(i);
-      for (auto s : out_.tasks[i].succs)
+      order_.push_back(static_cast<std::uint32_t>(i));
+      for (auto s : succs_[i])
         if (--pending[s] == 0) ready.push(s);
     }
-    if (out_.topo_order.size() != n) report_cycle(pending);
+    if (order_.size() != n) report_cycle(pending);
   }
 
   [[noreturn]] void report_cycle(const std::vector<std::size_t>& pending) const {
@@ -154,7 +157,7 @@ class PlanChecker {
     seen_at[start] = 0;
     for (;;) {
       std::size_t next = 0;
-      for (auto d : out_.tasks[walk.back()].deps)
+      for (auto d : deps_[walk.back()])
         if (pending[d] > 0) {
           next = d;
           break;
@@ -172,12 +175,12 @@ class PlanChecker {
   }
 
   void mark_first_stage() {
-    for (auto i : out_.topo_order) {
+    for (auto i : order_) {
       auto& c = out_.tasks[i];
-      bool first = c.deps.empty();
+      bool first = deps_[i].empty();
       if (!first && c.kind == TaskKind::Compute) {
         first = true;
-        for (auto d : c.deps) {
+        for (auto d : deps_[i]) {
           const auto& dep = out_.tasks[d];
           first = first && dep.first_stage && dep.kind == TaskKind::Compute && dep.device == c.device;
         }
@@ -187,13 +190,51 @@ class PlanChecker {
     }
   }
 
+  void add_dep(std::size_t task, std::size_t dep) {
+    deps_[task].push_back(static_cast<std::uint32_t>(dep));
+    succs_[dep].push_back(static_cast<std::uint32_t>(task));
+  }
+
+  // Lays the index lists out in CompiledPlan::indices: deps, succs, entries, topological order.
+  void pack_indices() {
+    auto& all = out_.indices;
+    std::size_t total = entries_.size() + order_.size();
+    for (std::size_t i = 0; i < deps_.size(); ++i) total += deps_[i].size() + succs_[i].size();
+    all.reserve(total);
+    const auto append = [&all](const std::vector<std::uint32_t>& list) {
+      const auto begin = static_cast<std::uint32_t>(all.size());
+      all.insert(all.end(), list.begin(), list.end());
+      return begin;
+    };
+    for (std::size_t i = 0; i < deps_.size(); ++i) {
+      out_.tasks[i].deps_begin = append(deps_[i]);
+      out_.tasks[i].deps_size = static_cast<std::uint32_t>(deps_[i].size());
+    }
+    for (std::size_t i = 0; i < succs_.size(); ++i) {
+      out_.tasks[i].succs_begin = append(succs_[i]);
+      out_.tasks[i].succs_size = static_cast<std::uint32_t>(succs_[i].size());
+    }
+    out_.entries_begin = append(entries_);
+    out_.entries_size = static_cast<std::uint32_t>(entries_.size());
+    out_.topo_begin = append(order_);
+  }
+
   const Plan& plan_;
   const Topology& topo_;
   CompiledPlan out_;
+  std::vector<std::vector<std::uint32_t>> deps_;   // per task, while compiling
+  std::vector<std::vector<std::uint32_t>> succs_;  // per task, while compiling
+  std::vector<std::uint32_t> entries_;
+  std::vector<std::uint32_t> order_;
   std::unordered_map<std::string, std::size_t> ids_;
 };
 
 }  // namespace
+
+const std::string& CompiledPlan::channel(std::size_t task) const {
+  static const std::string kNone;
+  return channels.empty() ? kNone : channels[task];
+}
 
 CompiledPlan compile_plan(const Plan& plan, const Topology& topology) {
   return PlanChecker(plan, topology).run();

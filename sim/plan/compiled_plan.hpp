@@ -15,6 +15,8 @@
 ///     Topology topo(platform);
 ///     CompiledPlan cp = compile_plan(plan, topo);
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,28 +25,50 @@
 
 namespace coinfer {
 
+/// A task with names resolved to indices. Compact (56 bytes): a population keeps one per task of
+/// every user's plan. Its dependencies and successors are ranges of CompiledPlan::indices, read
+/// with `plan.deps(i)` and `plan.succs(i)`.
 struct CompiledTask {
   TaskKind kind = TaskKind::Compute;
-  std::size_t device = 0;        ///< compute: its device; transfer: the destination (where output lives)
-  std::size_t src = 0;           ///< transfer
-  std::size_t dst = 0;           ///< transfer
+  bool first_stage = false;
+  std::uint32_t device = 0;      ///< compute: its device; transfer: the destination (where output lives)
+  std::uint32_t src = 0;         ///< transfer
+  std::uint32_t dst = 0;         ///< transfer
   const Route* route = nullptr;  ///< transfer
-  /// transfer on a network paying wake-ups per channel: Task::channel, or the endpoint pair when
-  /// it has none ("" on other networks: no channel state is kept there).
-  std::string channel;
   double bytes = 0.0;
   double duration_s = 0.0;
-  std::vector<std::size_t> deps;
-  std::vector<std::size_t> succs;
-  bool first_stage = false;
+  std::uint32_t deps_begin = 0;  ///< where its dependencies start in CompiledPlan::indices
+  std::uint32_t deps_size = 0;
+  std::uint32_t succs_begin = 0;  ///< where its successors start in CompiledPlan::indices
+  std::uint32_t succs_size = 0;
 };
 
 struct CompiledPlan {
   const Plan* plan = nullptr;
-  std::vector<CompiledTask> tasks;      ///< same order as plan->tasks
-  std::vector<std::size_t> entries;     ///< tasks without dependencies
-  std::vector<std::size_t> topo_order;  ///< a topological order (stable: plan order on ties)
-  std::size_t first_stage_size = 0;
+  std::vector<CompiledTask> tasks;  ///< same order as plan->tasks
+  /// Every task's dependencies, then every task's successors, then the entries, then the
+  /// topological order: one allocation for all of a plan's index lists.
+  std::vector<std::uint32_t> indices;
+  /// Per task, for transfers on a network paying wake-ups per channel: Task::channel, or the
+  /// endpoint pair when it has none. Empty when no task is on such a network.
+  std::vector<std::string> channels;
+  std::uint32_t entries_begin = 0;
+  std::uint32_t entries_size = 0;
+  std::uint32_t topo_begin = 0;
+  std::uint32_t first_stage_size = 0;
+
+  std::span<const std::uint32_t> deps(std::size_t task) const {
+    return {indices.data() + tasks[task].deps_begin, tasks[task].deps_size};
+  }
+  std::span<const std::uint32_t> succs(std::size_t task) const {
+    return {indices.data() + tasks[task].succs_begin, tasks[task].succs_size};
+  }
+  /// Tasks without dependencies, in plan order.
+  std::span<const std::uint32_t> entries() const { return {indices.data() + entries_begin, entries_size}; }
+  /// A topological order (stable: plan order on ties).
+  std::span<const std::uint32_t> topo_order() const { return {indices.data() + topo_begin, tasks.size()}; }
+  /// The channel of task `task` ("" unless it is a transfer on a network paying wake-ups per channel).
+  const std::string& channel(std::size_t task) const;
 };
 
 /// Validates and compiles; `plan` and `topology` must outlive the result.

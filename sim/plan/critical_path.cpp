@@ -16,8 +16,8 @@ AnalyticCost analytic_critical_path(const CompiledPlan& plan, const Topology& to
   constexpr auto kNone = std::numeric_limits<std::size_t>::max();
   std::vector<double> finish(n, 0.0);
   std::vector<std::size_t> via(n, kNone);
-  for (auto i : plan.topo_order) {
-    for (auto d : plan.tasks[i].deps)
+  for (auto i : plan.topo_order()) {
+    for (auto d : plan.deps(i))
       if (via[i] == kNone || finish[d] > finish[via[i]]) via[i] = d;
     const double start = via[i] == kNone ? 0.0 : finish[via[i]];
     finish[i] = start + analytic_task_s(plan.tasks[i], topology);

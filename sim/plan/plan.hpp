@@ -9,6 +9,7 @@
 ///         transfer_task("upload", "phone", "server", 150528, {}),
 ///         compute_task("infer", "server", 0.012, {"upload"}),
 ///         transfer_task("download", "server", "phone", 4000, {"infer"})}};
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -21,7 +22,7 @@
 
 namespace coinfer {
 
-enum class TaskKind { Compute, Transfer };
+enum class TaskKind : std::uint8_t { Compute, Transfer };
 
 struct Task {
   std::string id;

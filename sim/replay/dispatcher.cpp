@@ -327,9 +327,10 @@ void Dispatcher::complete_task(const TaskRef& ref) {
     drain_expired(ref.frame);
     return;
   }
-  const CompiledTask& t = task(ref);
+  const CompiledPlan& plan = (*in_.plans)[f.variant];
+  const CompiledTask& t = plan.tasks[ref.task];
   --f.tasks_left;
-  for (auto s : t.succs)
+  for (auto s : plan.succs(ref.task))
     if (--f.pending[s] == 0) make_ready({ref.frame, s});
   if (t.first_stage && !f.continuing && --f.first_stage_left == 0) on_first_stage_done(user(ref.frame));
   if (f.tasks_left == 0) plan_ended(ref.frame);
@@ -403,8 +404,7 @@ void Dispatcher::admit(std::size_t k) {
     decided_values_.erase(it);
   }
   f->pending.resize(plan.tasks.size());
-  for (std::size_t i = 0; i < plan.tasks.size(); ++i)
-    f->pending[i] = static_cast<std::uint32_t>(plan.tasks[i].deps.size());
+  for (std::size_t i = 0; i < plan.tasks.size(); ++i) f->pending[i] = plan.tasks[i].deps_size;
   // A stream's frames are admitted in release order (its queue is FIFO), so its live window only
   // grows at its back.
   if (u.live.empty()) u.live_base = k;
@@ -415,7 +415,7 @@ void Dispatcher::admit(std::size_t k) {
   u.gate_busy = true;
   ++u.in_flight;
   ++in_flight_;
-  for (auto e : plan.entries) make_ready({k, e});
+  for (auto e : plan.entries()) make_ready({k, e});
 }
 
 void Dispatcher::drop(std::size_t k, DropReason reason) {

@@ -52,12 +52,11 @@ void Dispatcher::start_continuation(std::size_t k, const Continuation& c) {
   f.tasks_left = plan.tasks.size();
   f.first_stage_left = 0;
   f.pending.resize(plan.tasks.size());
-  for (std::size_t i = 0; i < plan.tasks.size(); ++i)
-    f.pending[i] = static_cast<std::uint32_t>(plan.tasks[i].deps.size());
+  for (std::size_t i = 0; i < plan.tasks.size(); ++i) f.pending[i] = plan.tasks[i].deps_size;
   f.bytes = std::move(bytes);
   f.seconds = std::move(seconds);
   out_.frames[k].variant = static_cast<std::uint32_t>(c.variant);
-  for (auto e : plan.entries) make_ready({k, e});
+  for (auto e : plan.entries()) make_ready({k, e});
 }
 
 // The deadline of a held frame passed: its answer so far stands.

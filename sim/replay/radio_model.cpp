@@ -45,7 +45,7 @@ RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>
     auto& of = channel_of_.emplace_back(plan.tasks.size(), 0);
     for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
       const CompiledTask& t = plan.tasks[i];
-      if (t.kind == TaskKind::Transfer) of[i] = channel_index(t.route->network, t.channel);
+      if (t.kind == TaskKind::Transfer) of[i] = channel_index(t.route->network, plan.channel(i));
     }
   }
 }

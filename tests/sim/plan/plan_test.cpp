@@ -144,7 +144,34 @@ TEST_CASE("plan: first stage is the entry tasks and the compute chain on their d
   CHECK_FALSE(cp.tasks[2].first_stage);  // a transfer after the entry
   CHECK_FALSE(cp.tasks[5].first_stage);  // needs data from b
   CHECK(cp.first_stage_size == 2);
-  CHECK(cp.entries == std::vector<std::size_t>{0});
+  CHECK(std::vector<std::uint32_t>(cp.entries().begin(), cp.entries().end()) ==
+        std::vector<std::uint32_t>{0});
+}
+
+TEST_CASE("plan: compiled dependencies, successors, entries and order are the plan's") {
+  const Platform p = four_devices();
+  const Topology topo(p);
+  // Listed out of order: d depends on b and c, both on a; e is a second entry.
+  const Plan plan{
+      "p",
+      "",
+      {compute_task("d", "a", 1, {"b", "c"}), compute_task("b", "a", 1, {"a"}), compute_task("a", "a", 1, {}),
+       compute_task("c", "a", 1, {"a"}), compute_task("e", "a", 1, {})}};
+  const CompiledPlan cp = compile_plan(plan, topo);
+  const auto list = [](std::span<const std::uint32_t> s) {
+    return std::vector<std::uint32_t>(s.begin(), s.end());
+  };
+  using V = std::vector<std::uint32_t>;
+  CHECK(list(cp.deps(0)) == V{1, 3});
+  CHECK(list(cp.deps(1)) == V{2});
+  CHECK(list(cp.deps(2)).empty());
+  CHECK(list(cp.succs(2)) == V{1, 3});
+  CHECK(list(cp.succs(1)) == V{0});
+  CHECK(list(cp.succs(0)).empty());
+  CHECK(list(cp.entries()) == V{2, 4});
+  CHECK(list(cp.topo_order()) == V{2, 1, 3, 0, 4});
+  CHECK(cp.channels.empty());  // no network pays wake-ups per channel
+  CHECK(cp.channel(0).empty());
 }
 
 TEST_CASE("analytic critical path of a diamond") {
