@@ -14,7 +14,9 @@
 // platform's devices and the users' plans, which the caller built: "engine"); and coinfer's wall
 // time per frame against its own at the first N (flat: 1.00), and the same for its CPU time (user
 // + system: what the process computed, without the time a virtual machine's host took the core
-// away). Memory is the first run's.
+// away). "KB/added user" is what each user past the previous N added to coinfer's peak: its
+// growth over the added users (the frame records, as many at every N, and the fixed cost of
+// SimGrid and the libraries cancel out). Memory is the first run's.
 // coinfer keeps each phone's own uplink and downlink outside SimGrid (replay/private_flows.hpp);
 // `simgrid` as third argument keeps them in SimGrid (SimOptions::private_links_in_simgrid), as the
 // bare program does.
@@ -127,18 +129,22 @@ Measure run_coinfer(int users, int frames, bool links_in_simgrid) {
     server.slots = static_cast<std::size_t>(server_slots(users));
     server.calibration.edit().power = {50, 200};
     p.devices.push_back(server);
-    p.networks.push_back(cell);
+    p.networks.push_back(std::move(cell));
+    // One plan for every phone, as a scenario's group of identical phones shares it
+    // (SharedPlans): written for a stand-in, each user runs it on its own phone.
+    const auto plans = std::make_shared<const coinfer::SharedPlans>(coinfer::SharedPlans{
+        coinfer::kUserDevice,
+        {coinfer::Plan{"remote",
+                       "",
+                       {coinfer::transfer_task("up", coinfer::kUserDevice, "s", kUpBytes, {}),
+                        coinfer::compute_task("infer", "s", kServerS, {"up"}),
+                        coinfer::transfer_task("down", "s", coinfer::kUserDevice, kDownBytes, {"infer"})}}}});
     std::vector<coinfer::UserSource> sources;
     sources.reserve(static_cast<std::size_t>(users));
     for (int i = 0; i < users; ++i) {
-      coinfer::Plan plan{"remote",
-                         "",
-                         {coinfer::transfer_task("up", phone(i), "s", kUpBytes, {}),
-                          coinfer::compute_task("infer", "s", kServerS, {"up"}),
-                          coinfer::transfer_task("down", "s", phone(i), kDownBytes, {"infer"})}};
       auto w = coinfer::stream_workload(kFps, static_cast<std::size_t>(frames), coinfer::DropPolicy::Queue);
       w.start_s = release_s(i, users, 0);
-      sources.push_back({phone(i), phone(i), {std::move(plan)}, w});
+      sources.push_back({phone(i), phone(i), {}, w, nullptr, plans});
     }
     coinfer::SimOptions options;
     options.private_links_in_simgrid = links_in_simgrid;
@@ -207,6 +213,12 @@ Measure run_bare(int users, int frames) {
           j["peak_kb"].get<double>(), 0.0};
 }
 
+std::string fmt_kb(double kb) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", kb);
+  return text;
+}
+
 std::vector<int> parse_users(const char* text) {
   std::vector<int> out;
   std::stringstream in(text);
@@ -246,8 +258,12 @@ int main(int argc, char** argv) {
   };
   std::printf(
       "users  frames   coinfer us/frame   bare us/frame   ratio   coinfer KB/user   engine KB/user   "
-      "bare KB/user   coinfer us/frame vs first N   coinfer CPU us/frame   CPU vs first N\n");
+      "bare KB/user   coinfer KB/added user   coinfer us/frame vs first N   coinfer CPU us/frame   CPU vs "
+      "first "
+      "N\n");
   double first_us = 0.0, first_cpu_us = 0.0;
+  double last_kb = 0.0;  // coinfer's peak beyond the frame records at the previous N
+  int last_users = 0;
   const int most_users = *std::max_element(sizes.begin(), sizes.end());
   for (int users : sizes) {
     const int frames = static_cast<int>(static_cast<long long>(frames_at_most) * most_users / users);
@@ -267,10 +283,17 @@ int main(int argc, char** argv) {
     const double ours_kb = (ours.peak_kb - records_kb) / users, bare_kb = bare.peak_kb / users;
     const double engine_kb = (ours.engine_kb - records_kb) / users;
     if (first_us == 0.0) first_us = ours_us, first_cpu_us = ours_cpu_us;
+    // What each user past the previous N added: the peak's growth over the added users (every N
+    // replays as many frames, so the records cancel out, and so does the fixed cost).
+    const double peak_kb = ours.peak_kb - records_kb;
+    std::string added = "-";
+    if (last_users > 0 && users > last_users)
+      added = fmt_kb((peak_kb - last_kb) / static_cast<double>(users - last_users));
+    last_kb = peak_kb, last_users = users;
     std::printf(
-        "%5d  %6.0f   %16.1f   %13.1f   %5.2f   %15.2f   %14.2f   %12.2f   %27.2f   %20.1f   %14.2f\n", users,
-        ours.frames, ours_us, bare_us, ours_us / bare_us, ours_kb, engine_kb, bare_kb, ours_us / first_us,
-        ours_cpu_us, ours_cpu_us / first_cpu_us);
+        "%5d  %6.0f   %16.1f   %13.1f   %5.2f   %15.2f   %14.2f   %12.2f   %21s   %27.2f   %20.1f   %14.2f\n",
+        users, ours.frames, ours_us, bare_us, ours_us / bare_us, ours_kb, engine_kb, bare_kb, added.c_str(),
+        ours_us / first_us, ours_cpu_us, ours_cpu_us / first_cpu_us);
   }
   return 0;
 }

@@ -15,7 +15,8 @@ namespace {
 
 class PlanChecker {
  public:
-  PlanChecker(const Plan& plan, const Topology& topology) : plan_(plan), topo_(topology) {}
+  PlanChecker(const Plan& plan, const Topology& topology, const StandIn& stand_in)
+      : plan_(plan), topo_(topology), stand_in_(stand_in) {}
 
   CompiledPlan run() {
     if (plan_.tasks.empty()) fail("tasks", "the plan has no tasks");
@@ -49,6 +50,7 @@ class PlanChecker {
   }
 
   std::size_t device(const std::string& name, const std::string& path) const {
+    if (!stand_in_.name.empty() && name == stand_in_.name) return stand_in_.device;
     if (auto d = topo_.device_index_or_null(name)) return *d;
     std::vector<std::string> names;
     for (const auto& d : topo_.platform().devices) names.push_back(d.name);
@@ -90,7 +92,11 @@ class PlanChecker {
     const Network& on = platform.networks[*net];
     if (on.wake_up_s > 0.0 && on.wake_up_per == WakeUpPer::Channel) {
       out_.channels.resize(plan_.tasks.size());
-      out_.channels[i] = t.channel.empty() ? pair_channel(t.src, t.dst) : t.channel;
+      const auto& devices = platform.devices;
+      out_.channels[i] = t.channel.empty() ? pair_channel(devices[c.src].name, devices[c.dst].name)
+                         : stand_in_.name.empty()
+                             ? t.channel
+                             : channel_with_device(t.channel, stand_in_.name, devices[stand_in_.device].name);
     }
   }
 
@@ -221,6 +227,7 @@ class PlanChecker {
 
   const Plan& plan_;
   const Topology& topo_;
+  const StandIn& stand_in_;
   CompiledPlan out_;
   std::vector<std::vector<std::uint32_t>> deps_;   // per task, while compiling
   std::vector<std::vector<std::uint32_t>> succs_;  // per task, while compiling
@@ -236,8 +243,8 @@ const std::string& CompiledPlan::channel(std::size_t task) const {
   return channels.empty() ? kNone : channels[task];
 }
 
-CompiledPlan compile_plan(const Plan& plan, const Topology& topology) {
-  return PlanChecker(plan, topology).run();
+CompiledPlan compile_plan(const Plan& plan, const Topology& topology, const StandIn& stand_in) {
+  return PlanChecker(plan, topology, stand_in).run();
 }
 
 void validate_plan(const Plan& plan, const Platform& platform) {

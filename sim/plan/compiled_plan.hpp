@@ -71,8 +71,18 @@ struct CompiledPlan {
   const std::string& channel(std::size_t task) const;
 };
 
-/// Validates and compiles; `plan` and `topology` must outlive the result.
-CompiledPlan compile_plan(const Plan& plan, const Topology& topology);
+/// A device a plan names on behalf of another: a plan several users share (simulate.hpp
+/// UserSource::shared) is written for one device, `name`, and each user compiles it with its own
+/// device, `device`, in that one's place (in channels too, as channel_with_device). `name` need not
+/// be a platform device. Empty: none.
+struct StandIn {
+  std::string name;
+  std::size_t device = 0;  ///< the platform device taking its place
+};
+
+/// Validates and compiles; `plan` and `topology` must outlive the result. With a `stand_in`, the
+/// tasks naming `stand_in.name` run on `stand_in.device` instead.
+CompiledPlan compile_plan(const Plan& plan, const Topology& topology, const StandIn& stand_in = {});
 /// Validation only. Example: `validate_plan(plan, platform);` throws on the first problem.
 void validate_plan(const Plan& plan, const Platform& platform);
 

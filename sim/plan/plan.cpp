@@ -43,4 +43,18 @@ std::string pair_channel(const std::string& a, const std::string& b) {
   return a < b ? a + "|" + b : b + "|" + a;
 }
 
+std::string channel_with_device(const std::string& channel, const std::string& from, const std::string& to) {
+  const auto bar = channel.find('|');
+  if (bar == std::string::npos || channel.find('|', bar + 1) != std::string::npos) return channel;
+  const auto side = [&](std::string name) { return name == from ? to : name; };
+  return pair_channel(side(channel.substr(0, bar)), side(channel.substr(bar + 1)));
+}
+
+Task with_device(Task task, const std::string& from, const std::string& to) {
+  for (std::string* name : {&task.device, &task.src, &task.dst})
+    if (*name == from) *name = to;
+  task.channel = channel_with_device(task.channel, from, to);
+  return task;
+}
+
 }  // namespace coinfer

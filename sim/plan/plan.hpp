@@ -85,6 +85,29 @@ Task compute_task(std::string id, std::string device, double duration_s, std::ve
 /// (`pair_channel("w2", "w1") == "w1|w2"`). Device names cannot contain '|'.
 std::string pair_channel(const std::string& a, const std::string& b);
 
+/// Plan variants several users of a population share (simulate.hpp UserSource::shared): written
+/// for one device, `stand_in`, in whose place each user's own device runs them (compiled_plan.hpp
+/// StandIn). Identical phones on one cell plan alike: one shared copy costs its users nothing each,
+/// where a plan each costs about 300 bytes a task (a Task holds seven strings). `stand_in` may name
+/// one of the users' devices, or no device at all (kUserDevice).
+struct SharedPlans {
+  std::string stand_in;
+  std::vector<Plan> variants;  ///< variant 0 first
+};
+
+/// The stand-in a scenario's shared plans name for the user's device (on a platform with a device of
+/// that name, its users keep plans of their own).
+inline constexpr const char* kUserDevice = "@user";
+
+/// `channel` with device `from` made `to` on either side of a pair channel ("a|b", pair_channel):
+/// `channel_with_device("phone|edge", "phone", "p7") == "edge|p7"`. Any other name is unchanged.
+std::string channel_with_device(const std::string& channel, const std::string& from, const std::string& to);
+
+/// `task` with device `from` made `to` wherever it names it: its device, source, destination and
+/// either side of its channel (channel_with_device). Two users' plans that differ only in their
+/// devices are equal once renamed, and can be shared (simulate.hpp UserSource::shared).
+Task with_device(Task task, const std::string& from, const std::string& to);
+
 /// A transfer task. Example: `transfer_task("up", "phone", "server", 602112, {"c1"}, "pool5")`.
 Task transfer_task(std::string id, std::string src, std::string dst, double bytes,
                    std::vector<std::string> deps, std::string label = "", std::string network = "");

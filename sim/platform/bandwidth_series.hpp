@@ -48,16 +48,23 @@ class BandwidthSeries {
   double next_change_after(double t_s);
 
  private:
+  /// What a varying rate keeps: its generator (made at the first draw: 2.5 KB), the segments made
+  /// so far, a trace's points.
+  struct Varying {
+    std::uint64_t seed = 0;
+    std::unique_ptr<std::mt19937_64> rng;
+    std::vector<Segment> segments;
+    std::vector<std::pair<double, double>> trace_points;  ///< trace with the t = 0 point added
+    std::size_t cursor = 0;  ///< segment last found by rate_at (queries are mostly monotonic)
+  };
   bool generate_next();
   double draw();
 
   const LinkSpec* spec_ = nullptr;
-  std::uint64_t seed_ = 0;
-  /// Made at the first draw: a generator is 2.5 KB, and a city's constant links never draw.
-  std::unique_ptr<std::mt19937_64> rng_;
-  std::vector<Segment> segments_;
-  std::vector<std::pair<double, double>> trace_points_;  ///< trace with the t = 0 point added
-  std::size_t cursor_ = 0;  ///< segment last found by rate_at (queries are mostly monotonic)
+  /// Null for a constant rate: a population's links mostly are, two per phone, and keep only
+  /// `constant_`, their one segment.
+  std::unique_ptr<Varying> varying_;
+  Segment constant_;
 };
 
 }  // namespace coinfer

@@ -28,9 +28,9 @@ const std::vector<std::string> kDeviceKeys{"name",       "calibration",   "role"
                                            "queue",      "batching",      "drop_expired"};
 // A platform holds at most kMaxDevices devices, however declared (`count: N` or one by one). Routes
 // are built per pair a run uses and SimGrid joins them from each endpoint's links (star zones), so
-// memory grows with the devices: measured, 10,000 phones on one LTE cell, each one user streaming
-// 10 frames of LeNet-5 to a server, take 23 s and 1.07 GB (about 100 KB per phone, most of it the
-// SimGrid hosts and links). 16384 keeps a run within 2 GB.
+// memory grows with the devices: a device on a shared network is a SimGrid host with its links
+// (about 12 KB), one whose links are all its own (an access network's member) a few KB, and each
+// user adds its plan (docs/guide/populations.md, "Speed and memory" and "Limits").
 constexpr std::int64_t kMaxDevices = 16384;
 // Network kinds, network / link / bandwidth keys: the table of network_keys.hpp.
 const std::vector<std::string> kKinds = network_kind_names();
@@ -420,8 +420,8 @@ Platform parse_platform(const Json& doc, const std::string& file, const std::str
     if (p.devices.size() + count > static_cast<std::size_t>(kMaxDevices))
       throw InputError(
           "", group ? join_path(path, "count") : path,
-          fmt::format("the platform would have {} devices, over the limit of {} (each device costs "
-                      "about 100 KB of memory in a run)",
+          fmt::format("the platform would have {} devices, over the limit of {} (a run's memory grows "
+                      "with its devices and their users' plans)",
                       p.devices.size() + count, kMaxDevices));
     const auto taken = [&](const std::string& name) {
       if (!names.insert(name).second)

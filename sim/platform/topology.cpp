@@ -3,7 +3,16 @@
 #include <algorithm>
 #include <limits>
 
+#include "sim/core/error.hpp"
+
 namespace coinfer {
+
+RouteLinks::RouteLinks(std::initializer_list<std::size_t> links) {
+  if (links.size() < 1 || links.size() > links_.size())
+    throw Error("Topology: a route crosses one or two links");
+  std::copy(links.begin(), links.end(), links_.begin());
+  size_ = links.size();
+}
 
 Topology::Topology(const Platform& platform) : platform_(&platform) {
   device_by_name_.reserve(platform.devices.size());
@@ -92,33 +101,33 @@ const Route* Topology::route_or_null(std::size_t network, std::size_t src, std::
   if (src == dst || !reaches(network, src) || !reaches(network, dst)) return nullptr;
   const auto n = static_cast<std::uint64_t>(platform_->devices.size());
   const std::uint64_t key = (network * n + src) * n + dst;
-  if (const auto it = routes_.find(key); it != routes_.end()) return it->second.get();
+  if (const auto it = routes_.find(key); it != routes_.end()) return &it->second;
   const Network& net = platform_->networks[network];
   const NetworkLinks& links = nets_[network];
-  auto route = std::make_unique<Route>(Route{network, src, dst, {}, 0.0});
+  Route route{network, src, dst, {}, 0.0};
   switch (links.shape) {
     case Shape::Medium:
-      route->links = {links.of[src].out};
-      route->latency_s = net.link.latency_s;
+      route.links = {links.of[src].out};
+      route.latency_s = net.link.latency_s;
       break;
     case Shape::Switch:
-      route->links = {links.of[src].out, links.of[dst].in};
-      route->latency_s = net.link.latency_s;
+      route.links = {links.of[src].out, links.of[dst].in};
+      route.latency_s = net.link.latency_s;
       break;
     case Shape::Access:
       if (dst == links.base) {
-        route->links = {links.of[src].out};
-        route->latency_s = net.uplink.latency_s;
+        route.links = {links.of[src].out};
+        route.latency_s = net.uplink.latency_s;
       } else if (src == links.base) {
-        route->links = {links.of[dst].in};
-        route->latency_s = net.downlink.latency_s;
+        route.links = {links.of[dst].in};
+        route.latency_s = net.downlink.latency_s;
       } else {
-        route->links = {links.of[src].out, links.of[dst].in};
-        route->latency_s = net.uplink.latency_s + net.downlink.latency_s;
+        route.links = {links.of[src].out, links.of[dst].in};
+        route.latency_s = net.uplink.latency_s + net.downlink.latency_s;
       }
       break;
   }
-  return routes_.emplace(key, std::move(route)).first->second.get();
+  return &routes_.emplace(key, route).first->second;
 }
 
 bool Topology::has_radio(std::size_t network, std::size_t device) const {

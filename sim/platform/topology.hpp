@@ -5,10 +5,13 @@
 ///     Topology topo(platform);
 ///     const Route& r = topo.route(net, src, dst);        // links + end-to-end latency
 ///     double t = topo.nominal_transfer_s(r, 1e6);        // L + 8 * 1e6 / min rate
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -24,13 +27,35 @@ struct LogicalLink {
   const LinkSpec* spec = nullptr;  ///< rate and bandwidth model (points into the Platform)
 };
 
+/// The links a route crosses, in order: one (a medium, an uplink, a downlink) or two (a switch's
+/// out and in ports, a member's uplink then another's downlink). Kept in place: a population has
+/// two routes per phone, and a vector each cost an allocation.
+class RouteLinks {
+ public:
+  RouteLinks() = default;
+  /// One or two links; Error otherwise.
+  RouteLinks(std::initializer_list<std::size_t> links);
+  const std::size_t* begin() const { return links_.data(); }
+  const std::size_t* end() const { return links_.data() + size_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  std::size_t operator[](std::size_t i) const { return links_[i]; }
+  std::size_t front() const { return links_[0]; }
+  std::size_t back() const { return links_[size_ - 1]; }
+  operator std::span<const std::size_t>() const { return {links_.data(), size_}; }
+
+ private:
+  std::array<std::size_t, 2> links_{};
+  std::size_t size_ = 0;
+};
+
 /// How a transfer from `src` to `dst` over `network` travels.
 struct Route {
   std::size_t network = 0;
   std::size_t src = 0;  ///< device indices
   std::size_t dst = 0;
-  std::vector<std::size_t> links;  ///< indices into Topology::links()
-  double latency_s = 0.0;          ///< end to end
+  RouteLinks links;        ///< indices into Topology::links()
+  double latency_s = 0.0;  ///< end to end
 };
 
 class Topology {
@@ -85,8 +110,8 @@ class Topology {
   std::unordered_map<std::string, std::size_t> device_by_name_;
   std::vector<LogicalLink> links_;
   std::vector<NetworkLinks> nets_;
-  /// Routes built so far, by (network, src, dst).
-  mutable std::unordered_map<std::uint64_t, std::unique_ptr<Route>> routes_;
+  /// Routes built so far, by (network, src, dst) (an unordered_map's elements stay in place).
+  mutable std::unordered_map<std::uint64_t, Route> routes_;
 };
 
 }  // namespace coinfer

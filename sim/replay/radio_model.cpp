@@ -122,9 +122,10 @@ RadioModel::Wait RadioModel::wait_for_channel(std::size_t slot, std::size_t fram
   c.waiting_frame = frame;
   c.waiting.push_back(slot);
   const auto radio = radio_index(net, device);
-  RadioState& r = radio_state(radio);
-  r.setups.push_back(channel);
-  if (r.setups.size() > 1) return {true, radio};
+  radio_state(radio);
+  auto& setups = setups_[radio];
+  setups.push_back(channel);
+  if (setups.size() > 1) return {true, radio};
   return {true, radio, start_channel_setup(radio, t)};
 }
 
@@ -142,7 +143,8 @@ RadioModel::Awake RadioModel::on_awake(std::size_t radio, double t) {
   r.waking = false;
   r.last_active_s = t;
   trace_.radio(radio, t, activity(radio));
-  if (!r.setups.empty()) return on_channel_set_up(radio, t);
+  if (const auto it = setups_.find(radio); it != setups_.end() && !it->second.empty())
+    return on_channel_set_up(radio, t);
   trace_.wake_up(radio, r.wake_start_s, t, r.waiting_frame, "");
   Awake awake{std::move(r.waiting)};
   r.waiting.clear();
@@ -152,14 +154,15 @@ RadioModel::Awake RadioModel::on_awake(std::size_t radio, double t) {
 // The radio's first queued channel is up: its transfers go, the radio sets up the next one.
 RadioModel::Awake RadioModel::on_channel_set_up(std::size_t radio, double t) {
   RadioState& r = radio_state(radio);
-  ChannelState& c = channels_[r.setups.front()];
-  trace_.wake_up(radio, r.wake_start_s, t, c.waiting_frame, channel_names_[r.setups.front()]);
-  r.setups.pop_front();
+  auto& setups = setups_.at(radio);
+  ChannelState& c = channels_[setups.front()];
+  trace_.wake_up(radio, r.wake_start_s, t, c.waiting_frame, channel_names_[setups.front()]);
+  setups.pop_front();
   c.pending = false;
   c.last_active_s = t;
   Awake awake{std::move(c.waiting)};
   c.waiting.clear();
-  if (!r.setups.empty()) awake.next_awake_s = start_channel_setup(radio, t);
+  if (!setups.empty()) awake.next_awake_s = start_channel_setup(radio, t);
   return awake;
 }
 

@@ -92,14 +92,14 @@ class RadioModel {
   void warn_out_of_range();
 
  private:
+  /// 56 bytes: a population keeps one per phone.
   struct RadioState {
     double last_active_s = -std::numeric_limits<double>::infinity();
-    std::size_t active = 0;
-    bool waking = false;
     double wake_start_s = 0.0;
+    std::size_t waiting_frame = 0;  ///< the first waiting transfer's frame (the wake-up's slice)
+    std::uint32_t active = 0;       ///< transfers in flight
+    bool waking = false;
     std::vector<std::size_t> waiting;  ///< transfer slots waiting for the wake-up
-    std::size_t waiting_frame = 0;     ///< the first one's frame (the wake-up's slice)
-    FifoVector<std::size_t> setups;    ///< channel mode: channels to set up, the first one in progress
   };
   /// A logical channel (network, Task::channel) of a network paying wake-ups per channel.
   struct ChannelState {
@@ -127,6 +127,9 @@ class RadioModel {
   /// Per (network, device) radio, radio = network * devices + device, made when first used: a
   /// city's 50 cells need no state for the 10,000 phones each does not reach.
   std::unordered_map<std::size_t, RadioState> radios_;
+  /// Per radio on a network paying wake-ups per channel: channels to set up, the first one in
+  /// progress (absent or empty: none).
+  std::unordered_map<std::size_t, FifoVector<std::size_t>> setups_;
   std::vector<ChannelState> channels_;
   std::vector<std::string> channel_names_;
   std::map<std::pair<std::size_t, std::string>, std::size_t> channel_index_;  ///< (network, name)

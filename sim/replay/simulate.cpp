@@ -102,6 +102,20 @@ SimulationResult simulate(const Platform& platform, const std::vector<Plan>& var
   return run_replay(topology, plans, {{0, plans.size(), &workload, scheduler}}, options, {});
 }
 
+namespace {
+
+// The user's device in place of its shared plans' stand-in.
+StandIn stand_in_for(const UserSource& u, const Topology& topology) {
+  const auto device = topology.device_index_or_null(u.device);
+  if (!device)
+    throw InputError("", "users",
+                     fmt::format("user '{}' runs on '{}', which is no device of platform '{}'", u.name,
+                                 u.device, topology.platform().name));
+  return {u.shared->stand_in, *device};
+}
+
+}  // namespace
+
 SimulationResult simulate_population(const Platform& platform, const std::vector<UserSource>& users,
                                      const SimOptions& options) {
   if (users.empty()) throw InputError("", "users", "no user to simulate");
@@ -110,16 +124,19 @@ SimulationResult simulate_population(const Platform& platform, const std::vector
   std::vector<replay::ReplayUser> streams;
   SimulationResult result;
   std::size_t variants = 0;
-  for (const auto& u : users) variants += u.variants.size();
+  for (const auto& u : users) variants += u.plans().size();
   plans.reserve(variants);
   streams.reserve(users.size());
   result.users.reserve(users.size());
   std::size_t first_frame = 0;
   for (const auto& u : users) {
-    if (u.variants.empty()) throw InputError("", "users", fmt::format("user '{}' has no plan", u.name));
+    if (u.shared && !u.variants.empty())
+      throw InputError("", "users", fmt::format("user '{}' has plans of its own and shared ones", u.name));
+    if (u.plans().empty()) throw InputError("", "users", fmt::format("user '{}' has no plan", u.name));
     check_workload(u.workload);
-    streams.push_back({plans.size(), u.variants.size(), &u.workload, u.scheduler});
-    for (const auto& v : u.variants) plans.push_back(compile_plan(v, topology));
+    streams.push_back({plans.size(), u.plans().size(), &u.workload, u.scheduler});
+    const StandIn stand_in = u.shared ? stand_in_for(u, topology) : StandIn{};
+    for (const auto& v : u.plans()) plans.push_back(compile_plan(v, topology, stand_in));
     const std::size_t frames = u.workload.frame_count();
     result.users.push_back({u.name, u.device, first_frame, frames});
     first_frame += frames;

@@ -60,17 +60,25 @@ SimulationResult simulate(const Platform& platform, const std::vector<Plan>& var
 /// One plan. Example: `simulate(platform, plan, single_workload())`.
 SimulationResult simulate(const Platform& platform, const Plan& plan, const Workload& workload,
                           const SimOptions& options = {});
-/// One user of a population: the device its frames start on, its own plan variants (variant 0
-/// first), its own workload and its own scheduler (null: every frame runs variant 0).
+/// One user of a population: the device its frames start on, its plan variants (its own, or
+/// shared with other users), its own workload and its own scheduler (null: every frame runs
+/// variant 0).
 struct UserSource {
-  std::string name;    ///< "phones/3": group and index
-  std::string device;  ///< the device its frames start on
-  std::vector<Plan> variants;
+  std::string name;            ///< "phones/3": group and index
+  std::string device;          ///< the device its frames start on
+  std::vector<Plan> variants;  ///< its own plan variants, variant 0 first; empty with `shared`
   Workload workload;
   /// Not owned; it must outlive the run. It sees the user's frames as frames 0, 1, ... and the
   /// user's variants as 0, 1, ... (SchedulerView::frames holds the user's records only), and
   /// measures only the transfers the user's device sent (SchedulerView::measured_links).
   Scheduler* scheduler = nullptr;
+  /// Plans shared with other users, run with `device` in place of their stand-in; null: `variants`.
+  /// Example: `auto plans = std::make_shared<const SharedPlans>(SharedPlans{"phone", {plan}});`
+  /// then `UserSource{"u7", "p7", {}, workload, nullptr, plans}` for each user.
+  std::shared_ptr<const SharedPlans> shared{};
+
+  /// The plan variants it runs: the shared ones, or its own.
+  const std::vector<Plan>& plans() const { return shared ? shared->variants : variants; }
 };
 
 /// Simulates many users' streams at once on one platform: each user's frames run its own plan

@@ -183,4 +183,39 @@ void ExpectedShares::apply(Platform& copy, const std::vector<std::size_t>& media
         platform_.networks[n].link.rate_bps / static_cast<double>(std::max<std::size_t>(1, users_on_[n]));
 }
 
+namespace {
+
+Plan renamed(Plan plan, const std::string& from, const std::string& to) {
+  for (auto& t : plan.tasks) t = with_device(std::move(t), from, to);
+  return plan;
+}
+
+}  // namespace
+
+PlanSharing::PlanSharing(const Platform& platform)
+    : enabled_(!platform.device_index_or_null(kUserDevice).has_value()) {}
+
+std::shared_ptr<const SharedPlans> PlanSharing::add(const PopulationUser& user, Plan plan) {
+  if (!enabled_) {
+    ++distinct_;
+    return std::make_shared<const SharedPlans>(SharedPlans{user.device, {std::move(plan)}});
+  }
+  plan = renamed(std::move(plan), user.device, kUserDevice);
+  auto& kept = by_group_[user.group];
+  const std::size_t from = kept.size() > kCompared ? kept.size() - kCompared : 0;
+  for (std::size_t i = kept.size(); i-- > from;) {
+    const Plan& other = kept[i]->variants.front();
+    if (other.name == plan.name && other == plan) return kept[i];
+  }
+  ++distinct_;
+  return kept.emplace_back(std::make_shared<const SharedPlans>(SharedPlans{kUserDevice, {std::move(plan)}}));
+}
+
+std::vector<Plan> plans_for(const SharedPlans& shared, const std::string& device) {
+  std::vector<Plan> out;
+  out.reserve(shared.variants.size());
+  for (const auto& v : shared.variants) out.push_back(renamed(v, shared.stand_in, device));
+  return out;
+}
+
 }  // namespace coinfer

@@ -28,6 +28,8 @@
 /// derive_seed(seed, "arrivals/<user>"). A user's frames are so reproducible alone. User names are
 /// `<group>/<i>` (i from 1) for a device group, the group's name for one device.
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -35,6 +37,7 @@
 #include <vector>
 
 #include "sim/core/json_access.hpp"
+#include "sim/plan/plan.hpp"
 #include "sim/platform/platform.hpp"
 #include "sim/workload/workload.hpp"
 
@@ -81,6 +84,29 @@ std::pair<std::string, Json> group_scheduler(const UserGroupSpec& group, const s
 /// `params` (a mapping) for `user` of `group`: every string value equal to the group's device
 /// becomes the user's device.
 Json for_user(Json params, const UserGroupSpec& group, const PopulationUser& user);
+
+/// Shares equal plans among a population's users (ScenarioPlan::user_plans): a user's plan, its
+/// own device renamed kUserDevice (with_device), joins an equal plan of its group already kept, or
+/// is kept as a new one. A group's users are compared with its last kCompared distinct plans only,
+/// so a group whose users all plan differently costs O(users), keeping a plan each. On a platform
+/// with a device called kUserDevice nothing is shared: each user's plan stands in for itself.
+class PlanSharing {
+ public:
+  static constexpr std::size_t kCompared = 8;
+  explicit PlanSharing(const Platform& platform);
+  /// `user`'s plan (naming its device as itself), shared with its group's users or kept.
+  std::shared_ptr<const SharedPlans> add(const PopulationUser& user, Plan plan);
+  /// How many distinct plans are kept.
+  std::size_t distinct() const { return distinct_; }
+
+ private:
+  bool enabled_ = true;
+  std::size_t distinct_ = 0;
+  std::map<std::size_t, std::vector<std::shared_ptr<const SharedPlans>>> by_group_;
+};
+
+/// `shared`'s plan variants as the user on `device` runs them: its stand-in renamed `device`.
+std::vector<Plan> plans_for(const SharedPlans& shared, const std::string& device);
 
 /// What users planning with `expected_share` see: each shared medium (a Wi-Fi or Wi-Fi Direct
 /// network without a base) at its rate divided by the users whose devices it reaches (at least 1).

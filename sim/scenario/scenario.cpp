@@ -380,6 +380,7 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
       if (std::any_of(spec.users.begin(), spec.users.end(), plans_on_share))
         shares.emplace(out.platform, out.users);
       std::optional<Platform> share_view;  // made for the first user that plans on its share
+      PlanSharing sharing(out.platform);   // a group's users that plan alike share one plan
       for (const auto& u : out.users) {
         const UserGroupSpec& g = spec.users[u.group];
         const Partitioner* p = partitioner.get();
@@ -404,14 +405,14 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
           platform = &*share_view;
         }
         try {
-          out.user_plans.push_back(partition(*p, *platform, u.device).front());
+          out.user_plans.push_back(sharing.add(u, partition(*p, *platform, u.device).front()));
         } catch (const InputError& e) {
           if (!e.file().empty()) throw;
           throw InputError("", e.path(),
                            fmt::format("for user '{}' on '{}': {}", u.name, u.device, e.message()));
         }
       }
-      out.variants = {out.user_plans.front()};
+      out.variants = plans_for(*out.user_plans.front(), out.users.front().device);
     }
     out.plan = out.variants.front();
     return out;
@@ -449,13 +450,15 @@ ScenarioRun execute_scenario(const ScenarioSpec& spec, const PartitionerRegistry
       for (std::size_t i = 0; i < planned.users.size(); ++i) {
         const PopulationUser& u = planned.users[i];
         UserSource& user_source = sources.emplace_back(UserSource{u.name, u.device, {}, u.workload});
-        user_source.variants.push_back(std::move(planned.user_plans[i]));  // not a copy: 10,000 plans
         user_source.scheduler = user_schedulers.make(u);
-        if (user_source.scheduler != nullptr)
-          user_source.variants =
-              user_scheduled_variants(*user_source.scheduler, std::move(user_source.variants), platform, u);
+        if (user_source.scheduler != nullptr)  // its own variants, from its own scheduler
+          user_source.variants = user_scheduled_variants(
+              *user_source.scheduler, plans_for(*planned.user_plans[i], u.device), platform, u);
+        else
+          user_source.shared = std::move(planned.user_plans[i]);  // shared, not copied: 10,000 users
       }
-      run.variants = sources.front().variants;
+      run.variants = sources.front().shared ? plans_for(*sources.front().shared, sources.front().device)
+                                            : sources.front().variants;
       run.simulation = simulate_population(platform, sources, options);
     }
     run.results = run_metrics(spec.name, run.simulation);

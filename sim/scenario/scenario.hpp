@@ -18,6 +18,7 @@
 ///       - {label: local, set: {partitioner: {name: local}}}
 ///     report: {title, source, rows: [..]}   # optional: ours next to a paper's (reference_report.hpp)
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -106,9 +107,10 @@ struct ScenarioPlan {
   Plan plan;                   ///< variant 0 (a population: user 0's plan)
   std::vector<Plan> variants;  ///< every plan variant (Partitioner::partition_variants), variant 0 first
   /// A population (ScenarioSpec::users): its users and each one's plan (the partitioner run with
-  /// the user's device as the source), in the same order. Empty for a one-source scenario.
+  /// the user's device as the source), in the same order. Empty for a one-source scenario. Users
+  /// whose plans are equal but for their own device share one (SharedPlans, stand-in kUserDevice).
   std::vector<PopulationUser> users;
-  std::vector<Plan> user_plans;
+  std::vector<std::shared_ptr<const SharedPlans>> user_plans;
 };
 
 /// Loads model and platform, builds the cost model and asks the partitioner for a plan.

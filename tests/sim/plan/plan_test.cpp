@@ -210,3 +210,47 @@ TEST_CASE("plan: an after dependency orders two uploads without moving data") {
   CHECK_THAT(compile_error({"p", "", {transfer_task("up1", "a", "c", 1, {}), second}}),
              Catch::Contains("tasks[1].after[0]: unknown task 'nope'"));
 }
+
+TEST_CASE("plan: channel_with_device renames either side of a pair channel, nothing else") {
+  CHECK(channel_with_device("edge|phone", "phone", "p7") == "edge|p7");  // re-sorted
+  CHECK(channel_with_device("a|phone", "phone", "b") == "a|b");
+  CHECK(channel_with_device("phone", "phone", "p7") == "phone");  // not a pair: opaque
+  CHECK(channel_with_device("a|b", "phone", "p7") == "a|b");
+  CHECK(channel_with_device("a|b|phone", "phone", "p7") == "a|b|phone");
+}
+
+TEST_CASE("plan: with_device renames the device, source, destination and channel that name it") {
+  Task up = transfer_task("up", "phone", "c", 10, {});
+  up.channel = pair_channel("phone", "c");
+  const Task renamed = with_device(up, "phone", "a");
+  CHECK(renamed.src == "a");
+  CHECK(renamed.dst == "c");
+  CHECK(renamed.channel == "a|c");
+  CHECK(renamed.id == "up");
+  CHECK(with_device(compute_task("x", "phone", 1, {}), "phone", "a").device == "a");
+  CHECK(with_device(compute_task("x", "c", 1, {}), "phone", "a").device == "c");
+}
+
+TEST_CASE("plan: a stand-in's tasks compile onto the device taking its place") {
+  Platform p = four_devices();
+  p.networks[0].wake_up_s = 0.1;
+  p.networks[0].wake_up_per = WakeUpPer::Channel;
+  const Topology topo(p);
+  Task relay = transfer_task("relay", "c", "a", 10, {"run"});
+  relay.channel = pair_channel(kUserDevice, "d");  // serves the pair of the user and d
+  const Plan plan{"shared",
+                  "",
+                  {transfer_task("up", kUserDevice, "c", 10, {}), compute_task("run", "c", 1, {"up"}), relay,
+                   compute_task("local", kUserDevice, 1, {})}};
+  const CompiledPlan as_b = compile_plan(plan, topo, {kUserDevice, 1});  // b takes its place
+  CHECK(as_b.tasks[0].src == 1);
+  CHECK(as_b.tasks[0].route == topo.route_or_null(0, 1, 2));
+  CHECK(as_b.tasks[3].device == 1);
+  CHECK(as_b.channel(0) == "b|c");  // the pair's channel, of the real device
+  CHECK(as_b.channel(2) == "b|d");  // an explicit channel: its stand-in side renamed
+  const CompiledPlan as_a = compile_plan(plan, topo, {kUserDevice, 0});
+  CHECK(as_a.tasks[0].src == 0);
+  CHECK(as_a.channel(0) == "a|c");
+  // Without a stand-in, the name is an unknown device.
+  CHECK_THROWS_WITH(compile_plan(plan, topo), Catch::Contains("unknown device '@user'"));
+}

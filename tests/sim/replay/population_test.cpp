@@ -1,6 +1,7 @@
 // Populations (simulate_population): many users' streams on shared cells and servers, each in its
 // own child process (SimGrid runs one simulation per process).
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -100,4 +101,52 @@ TEST_CASE("population: a user without a plan is refused") {
   u.variants.clear();
   CHECK_THROWS_AS(simulate_population(cell_with_server(1), {u}), InputError);
   CHECK_THROWS_AS(simulate_population(cell_with_server(1), {}), InputError);
+}
+
+namespace {
+
+// A split plan for the device `phone`: compute there, upload, compute on the server, download.
+Plan split_plan(const std::string& phone) {
+  return {"split",
+          "",
+          {compute_task("a", phone, 0.05, {}), transfer_task("x", phone, "s", 2e5, {"a"}),
+           compute_task("b", "s", 0.02, {"x"}), transfer_task("y", "s", phone, 1e3, {"b"})}};
+}
+
+}  // namespace
+
+TEST_CASE("population: users sharing one plan through a stand-in give a plan each's result byte for byte") {
+  const int n = 4;
+  const auto shared =
+      std::make_shared<const SharedPlans>(SharedPlans{kUserDevice, {split_plan(kUserDevice)}});
+  std::vector<UserSource> own, sharing;
+  for (int i = 1; i <= n; ++i) {
+    Workload w = stream_workload(8.0, 20, DropPolicy::Queue, 0.5);
+    w.start_s = i * 0.01;
+    own.push_back(user(i, split_plan("p" + std::to_string(i)), w));
+    UserSource u = user(i, split_plan("unused"), w);
+    u.variants.clear();
+    u.shared = shared;
+    sharing.push_back(u);
+  }
+  const auto a = simulate_population_in_child(cell_with_server(n), own);
+  const auto b = simulate_population_in_child(cell_with_server(n), sharing);
+  REQUIRE(a.completed_frames() == std::size_t(n * 20));
+  CHECK(a.links.front().bytes > 0.0);  // the phones' transfers went over the cell
+  CHECK(simulation_result_to_json(b).dump() == simulation_result_to_json(a).dump());
+}
+
+TEST_CASE("population: shared plans beside a user's own, or on a device the platform lacks, are refused") {
+  const auto shared =
+      std::make_shared<const SharedPlans>(SharedPlans{kUserDevice, {split_plan(kUserDevice)}});
+  UserSource both = user(1, split_plan("p1"));
+  both.shared = shared;
+  CHECK_THROWS_WITH(simulate_population(cell_with_server(1), {both}),
+                    Catch::Contains("users") && Catch::Contains("plans of its own and shared ones"));
+  UserSource nowhere = user(1, split_plan("p1"));
+  nowhere.variants.clear();
+  nowhere.shared = shared;
+  nowhere.device = "p9";
+  CHECK_THROWS_WITH(simulate_population(cell_with_server(1), {nowhere}),
+                    Catch::Contains("'p9', which is no device of platform"));
 }

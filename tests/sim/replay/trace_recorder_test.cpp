@@ -111,8 +111,9 @@ TEST_CASE("trace recorder: frame 0's slices are kept, every frame's streamed") {
   Recorded r(p, true);
   r.recorder.compute(0, "c", 0.0, 0.5, 0, "conv");
   r.recorder.compute(0, "c", 0.5, 1.0, 1, "conv");
-  r.recorder.transfer({0}, "x", 1.0, 2.0, 0, "");
-  r.recorder.probe({0}, 2.0, 2.5);
+  const std::vector<std::size_t> link0{0};
+  r.recorder.transfer(link0, "x", 1.0, 2.0, 0, "");
+  r.recorder.probe(link0, 2.0, 2.5);
   // Kept: the two of frame 0 (the transfer on the link's track, 2); a probe belongs to no frame.
   REQUIRE(r.out.trace.size() == 2);
   CHECK(r.out.trace[0].track == 0);

@@ -133,3 +133,61 @@ TEST_CASE("population: a parameter naming the group's device names each user's o
         Json{{"device", "phone3"}, {"server", "server"}, {"frames", 3}});
   CHECK(for_user(Json{{"device", "phone_cpu"}}, g, u) == Json{{"device", "phone_cpu"}});
 }
+
+namespace {
+
+Plan offload(const std::string& phone, double bytes = 1e4) {
+  return {"offload",
+          "",
+          {transfer_task("up", phone, "s", bytes, {}), compute_task("run", "s", 0.01, {"up"}),
+           transfer_task("down", "s", phone, 100, {"run"})}};
+}
+
+}  // namespace
+
+TEST_CASE("population: users of a group whose plans differ only in their device share one") {
+  PlanSharing sharing(cell_and_lte());
+  const auto users = users_on({"p1", "p2", "p3"});
+  const auto a = sharing.add(users[0], offload("p1"));
+  const auto b = sharing.add(users[1], offload("p2"));
+  CHECK(a == b);
+  CHECK(a->stand_in == kUserDevice);
+  CHECK(a->variants.front().tasks[0].src == kUserDevice);
+  CHECK(a->variants.front().tasks[0].dst == "s");
+  const auto c = sharing.add(users[2], offload("p3", 2e4));  // another plan: kept apart
+  CHECK(c != a);
+  CHECK(sharing.distinct() == 2);
+  CHECK(plans_for(*a, "p2").front() == offload("p2"));
+}
+
+TEST_CASE("population: plans of different groups are not shared") {
+  PlanSharing sharing(cell_and_lte());
+  auto users = users_on({"p1", "p2"});
+  users[1].group = 1;
+  CHECK(sharing.add(users[0], offload("p1")) != sharing.add(users[1], offload("p2")));
+}
+
+TEST_CASE("population: a plan naming another user's device is shared only with its like") {
+  // p1 relays through p2 and p2 through p1: renamed, each names the other, so they differ.
+  PlanSharing sharing(cell_and_lte());
+  const auto users = users_on({"p1", "p2", "p3"});
+  const Plan via_p2{"relay", "", {transfer_task("x", "p1", "p2", 10, {})}};
+  const Plan via_p1{"relay", "", {transfer_task("x", "p2", "p1", 10, {})}};
+  const Plan p3_via_p2{"relay", "", {transfer_task("x", "p3", "p2", 10, {})}};
+  const auto a = sharing.add(users[0], via_p2);
+  CHECK(sharing.add(users[1], via_p1) != a);
+  CHECK(sharing.add(users[2], p3_via_p2) == a);
+  CHECK(plans_for(*a, "p3").front() == p3_via_p2);
+}
+
+TEST_CASE("population: on a platform with a device called like the stand-in, nothing is shared") {
+  Platform p = cell_and_lte();
+  p.devices.push_back(device(kUserDevice));
+  PlanSharing sharing(p);
+  const auto users = users_on({"p1", "p2"});
+  const auto a = sharing.add(users[0], offload("p1"));
+  const auto b = sharing.add(users[1], offload("p2"));
+  CHECK(a != b);
+  CHECK(a->stand_in == "p1");
+  CHECK(plans_for(*b, "p2").front() == offload("p2"));
+}
