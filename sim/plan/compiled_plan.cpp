@@ -90,7 +90,7 @@ class PlanChecker {
       fail(path + ".network", fmt::format("network '{}' does not connect '{}' and '{}'",
                                           platform.networks[*net].name, t.src, t.dst));
     const Network& on = platform.networks[*net];
-    if (on.wake_up_s > 0.0 && on.wake_up_per == WakeUpPer::Channel) {
+    if (on.wakes_per_channel()) {
       out_.channels.resize(plan_.tasks.size());
       const auto& devices = platform.devices;
       out_.channels[i] = t.channel.empty() ? pair_channel(devices[c.src].name, devices[c.dst].name)

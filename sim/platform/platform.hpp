@@ -89,6 +89,8 @@ struct Network {
   bool is_shared_medium() const {
     return !is_access() && (kind == NetworkKind::Wifi || kind == NetworkKind::WifiDirect);
   }
+  /// Whether a transfer waits for its channel's wake-up rather than its radio's (WakeUpPer).
+  bool wakes_per_channel() const { return wake_up_s > 0.0 && wake_up_per == WakeUpPer::Channel; }
   /// Members plus the base: every device this network reaches.
   std::vector<std::string> endpoints() const;
   bool has_endpoint(const std::string& device) const;

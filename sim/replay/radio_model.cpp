@@ -36,8 +36,7 @@ RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>
   network_busy_.assign(n_net, false);
   network_queue_.resize(n_net);
   per_channel_.reserve(n_net);
-  for (const auto& net : topology.platform().networks)
-    per_channel_.push_back(net.wake_up_s > 0.0 && net.wake_up_per == WakeUpPer::Channel);
+  for (const auto& net : topology.platform().networks) per_channel_.push_back(net.wakes_per_channel());
   // Every (network, channel name) any plan variant uses gets a ChannelState; with no network
   // paying wake-ups per channel, no variant keeps a list of its tasks' channels.
   if (std::find(per_channel_.begin(), per_channel_.end(), true) == per_channel_.end()) return;
@@ -240,6 +239,15 @@ void RadioModel::warn_missing_model(std::size_t device, std::size_t network) {
                   platform.devices[device].name, radio_power_key(net.kind), on);
 }
 
+// The phones of a population share one calibration: one look-up (a key string built, a map
+// searched) serves them all, where every transfer's endpoints each made one.
+const RadioPowerModel* RadioModel::power_model(std::size_t device, NetworkKind kind) {
+  const DeviceCalibration& calibration = topology_.platform().devices[device].calibration;
+  const auto [it, fresh] = power_models_.try_emplace({&calibration, kind}, nullptr);
+  if (fresh) it->second = radio_power_model(calibration, kind);
+  return it->second;
+}
+
 void RadioModel::add_radio_energy(const Route& route, double bytes, double duration_s, bool probe) {
   const Platform& platform = topology_.platform();
   const auto net = route.network;
@@ -247,7 +255,7 @@ void RadioModel::add_radio_energy(const Route& route, double bytes, double durat
   for (const bool sending : {true, false}) {
     const auto device = sending ? route.src : route.dst;
     if (!topology_.has_radio(net, device)) continue;
-    const RadioPowerModel* model = radio_power_model(platform.devices[device].calibration, network.kind);
+    const RadioPowerModel* model = power_model(device, network.kind);
     if (model == nullptr) {
       warn_missing_model(device, net);
       continue;

@@ -154,6 +154,9 @@ class RadioModel {
     std::size_t transfers = 0;
   };
   std::map<std::tuple<std::size_t, std::size_t, bool>, OutOfRange> out_of_range_;
+  /// radio_power_model of a device's calibration for a kind of network (null: none), by calibration.
+  const RadioPowerModel* power_model(std::size_t device, NetworkKind kind);
+  std::map<std::pair<const DeviceCalibration*, NetworkKind>, const RadioPowerModel*> power_models_;
 };
 
 }  // namespace coinfer::replay
