@@ -50,7 +50,7 @@ std::string task_table(const Plan& plan, const CompiledPlan& compiled, const Top
                compute ? task.device : fmt::format("{} -> {}", task.src, task.dst),
                compute ? fmt::format("{:.3f} ms", task.duration_s * 1e3)
                        : format_count(static_cast<std::int64_t>(task.bytes)) + " B",
-               fmt::format("{:.3f}", analytic_task_s(compiled.tasks[i], topology) * 1e3),
+               fmt::format("{:.3f}", analytic_task_s(compiled.task(i), topology) * 1e3),
                std::to_string(task.deps.size()), task.label});
   }
   return t.str();

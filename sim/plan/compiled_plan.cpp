@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <queue>
 #include <unordered_map>
 
@@ -21,7 +22,7 @@ class PlanChecker {
   CompiledPlan run() {
     if (plan_.tasks.empty()) fail("tasks", "the plan has no tasks");
     out_.plan = &plan_;
-    out_.tasks.resize(plan_.tasks.size());
+    tasks_.resize(plan_.tasks.size());
     deps_.resize(plan_.tasks.size());
     succs_.resize(plan_.tasks.size());
     index_ids();
@@ -30,6 +31,7 @@ class PlanChecker {
     order();
     mark_first_stage();
     pack_indices();
+    split();
     return std::move(out_);
   }
 
@@ -59,7 +61,7 @@ class PlanChecker {
 
   void resolve_task(std::size_t i) {
     const Task& t = plan_.tasks[i];
-    CompiledTask& c = out_.tasks[i];
+    CompiledTask& c = tasks_[i];
     const auto path = task_path(i);
     c.kind = t.kind;
     if (t.kind == TaskKind::Compute) {
@@ -101,7 +103,7 @@ class PlanChecker {
   }
 
   // Where a task's output lives: a compute's device, a transfer's destination.
-  std::size_t location(std::size_t task) const { return out_.tasks[task].device; }
+  std::size_t location(std::size_t task) const { return tasks_[task].device; }
 
   // A dependency `id` of task i at `path`: known, not i itself, not listed twice (in deps or after).
   std::size_t resolve_one(std::size_t i, const std::string& id, const std::string& path) {
@@ -117,7 +119,7 @@ class PlanChecker {
 
   void resolve_deps(std::size_t i) {
     const Task& t = plan_.tasks[i];
-    CompiledTask& c = out_.tasks[i];
+    CompiledTask& c = tasks_[i];
     const auto needed_at = t.kind == TaskKind::Compute ? c.device : c.src;
     for (std::size_t k = 0; k < t.deps.size(); ++k) {
       const auto path = index_path(task_path(i) + ".deps", k);
@@ -138,7 +140,7 @@ class PlanChecker {
 
   // Kahn's algorithm with a min-heap on the plan index: a stable topological order.
   void order() {
-    const auto n = out_.tasks.size();
+    const auto n = tasks_.size();
     std::vector<std::size_t> pending(n);
     std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
     for (std::size_t i = 0; i < n; ++i)
@@ -182,17 +184,17 @@ class PlanChecker {
 
   void mark_first_stage() {
     for (auto i : order_) {
-      auto& c = out_.tasks[i];
+      auto& c = tasks_[i];
       bool first = deps_[i].empty();
       if (!first && c.kind == TaskKind::Compute) {
         first = true;
         for (auto d : deps_[i]) {
-          const auto& dep = out_.tasks[d];
+          const auto& dep = tasks_[d];
           first = first && dep.first_stage && dep.kind == TaskKind::Compute && dep.device == c.device;
         }
       }
       c.first_stage = first;
-      if (first) ++out_.first_stage_size;
+      if (first) ++shape_.first_stage_size;
     }
   }
 
@@ -203,7 +205,7 @@ class PlanChecker {
 
   // Lays the index lists out in CompiledPlan::indices: deps, succs, entries, topological order.
   void pack_indices() {
-    auto& all = out_.indices;
+    auto& all = shape_.indices;
     std::size_t total = entries_.size() + order_.size();
     for (std::size_t i = 0; i < deps_.size(); ++i) total += deps_[i].size() + succs_[i].size();
     all.reserve(total);
@@ -213,22 +215,36 @@ class PlanChecker {
       return begin;
     };
     for (std::size_t i = 0; i < deps_.size(); ++i) {
-      out_.tasks[i].deps_begin = append(deps_[i]);
-      out_.tasks[i].deps_size = static_cast<std::uint32_t>(deps_[i].size());
+      tasks_[i].deps_begin = append(deps_[i]);
+      tasks_[i].deps_size = static_cast<std::uint32_t>(deps_[i].size());
     }
     for (std::size_t i = 0; i < succs_.size(); ++i) {
-      out_.tasks[i].succs_begin = append(succs_[i]);
-      out_.tasks[i].succs_size = static_cast<std::uint32_t>(succs_[i].size());
+      tasks_[i].succs_begin = append(succs_[i]);
+      tasks_[i].succs_size = static_cast<std::uint32_t>(succs_[i].size());
     }
-    out_.entries_begin = append(entries_);
-    out_.entries_size = static_cast<std::uint32_t>(entries_.size());
-    out_.topo_begin = append(order_);
+    shape_.entries_begin = append(entries_);
+    shape_.entries_size = static_cast<std::uint32_t>(entries_.size());
+    shape_.topo_begin = append(order_);
+  }
+
+  // The tasks' shapes into out_.shape, their devices and routes into out_.placements.
+  void split() {
+    shape_.tasks.reserve(tasks_.size());
+    out_.placements.reserve(tasks_.size());
+    for (const CompiledTask& t : tasks_) {
+      shape_.tasks.push_back({t.kind, t.first_stage, t.deps_begin, t.deps_size, t.succs_begin, t.succs_size,
+                              t.bytes, t.duration_s});
+      out_.placements.push_back({t.device, t.route});
+    }
+    out_.shape = std::make_shared<const PlanShape>(std::move(shape_));
   }
 
   const Plan& plan_;
   const Topology& topo_;
   const StandIn& stand_in_;
   CompiledPlan out_;
+  std::vector<CompiledTask> tasks_;                // while compiling
+  PlanShape shape_;                                // while compiling
   std::vector<std::vector<std::uint32_t>> deps_;   // per task, while compiling
   std::vector<std::vector<std::uint32_t>> succs_;  // per task, while compiling
   std::vector<std::uint32_t> entries_;
@@ -241,6 +257,10 @@ class PlanChecker {
 const std::string& CompiledPlan::channel(std::size_t task) const {
   static const std::string kNone;
   return channels.empty() ? kNone : channels[task];
+}
+
+void CompiledPlan::share_shape(const CompiledPlan& other) {
+  if (shape != other.shape && *shape == *other.shape) shape = other.shape;
 }
 
 CompiledPlan compile_plan(const Plan& plan, const Topology& topology, const StandIn& stand_in) {

@@ -12,7 +12,7 @@ double analytic_task_s(const CompiledTask& task, const Topology& topology) {
 
 AnalyticCost analytic_critical_path(const CompiledPlan& plan, const Topology& topology) {
   // finish[i] = weight(i) + max over deps d of finish[d], in topological order.
-  const auto n = plan.tasks.size();
+  const auto n = plan.size();
   constexpr auto kNone = std::numeric_limits<std::size_t>::max();
   std::vector<double> finish(n, 0.0);
   std::vector<std::size_t> via(n, kNone);
@@ -20,7 +20,7 @@ AnalyticCost analytic_critical_path(const CompiledPlan& plan, const Topology& to
     for (auto d : plan.deps(i))
       if (via[i] == kNone || finish[d] > finish[via[i]]) via[i] = d;
     const double start = via[i] == kNone ? 0.0 : finish[via[i]];
-    finish[i] = start + analytic_task_s(plan.tasks[i], topology);
+    finish[i] = start + analytic_task_s(plan.task(i), topology);
   }
   AnalyticCost cost;
   std::size_t last = kNone;

@@ -10,14 +10,19 @@ namespace coinfer {
 RouteLinks::RouteLinks(std::initializer_list<std::size_t> links) {
   if (links.size() < 1 || links.size() > links_.size())
     throw Error("Topology: a route crosses one or two links");
-  std::copy(links.begin(), links.end(), links_.begin());
-  size_ = links.size();
+  for (const std::size_t l : links) {
+    if (l > std::numeric_limits<std::uint32_t>::max()) throw Error("Topology: more than 2^32 links");
+    links_[size_++] = static_cast<std::uint32_t>(l);
+  }
 }
 
 Topology::Topology(const Platform& platform) : platform_(&platform) {
-  device_by_name_.reserve(platform.devices.size());
-  for (std::size_t d = 0; d < platform.devices.size(); ++d)
-    device_by_name_.emplace(platform.devices[d].name, d);
+  const auto& devices = platform.devices;
+  devices_by_name_.resize(devices.size());
+  for (std::size_t d = 0; d < devices.size(); ++d) devices_by_name_[d] = static_cast<std::uint32_t>(d);
+  std::stable_sort(
+      devices_by_name_.begin(), devices_by_name_.end(),
+      [&devices](std::uint32_t a, std::uint32_t b) { return devices[a].name < devices[b].name; });
   // Each network adds one link (a medium) or two per member (switch ports, access links).
   std::size_t links = 0;
   for (const auto& n : platform.networks) links += n.is_shared_medium() ? 1 : 2 * n.members.size();
@@ -76,9 +81,12 @@ Topology::Attachment Topology::attachment(std::size_t network, std::size_t devic
 }
 
 std::optional<std::size_t> Topology::device_index_or_null(const std::string& name) const {
-  const auto it = device_by_name_.find(name);
-  if (it == device_by_name_.end()) return std::nullopt;
-  return it->second;
+  const auto& devices = platform_->devices;
+  const auto it =
+      std::lower_bound(devices_by_name_.begin(), devices_by_name_.end(), name,
+                       [&devices](std::uint32_t d, const std::string& n) { return devices[d].name < n; });
+  if (it == devices_by_name_.end() || devices[*it].name != name) return std::nullopt;
+  return *it;
 }
 
 std::size_t Topology::device_or_throw(const std::string& name) const {
@@ -104,7 +112,11 @@ const Route* Topology::route_or_null(std::size_t network, std::size_t src, std::
   if (const auto it = routes_.find(key); it != routes_.end()) return &it->second;
   const Network& net = platform_->networks[network];
   const NetworkLinks& links = nets_[network];
-  Route route{network, src, dst, {}, 0.0};
+  Route route{static_cast<std::uint32_t>(network),
+              static_cast<std::uint32_t>(src),
+              static_cast<std::uint32_t>(dst),
+              {},
+              0.0};
   switch (links.shape) {
     case Shape::Medium:
       route.links = {links.of[src].out};

@@ -35,7 +35,7 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
       series_(link_series(*input.topology, input.options->seed)),
       trace_(*input.topology, series_, radios_idle_since_s(input), input.options->trace_writer.get(),
              input.options->record_trace, out),
-      radios_(*input.topology, *input.plans, radios_idle_since_s(input), trace_, out),
+      radios_(*input.topology, *input.plans, radios_idle_since_s(input), trace_, tally_, out),
       flows_(*input.topology, input.private_links) {
   if (in_.users.empty()) throw Error("replay: no stream of frames");
   const Topology& topo = *in_.topology;
@@ -69,17 +69,15 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
     user_first_.push_back(frame_count_);
     frame_count_ += u.frames;
   }
+  in_.users = {};  // users_ holds them now
   out_.frames.resize(frame_count_);
   for (const auto& u : users_) {
     ReleaseClock releases(u.workload());
     for (std::size_t k = 0; k < u.frames; ++k) out_.frames[u.first_frame + k].release_s = releases.next();
   }
   make_ports();
-  out_.devices.resize(n_dev);
-  for (std::size_t d = 0; d < n_dev; ++d) out_.devices[d].device = platform.devices[d].name;
-  out_.links.reserve(topo.links().size());
-  for (const auto& l : topo.links())
-    out_.links.push_back({l.name, platform.networks[l.network].name, 0.0, 0, 0.0, 0, 0.0});
+  tally_.devices.resize(n_dev);
+  tally_.links.resize(topo.links().size());
 }
 
 // Without any scheduler, one inert port serves every user (a city's users need no port each).
@@ -179,8 +177,8 @@ void Dispatcher::on_timer(const Timer& timer) {
 
 // ---------------------------------------------------------------- compute tasks
 
-const CompiledTask& Dispatcher::task(const TaskRef& ref) const {
-  return (*in_.plans)[frame_state(ref.frame).variant].tasks[ref.task];
+CompiledTask Dispatcher::task(const TaskRef& ref) const {
+  return (*in_.plans)[frame_state(ref.frame).variant].task(ref.task);
 }
 
 const Task& Dispatcher::task_spec(const TaskRef& ref) const {
@@ -190,12 +188,12 @@ const Task& Dispatcher::task_spec(const TaskRef& ref) const {
 double Dispatcher::duration_s(const TaskRef& ref) const {
   if (ref.background()) return jobs_[ref.job].seconds;
   const FrameState& f = frame_state(ref.frame);
-  return f.seconds.empty() || std::isnan(f.seconds[ref.task]) ? task(ref).duration_s : f.seconds[ref.task];
+  return f.seconds_or(ref.task, (*in_.plans)[f.variant].shape->tasks[ref.task].duration_s);
 }
 
 void Dispatcher::make_ready(const TaskRef& ref) {
   ++frame_state(ref.frame).active;
-  const CompiledTask& t = task(ref);
+  const CompiledTask t = task(ref);
   if (t.kind == TaskKind::Transfer) {
     begin_transfer(ref);
     return;
@@ -294,7 +292,7 @@ void Dispatcher::on_exec_done(std::size_t device, std::size_t u) {
   std::vector<TaskRef>& members = finished_;
   members.swap(ended.running);
   const double t = now();
-  DeviceStats& stats = out_.devices[device];
+  DeviceCounts& stats = tally_.devices[device];
   const double started_s = ended.started_s;
   stats.busy_s += t - started_s;
   ++stats.executions;
@@ -328,11 +326,11 @@ void Dispatcher::complete_task(const TaskRef& ref) {
     return;
   }
   const CompiledPlan& plan = (*in_.plans)[f.variant];
-  const CompiledTask& t = plan.tasks[ref.task];
+  const bool first_stage = plan.shape->tasks[ref.task].first_stage;
   --f.tasks_left;
   for (auto s : plan.succs(ref.task))
     if (--f.pending[s] == 0) make_ready({ref.frame, s});
-  if (t.first_stage && !f.continuing && --f.first_stage_left == 0) on_first_stage_done(user(ref.frame));
+  if (first_stage && !f.continuing && --f.first_stage_left == 0) on_first_stage_done(user(ref.frame));
   if (f.tasks_left == 0) plan_ended(ref.frame);
 }
 
@@ -390,21 +388,19 @@ void Dispatcher::admit(std::size_t k) {
   }
   FrameState* f = spare_states_.back();
   spare_states_.pop_back();
-  f->variant = variant;
-  f->tasks_left = plan.tasks.size();
-  f->first_stage_left = plan.first_stage_size;
+  f->variant = static_cast<std::uint32_t>(variant);
+  f->tasks_left = static_cast<std::uint32_t>(plan.size());
+  f->first_stage_left = plan.first_stage_size();
   f->active = 0;
   f->expired = false;
   f->continuing = false;
-  f->bytes.clear();
-  f->seconds.clear();
+  f->values.reset();
   if (const auto it = decided_values_.find(k); it != decided_values_.end()) {
-    f->bytes = std::move(it->second.bytes);
-    f->seconds = std::move(it->second.seconds);
+    f->values = std::make_unique<FrameTaskValues>(std::move(it->second));
     decided_values_.erase(it);
   }
-  f->pending.resize(plan.tasks.size());
-  for (std::size_t i = 0; i < plan.tasks.size(); ++i) f->pending[i] = plan.tasks[i].deps_size;
+  f->pending.resize(plan.size());
+  for (std::size_t i = 0; i < plan.size(); ++i) f->pending[i] = plan.shape->tasks[i].deps_size;
   // A stream's frames are admitted in release order (its queue is FIFO), so its live window only
   // grows at its back.
   if (u.live.empty()) u.live_base = k;
@@ -528,11 +524,11 @@ void Dispatcher::sample_admission() {
   if (trace_.streams()) trace_.admission(now(), waiting_);
 }
 
-void Dispatcher::finish(double end_s) {
+Tally Dispatcher::finish(double end_s) {
   out_.end_s = end_s;
   const Platform& platform = in_.topology->platform();
-  for (std::size_t d = 0; d < out_.devices.size(); ++d) {
-    DeviceStats& s = out_.devices[d];
+  for (std::size_t d = 0; d < tally_.devices.size(); ++d) {
+    DeviceCounts& s = tally_.devices[d];
     s.compute_energy_j = compute_energy_j(platform.devices[d].calibration->power, s.busy_s, end_s);
     s.energy_j = s.compute_energy_j + s.radio_energy_j;
     s.active_energy_j =
@@ -541,6 +537,7 @@ void Dispatcher::finish(double end_s) {
   radios_.warn_out_of_range();
   scheduler_summary();
   trace_.finish(end_s);
+  return std::move(tally_);
 }
 
 }  // namespace coinfer::replay

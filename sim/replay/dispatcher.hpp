@@ -26,6 +26,7 @@
 /// (radio_model.hpp) radios, channels, wake-ups, serialized networks and radio energy, and the
 /// SchedulerPort (scheduler_port.hpp) everything said to and heard from the Scheduler.
 /// Background jobs (Scheduler::take_background) share the devices' queues with the frames' tasks.
+#include <cmath>
 #include <cstdint>
 #include <exception>
 #include <limits>
@@ -65,7 +66,7 @@ struct ReplayUser {
 struct ReplayInput {
   const Topology* topology = nullptr;
   const std::vector<CompiledPlan>* plans = nullptr;
-  std::vector<ReplayUser> users;  ///< at least one
+  std::vector<ReplayUser> users;  ///< at least one (the Dispatcher's copy is emptied once read)
   const SimOptions* options = nullptr;
   /// Per link, whether PrivateFlows carries its transfers rather than SimGrid (private_flows.hpp;
   /// the SimGridPlatform was built without them). Empty: none.
@@ -81,7 +82,8 @@ class Dispatcher {
   /// Transfers and computations started and not yet handled (for a deadlock's error message).
   std::size_t pending_activities() const { return activities_.size(); }
   /// Fills the per-device energies and totals once the engine has stopped; finishes the trace.
-  void finish(double end_s);
+  /// Returns the devices' and links' counts, for `name_tally` once the replay is gone.
+  Tally finish(double end_s);
 
  private:
   /// A frame's task, or a background job (Scheduler::take_background): `frame` is then the newest
@@ -109,16 +111,28 @@ class Dispatcher {
   };
   /// A frame between admission and completion (pooled: reused by later frames).
   struct FrameState {
-    std::size_t variant = 0;
+    std::uint32_t variant = 0;  ///< index into the compiled plans
+    std::uint32_t tasks_left = 0;
+    std::uint32_t first_stage_left = 0;
+    std::uint32_t active = 0;  ///< tasks made ready and not yet completed (queued, running, moving)
+    bool expired = false;      ///< dropped by a device's admission control: its active tasks drain
+    bool continuing = false;   ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
+    double plan_end_s = 0.0;   ///< when its last plan variant ended
     std::vector<std::uint32_t> pending;  ///< unfinished dependencies per task
-    std::size_t tasks_left = 0;
-    std::size_t first_stage_left = 0;
-    std::size_t active = 0;       ///< tasks made ready and not yet completed (queued, running, moving)
-    bool expired = false;         ///< dropped by a device's admission control: its active tasks drain
-    bool continuing = false;      ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
-    double plan_end_s = 0.0;      ///< when its last plan variant ended
-    std::vector<double> bytes;    ///< per task: this frame's transfer size (NaN: the plan's)
-    std::vector<double> seconds;  ///< per task: this frame's compute duration (NaN: the plan's)
+    /// Per task, this frame's transfer sizes and compute durations where its scheduler set them
+    /// (NaN: the plan's); null when it set none, as for most frames.
+    std::unique_ptr<FrameTaskValues> values;
+
+    double bytes_or(std::size_t task, double plan_bytes) const {
+      return values == nullptr || values->bytes.empty() || std::isnan(values->bytes[task])
+                 ? plan_bytes
+                 : values->bytes[task];
+    }
+    double seconds_or(std::size_t task, double plan_s) const {
+      return values == nullptr || values->seconds.empty() || std::isnan(values->seconds[task])
+                 ? plan_s
+                 : values->seconds[task];
+    }
   };
   /// One stream's frames (ReplayUser): frames first_frame .. first_frame + frames - 1, admitted in
   /// their release order through the stream's own first-stage gate and queue.
@@ -243,7 +257,7 @@ class Dispatcher {
     const UserState& u = user(k);
     return *u.live[k - u.live_base];
   }
-  const CompiledTask& task(const TaskRef& ref) const;
+  CompiledTask task(const TaskRef& ref) const;
   const Task& task_spec(const TaskRef& ref) const;
   void make_ready(const TaskRef& ref);
   void complete_task(const TaskRef& ref);
@@ -322,6 +336,7 @@ class Dispatcher {
   SimulationResult& out_;
   std::exception_ptr failure_;
   std::vector<BandwidthSeries> series_;  ///< per link
+  Tally tally_;                          ///< devices' and links' counts (named after the run)
   TraceRecorder trace_;
   RadioModel radios_;
   PrivateFlows flows_;

@@ -26,7 +26,7 @@ void Dispatcher::start_background(std::size_t u) {
 void Dispatcher::background_done(const TaskRef& ref, std::size_t device, double start_s) {
   const BackgroundRequest& job = jobs_[ref.job];
   const double t = now();
-  DeviceStats& stats = out_.devices[device];
+  DeviceCounts& stats = tally_.devices[device];
   ++stats.background_jobs;
   stats.background_busy_s += t - start_s;
   trace_.background(device, job.label, start_s, t);

@@ -47,14 +47,15 @@ void Dispatcher::start_continuation(std::size_t k, const Continuation& c) {
   const std::size_t variant = user(k).spec.first_variant + c.variant;
   const CompiledPlan& plan = (*in_.plans)[variant];
   FrameState& f = frame_state(k);
-  f.variant = variant;
+  f.variant = static_cast<std::uint32_t>(variant);
   f.continuing = true;
-  f.tasks_left = plan.tasks.size();
+  f.tasks_left = static_cast<std::uint32_t>(plan.size());
   f.first_stage_left = 0;
-  f.pending.resize(plan.tasks.size());
-  for (std::size_t i = 0; i < plan.tasks.size(); ++i) f.pending[i] = plan.tasks[i].deps_size;
-  f.bytes = std::move(bytes);
-  f.seconds = std::move(seconds);
+  f.pending.resize(plan.size());
+  for (std::size_t i = 0; i < plan.size(); ++i) f.pending[i] = plan.shape->tasks[i].deps_size;
+  f.values = bytes.empty() && seconds.empty()
+                 ? nullptr
+                 : std::make_unique<FrameTaskValues>(FrameTaskValues{std::move(bytes), std::move(seconds)});
   out_.frames[k].variant = static_cast<std::uint32_t>(c.variant);
   for (auto e : plan.entries()) make_ready({k, e});
 }

@@ -27,7 +27,7 @@ std::size_t Dispatcher::new_transfer_slot() {
 // for its network when the network's radio is serialized, then travels in SimGrid.
 void Dispatcher::begin_transfer(const TaskRef& ref) {
   const std::size_t slot = new_transfer_slot();
-  const CompiledTask& t = task(ref);
+  const CompiledTask t = task(ref);
   Transfer& x = transfers_[slot];
   x.in_use = true;
   ++x.generation;
@@ -36,7 +36,7 @@ void Dispatcher::begin_transfer(const TaskRef& ref) {
   x.route = t.route;
   x.channel = radios_.channel_of(frame_state(ref.frame).variant, ref.task);
   const FrameState& fs = frame_state(ref.frame);
-  x.bytes = fs.bytes.empty() || std::isnan(fs.bytes[ref.task]) ? t.bytes : fs.bytes[ref.task];
+  x.bytes = fs.bytes_or(ref.task, t.bytes);
   x.restart_pending = false;
   launch_transfer(slot);
 }
@@ -90,11 +90,11 @@ void Dispatcher::start_comm(std::size_t slot) {
   for (auto l : x.route->links) {
     LinkState& ls = links_[l];
     if (ls.active++ == 0) ls.busy_since_s = t;
-    out_.links[l].bytes += x.bytes;
-    ++out_.links[l].messages;
+    tally_.links[l].bytes += x.bytes;
+    ++tally_.links[l].messages;
     if (x.probe()) {
-      ++out_.links[l].probes;
-      out_.links[l].probe_bytes += x.bytes;
+      ++tally_.links[l].probes;
+      tally_.links[l].probe_bytes += x.bytes;
     }
     arm_link(l);
   }
@@ -109,11 +109,11 @@ void Dispatcher::on_comm_done(std::size_t slot) {
   radios_.transfer_ended(*x.route, x.channel, t);
   radios_.add_radio_energy(*x.route, x.bytes, t - x.comm_start_s, x.probe());
   port(x.user).measure_transfer(*x.route, x.bytes, x.comm_start_s, t);
-  out_.devices[x.route->src].bytes_sent += x.bytes;
-  out_.devices[x.route->dst].bytes_received += x.bytes;
+  tally_.devices[x.route->src].bytes_sent += x.bytes;
+  tally_.devices[x.route->dst].bytes_received += x.bytes;
   for (auto l : x.route->links) {
     LinkState& ls = links_[l];
-    if (--ls.active == 0) out_.links[l].busy_s += t - ls.busy_since_s;
+    if (--ls.active == 0) tally_.links[l].busy_s += t - ls.busy_since_s;
   }
   if (trace_.tracing() && !x.probe()) {
     const Task& spec = task_spec(x.ref);

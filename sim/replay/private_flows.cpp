@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/core/error.hpp"
+
 namespace coinfer::replay {
 
 namespace {
@@ -19,7 +21,7 @@ std::vector<char> private_links(const Topology& topology, std::span<const Compil
     is_private[l] = topology.shape(links[l].network) == Topology::Shape::Access &&
                     links[l].spec->bandwidth.kind == BandwidthModel::Kind::Constant;
   for (const auto& plan : plans)
-    for (const auto& task : plan.tasks)
+    for (const auto& task : plan.placements)
       if (task.route != nullptr && task.route->links.size() > 1)
         for (auto l : task.route->links) is_private[l] = 0;
   return is_private;
@@ -28,10 +30,11 @@ std::vector<char> private_links(const Topology& topology, std::span<const Compil
 PrivateFlows::PrivateFlows(const Topology& topology, std::vector<char> is_private)
     : topology_(topology), private_(std::move(is_private)) {
   private_.resize(topology.links().size(), 0);
-  shared_.resize(private_.size());
+  sharers_.resize(private_.size());
 }
 
 void PrivateFlows::start(std::size_t flow, const Route& route, double bytes, double now_s) {
+  if (flow >= kNoFlow) throw Error("PrivateFlows: more than 2^32 - 1 transfers in flight");
   if (flow >= flows_.size()) flows_.resize(flow + 1);
   Flow& f = flows_[flow];
   f.link = route.links[0];
@@ -43,14 +46,32 @@ void PrivateFlows::start(std::size_t flow, const Route& route, double bytes, dou
   push(flow, now_s + route.latency_s);
 }
 
+void PrivateFlows::join(std::size_t link, std::size_t flow) {
+  Sharers& s = sharers_[link];
+  Flow& f = flows_[flow];
+  f.prev = s.last;
+  f.next = kNoFlow;
+  (s.last == kNoFlow ? s.first : flows_[s.last].next) = static_cast<std::uint32_t>(flow);
+  s.last = static_cast<std::uint32_t>(flow);
+  ++s.count;
+}
+
+void PrivateFlows::leave(std::size_t link, std::size_t flow) {
+  Sharers& s = sharers_[link];
+  const Flow& f = flows_[flow];
+  (f.prev == kNoFlow ? s.first : flows_[f.prev].next) = f.next;
+  (f.next == kNoFlow ? s.last : flows_[f.next].prev) = f.prev;
+  --s.count;
+}
+
 double PrivateFlows::share_bps(std::size_t link) const {
-  return topology_.links()[link].spec->rate_bps / 8.0 / static_cast<double>(shared_[link].size());
+  return topology_.links()[link].spec->rate_bps / 8.0 / static_cast<double>(sharers_[link].count);
 }
 
 void PrivateFlows::settle(std::size_t link, double now_s) {
-  if (shared_[link].empty()) return;
+  if (sharers_[link].count == 0) return;
   const double share = share_bps(link);
-  for (auto i : shared_[link]) {
+  for (auto i = sharers_[link].first; i != kNoFlow; i = flows_[i].next) {
     Flow& f = flows_[i];
     f.remaining = std::max(0.0, f.remaining - (now_s - f.since_s) * share);
     f.since_s = now_s;
@@ -58,9 +79,9 @@ void PrivateFlows::settle(std::size_t link, double now_s) {
 }
 
 void PrivateFlows::reschedule(std::size_t link, double now_s) {
-  if (shared_[link].empty()) return;
+  if (sharers_[link].count == 0) return;
   const double share = share_bps(link);
-  for (auto i : shared_[link]) {
+  for (auto i = sharers_[link].first; i != kNoFlow; i = flows_[i].next) {
     ++flows_[i].generation;
     push(i, now_s + flows_[i].remaining / share);
   }
@@ -89,22 +110,21 @@ void PrivateFlows::advance(double now_s, std::vector<std::size_t>& ended) {
     events_.pop();
     Flow& f = flows_[e.flow];
     const std::size_t link = f.link;
-    auto& sharers = shared_[link];
     settle(link, e.at_s);
     if (!f.sharing) {
       f.sharing = true;
       f.since_s = e.at_s;
-      sharers.push_back(e.flow);
+      join(link, e.flow);
     } else {
       f.remaining = 0.0;
     }
     const std::size_t first_ended = ended.size();
-    for (auto i : sharers)
+    for (auto i = sharers_[link].first; i != kNoFlow; i = flows_[i].next)
       if (flows_[i].remaining <= kEndedFraction * flows_[i].bytes) ended.push_back(i);
     std::sort(ended.begin() + static_cast<std::ptrdiff_t>(first_ended), ended.end());
     for (auto k = first_ended; k < ended.size(); ++k) {
       flows_[ended[k]].live = false;
-      sharers.erase(std::find(sharers.begin(), sharers.end(), ended[k]));
+      leave(link, ended[k]);
     }
     reschedule(link, e.at_s);
   }

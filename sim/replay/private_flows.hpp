@@ -49,6 +49,7 @@ class PrivateFlows {
   double remaining(std::size_t flow, double now_s) const;
 
  private:
+  static constexpr std::uint32_t kNoFlow = static_cast<std::uint32_t>(-1);
   struct Flow {
     std::size_t link = 0;
     double bytes = 0.0;
@@ -57,6 +58,15 @@ class PrivateFlows {
     bool sharing = false;  ///< past its latency
     bool live = false;
     std::uint64_t generation = 0;  ///< events of older generations are stale
+    std::uint32_t prev = kNoFlow;  ///< the link's sharers before and after it (Sharers)
+    std::uint32_t next = kNoFlow;
+  };
+  /// A link's flows past their latency, in the order they joined: a list through Flow::prev and
+  /// Flow::next (12 bytes a link, where a vector each cost 24 and an allocation).
+  struct Sharers {
+    std::uint32_t first = kNoFlow;
+    std::uint32_t last = kNoFlow;
+    std::uint32_t count = 0;
   };
   struct Event {
     double at_s = 0.0;
@@ -65,6 +75,8 @@ class PrivateFlows {
     std::uint64_t generation = 0;
     bool operator>(const Event& o) const { return at_s != o.at_s ? at_s > o.at_s : seq > o.seq; }
   };
+  void join(std::size_t link, std::size_t flow);
+  void leave(std::size_t link, std::size_t flow);
   double share_bps(std::size_t link) const;
   /// Brings the remaining bytes of the link's sharing flows up to `now_s` at the old share.
   void settle(std::size_t link, double now_s);
@@ -75,7 +87,7 @@ class PrivateFlows {
 
   const Topology& topology_;
   std::vector<char> private_;
-  std::vector<std::vector<std::size_t>> shared_;  ///< per link, its flows past their latency
+  std::vector<Sharers> sharers_;  ///< per link
   std::vector<Flow> flows_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::uint64_t seq_ = 0;

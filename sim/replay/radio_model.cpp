@@ -26,9 +26,10 @@ RadioFit radio_fit(const RadioPowerModel& m, bool sending) {
 }  // namespace
 
 RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>& plans, double idle_since_s,
-                       TraceRecorder& trace, SimulationResult& out)
+                       TraceRecorder& trace, Tally& tally, SimulationResult& out)
     : topology_(topology),
       trace_(trace),
+      tally_(tally),
       out_(out),
       device_count_(topology.platform().devices.size()),
       idle_since_s_(idle_since_s) {
@@ -41,10 +42,10 @@ RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>
   // paying wake-ups per channel, no variant keeps a list of its tasks' channels.
   if (std::find(per_channel_.begin(), per_channel_.end(), true) == per_channel_.end()) return;
   for (const auto& plan : plans) {
-    auto& of = channel_of_.emplace_back(plan.tasks.size(), 0);
-    for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
-      const CompiledTask& t = plan.tasks[i];
-      if (t.kind == TaskKind::Transfer) of[i] = channel_index(t.route->network, plan.channel(i));
+    auto& of = channel_of_.emplace_back(plan.size(), 0);
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+      const TaskPlacement& t = plan.placements[i];
+      if (t.route != nullptr) of[i] = channel_index(t.route->network, plan.channel(i));
     }
   }
 }
@@ -97,7 +98,7 @@ RadioModel::Wait RadioModel::wait_for_radio(std::size_t slot, std::size_t frame,
   if (r.waking) return {true, radio};
   r.waking = true;
   r.wake_start_s = t;
-  ++out_.devices[route.src].wake_ups;
+  ++tally_.devices[route.src].wake_ups;
   trace_.radio(radio, t, activity(radio));
   return {true, radio, t + network.wake_up_s};
 }
@@ -132,7 +133,7 @@ double RadioModel::start_channel_setup(std::size_t radio, double t) {
   RadioState& r = radio_state(radio);
   r.waking = true;
   r.wake_start_s = t;
-  ++out_.devices[radio % device_count_].wake_ups;
+  ++tally_.devices[radio % device_count_].wake_ups;
   trace_.radio(radio, t, activity(radio));
   return t + topology_.platform().networks[radio / device_count_].wake_up_s;
 }
@@ -262,8 +263,8 @@ void RadioModel::add_radio_energy(const Route& route, double bytes, double durat
     }
     const RadioFit fit = radio_fit(*model, sending);
     const double energy_j = radio_energy_j(fit.alpha_mw_per_mbps, fit.beta_mw, bytes, duration_s);
-    out_.devices[device].radio_energy_j += energy_j;
-    if (probe) out_.devices[device].probe_radio_energy_j += energy_j;
+    tally_.devices[device].radio_energy_j += energy_j;
+    if (probe) tally_.devices[device].probe_radio_energy_j += energy_j;
     if (fit.range && duration_s > 0.0) {
       const double mbps = 8.0 * bytes / duration_s / 1e6;  // the throughput eq. 21 was given
       if (mbps < (*fit.range)[0] || mbps > (*fit.range)[1]) {

@@ -26,6 +26,7 @@
 #include "sim/platform/topology.hpp"
 #include "sim/replay/dispatcher_common.hpp"
 #include "sim/replay/simulation_result.hpp"
+#include "sim/replay/tally.hpp"
 #include "sim/replay/trace_recorder.hpp"
 
 namespace coinfer::replay {
@@ -47,9 +48,10 @@ class RadioModel {
   };
 
   /// Radios and channels idle since `idle_since_s` (-inf: asleep); a channel for every
-  /// (network, Task::channel) a plan variant uses. `topology`, `trace` and `out` must outlive it.
+  /// (network, Task::channel) a plan variant uses. It counts wake-ups and radio energy in `tally`
+  /// and warns in `out`; `topology`, `trace`, `tally` and `out` must outlive it.
   RadioModel(const Topology& topology, const std::vector<CompiledPlan>& plans, double idle_since_s,
-             TraceRecorder& trace, SimulationResult& out);
+             TraceRecorder& trace, Tally& tally, SimulationResult& out);
 
   std::size_t radio_index(std::size_t network, std::size_t device) const {
     return network * device_count_ + device;
@@ -121,6 +123,7 @@ class RadioModel {
 
   const Topology& topology_;
   TraceRecorder& trace_;
+  Tally& tally_;
   SimulationResult& out_;
   std::size_t device_count_ = 0;
   double idle_since_s_ = 0.0;

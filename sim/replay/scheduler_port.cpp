@@ -161,15 +161,15 @@ std::vector<double> SchedulerPort::task_values(std::size_t variant, const TaskVa
   std::vector<double> out;
   for (const auto& [id, value] : values) {
     std::size_t i = 0;
-    while (i < plan.tasks.size() && plan.plan->tasks[i].id != id) ++i;
-    if (i == plan.tasks.size() || plan.tasks[i].kind != kind || !(value >= 0.0) || !std::isfinite(value))
+    while (i < plan.size() && plan.plan->tasks[i].id != id) ++i;
+    if (i == plan.size() || plan.shape->tasks[i].kind != kind || !(value >= 0.0) || !std::isfinite(value))
       throw Error(
           kind == TaskKind::Transfer
               ? fmt::format("scheduler '{}' set {} bytes for '{}', which is no transfer of variant {}",
                             scheduler_->name(), value, id, variant)
               : fmt::format("scheduler '{}' set {} s for '{}', which is no compute task of variant {}",
                             scheduler_->name(), value, id, variant));
-    if (out.empty()) out.assign(plan.tasks.size(), kNaN);
+    if (out.empty()) out.assign(plan.size(), kNaN);
     out[i] = value;
   }
   return out;

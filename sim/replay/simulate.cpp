@@ -1,6 +1,7 @@
 #include "sim/replay/simulate.hpp"
 
 #include <functional>
+#include <unordered_map>
 
 #include <xbt/log.h>
 #include <simgrid/s4u.hpp>
@@ -12,6 +13,7 @@
 #include "sim/plan/critical_path.hpp"
 #include "sim/replay/dispatcher.hpp"
 #include "sim/replay/engine_run.hpp"
+#include "sim/replay/tally.hpp"
 
 namespace coinfer {
 namespace {
@@ -55,19 +57,10 @@ bool& simgrid_used() {
 
 namespace {
 
-// Every run: the plans compiled once, one ReplayUser per stream of frames.
-SimulationResult run_replay(const Topology& topology, const std::vector<CompiledPlan>& plans,
-                            std::vector<replay::ReplayUser> users, const SimOptions& options,
-                            SimulationResult result) {
-  if (simgrid_used() || sg4::Engine::is_initialized())
-    throw Error(
-        "SimGrid already ran a simulation in this process; use simulate_in_child or run_in_child_process");
-  simgrid_used() = true;
-
-  result.seed = options.seed;
-  for (const auto& p : plans)
-    result.analytic_latency_s.push_back(analytic_critical_path(p, topology).latency_s);
-
+// The replay itself; its state (SimGrid's included) is gone when it returns.
+replay::Tally replay_tally(const Topology& topology, const std::vector<CompiledPlan>& plans,
+                           std::vector<replay::ReplayUser> users, const SimOptions& options,
+                           SimulationResult& result) {
   char name[] = "coinfer";
   char quiet[] = "--log=root.thresh:critical";
   std::string contexts = std::string("--cfg=") + kContexts;
@@ -85,7 +78,25 @@ SimulationResult run_replay(const Topology& topology, const std::vector<Compiled
                        dispatcher.pending_activities());
   });
   dispatcher.rethrow_if_failed();
-  dispatcher.finish(sg4::Engine::get_clock());
+  return dispatcher.finish(sg4::Engine::get_clock());
+}
+
+// Every run: the plans compiled once, one ReplayUser per stream of frames. The compiled plans are
+// freed before the devices and links are named.
+SimulationResult run_replay(const Topology& topology, std::vector<CompiledPlan> plans,
+                            std::vector<replay::ReplayUser> users, const SimOptions& options) {
+  if (simgrid_used() || sg4::Engine::is_initialized())
+    throw Error(
+        "SimGrid already ran a simulation in this process; use simulate_in_child or run_in_child_process");
+  simgrid_used() = true;
+
+  SimulationResult result;
+  result.seed = options.seed;
+  for (const auto& p : plans)
+    result.analytic_latency_s.push_back(analytic_critical_path(p, topology).latency_s);
+  replay::Tally tally = replay_tally(topology, plans, std::move(users), options, result);
+  plans = {};
+  replay::name_tally(std::move(tally), topology, result);
   result.trace_writer = options.trace_writer;
   return result;
 }
@@ -99,7 +110,8 @@ SimulationResult simulate(const Platform& platform, const std::vector<Plan>& var
   const Topology topology(platform);
   std::vector<CompiledPlan> plans;
   for (const auto& v : variants) plans.push_back(compile_plan(v, topology));
-  return run_replay(topology, plans, {{0, plans.size(), &workload, scheduler}}, options, {});
+  const std::size_t variant_count = plans.size();
+  return run_replay(topology, std::move(plans), {{0, variant_count, &workload, scheduler}}, options);
 }
 
 namespace {
@@ -122,26 +134,38 @@ SimulationResult simulate_population(const Platform& platform, const std::vector
   const Topology topology(platform);
   std::vector<CompiledPlan> plans;
   std::vector<replay::ReplayUser> streams;
-  SimulationResult result;
   std::size_t variants = 0;
   for (const auto& u : users) variants += u.plans().size();
   plans.reserve(variants);
   streams.reserve(users.size());
-  result.users.reserve(users.size());
-  std::size_t first_frame = 0;
+  // A shared plan's first compilation, whose shape the other users' compilations share.
+  std::unordered_map<const Plan*, std::size_t> first_compiled;
   for (const auto& u : users) {
     if (u.shared && !u.variants.empty())
       throw InputError("", "users", fmt::format("user '{}' has plans of its own and shared ones", u.name));
-    if (u.plans().empty()) throw InputError("", "users", fmt::format("user '{}' has no plan", u.name));
+    const auto& own = u.plans();
+    if (own.empty()) throw InputError("", "users", fmt::format("user '{}' has no plan", u.name));
     check_workload(u.workload);
-    streams.push_back({plans.size(), u.plans().size(), &u.workload, u.scheduler});
+    streams.push_back({plans.size(), own.size(), &u.workload, u.scheduler});
     const StandIn stand_in = u.shared ? stand_in_for(u, topology) : StandIn{};
-    for (const auto& v : u.plans()) plans.push_back(compile_plan(v, topology, stand_in));
+    for (const auto& v : own) {
+      plans.push_back(compile_plan(v, topology, stand_in));
+      if (!u.shared) continue;
+      const auto [first, added] = first_compiled.emplace(&v, plans.size() - 1);
+      if (!added) plans.back().share_shape(plans[first->second]);
+    }
+  }
+  first_compiled = {};
+  SimulationResult result = run_replay(topology, std::move(plans), std::move(streams), options);
+  // Named after the run, as the devices and links are (replay/tally.hpp).
+  result.users.reserve(users.size());
+  std::size_t first_frame = 0;
+  for (const auto& u : users) {
     const std::size_t frames = u.workload.frame_count();
     result.users.push_back({u.name, u.device, first_frame, frames});
     first_frame += frames;
   }
-  return run_replay(topology, plans, std::move(streams), options, std::move(result));
+  return result;
 }
 
 SimulationResult simulate(const Platform& platform, const Plan& plan, const Workload& workload,

@@ -171,11 +171,17 @@ SimulationResult simulation_result_from_json(const Json& j) {
     s.batched_tasks = d.value("batched_tasks", std::size_t{0});
     r.devices.push_back(std::move(s));
   }
-  for (const auto& l : j.at("links"))
-    r.links.push_back({l.at("link").get<std::string>(), l.at("network").get<std::string>(),
-                       l.at("bytes").get<double>(), l.at("messages").get<std::size_t>(),
-                       l.at("busy_s").get<double>(), l.value("probes", std::size_t{0}),
-                       l.value("probe_bytes", 0.0)});
+  for (const auto& l : j.at("links")) {
+    LinkStats s;
+    s.link = l.at("link").get<std::string>();
+    s.network = l.at("network").get<std::string>();
+    s.bytes = l.at("bytes").get<double>();
+    s.messages = l.at("messages").get<std::size_t>();
+    s.busy_s = l.at("busy_s").get<double>();
+    s.probes = l.value("probes", std::size_t{0});
+    s.probe_bytes = l.value("probe_bytes", 0.0);
+    r.links.push_back(std::move(s));
+  }
   r.trace_tracks = j.at("trace_tracks").get<std::vector<std::string>>();
   if (j.contains("frame_scores"))
     for (const auto& x : j.at("frame_scores"))

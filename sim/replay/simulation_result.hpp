@@ -15,8 +15,9 @@
 
 namespace coinfer {
 
-struct DeviceStats {
-  std::string device;
+/// What a run counts on a device (DeviceStats without its name: the replay keeps these, and the
+/// names are added when its state is gone, so that a city's device names are not held twice).
+struct DeviceCounts {
   double busy_s = 0.0;  ///< time spent executing compute tasks
   std::size_t executions = 0;
   double compute_energy_j = 0.0;  ///< busy_w * busy_s + idle_w * (end_s - busy_s)
@@ -35,20 +36,28 @@ struct DeviceStats {
   std::size_t batched_tasks = 0;      ///< the tasks those batches ran
 };
 
+struct DeviceStats : DeviceCounts {
+  std::string device;
+};
+
 /// A per-frame value a scheduler adds to each frame's record (Scheduler::frame_value_names).
 struct FrameColumn {
   std::string name;
   std::vector<double> values;  ///< per frame, by index (NaN: none)
 };
 
-struct LinkStats {
-  std::string link;  ///< Topology link name ("wlan", "lte/phone/up", "eth/server/in")
-  std::string network;
+/// What a run counts on a link (LinkStats without its names, as DeviceCounts).
+struct LinkCounts {
   double bytes = 0.0;
   std::size_t messages = 0;
   double busy_s = 0.0;       ///< time with at least one transfer on the link (latency included)
   std::size_t probes = 0;    ///< of the messages, probes (Scheduler::take_probes)
   double probe_bytes = 0.0;  ///< of the bytes, the probes'
+};
+
+struct LinkStats : LinkCounts {
+  std::string link;  ///< Topology link name ("wlan", "lte/phone/up", "eth/server/in")
+  std::string network;
 };
 
 /// One slice of frame 0's timeline, kept in memory (SimOptions::record_trace) for stage metrics.

@@ -107,7 +107,7 @@ void TraceRecorder::compute(std::size_t device, std::string_view id, double star
   if (tracing_) slice(device, id, "compute", start_s, end_s, frame, label);
 }
 
-void TraceRecorder::transfer(std::span<const std::size_t> links, std::string_view id, double start_s,
+void TraceRecorder::transfer(std::span<const std::uint32_t> links, std::string_view id, double start_s,
                              double end_s, std::size_t frame, std::string_view label) {
   if (!tracing_) return;
   for (auto l : links) slice(first_link_track_ + l, id, "transfer", start_s, end_s, frame, label);
@@ -119,7 +119,7 @@ void TraceRecorder::background(std::size_t device, std::string_view label, doubl
 }
 
 // A probe belongs to no frame, so it never lands among frame 0's slices.
-void TraceRecorder::probe(std::span<const std::size_t> links, double start_s, double end_s) {
+void TraceRecorder::probe(std::span<const std::uint32_t> links, double start_s, double end_s) {
   if (!tracing_) return;
   for (auto l : links) slice(first_link_track_ + l, "probe", "probe", start_s, end_s, kNoFrame, "");
 }

@@ -54,10 +54,10 @@ class TraceRecorder {
   /// A background job (Scheduler::take_background) named `label` ran on `device` over [start_s, end_s].
   void background(std::size_t device, std::string_view label, double start_s, double end_s);
   /// A frame's transfer crossed `links` over [start_s, end_s].
-  void transfer(std::span<const std::size_t> links, std::string_view id, double start_s, double end_s,
+  void transfer(std::span<const std::uint32_t> links, std::string_view id, double start_s, double end_s,
                 std::size_t frame, std::string_view label);
   /// A scheduler's probe (it belongs to no frame) crossed `links`.
-  void probe(std::span<const std::size_t> links, double start_s, double end_s);
+  void probe(std::span<const std::uint32_t> links, double start_s, double end_s);
   /// `radio` woke up (label: the channel set up, or "" for the radio) for a transfer of `frame`.
   void wake_up(std::size_t radio, double start_s, double end_s, std::size_t frame, std::string_view label);
 

@@ -22,7 +22,9 @@ SimulationResult two_users() {
   for (int k = 0; k < 20; ++k)
     r.frames.push_back(k < 2 ? dropped(k * 0.1) : done(k * 0.1, k * 0.1 + 0.03, true));
   r.users = {{"a", "pa", 0, 20}, {"b", "pb", 20, 20}};
-  r.devices = {{"pa"}, {"pb"}};
+  r.devices.resize(2);
+  r.devices[0].device = "pa";
+  r.devices[1].device = "pb";
   r.devices[0].energy_j = 1.5;
   r.devices[1].energy_j = 2.5;
   return r;

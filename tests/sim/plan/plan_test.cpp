@@ -139,11 +139,11 @@ TEST_CASE("plan: first stage is the entry tasks and the compute chain on their d
                    transfer_task("t", "a", "b", 10, {"c2"}), compute_task("c3", "b", 1, {"t"}),
                    transfer_task("back", "b", "a", 10, {"c3"}), compute_task("c4", "a", 1, {"c2", "back"})}};
   const CompiledPlan cp = compile_plan(plan, topo);
-  CHECK(cp.tasks[0].first_stage);
-  CHECK(cp.tasks[1].first_stage);
-  CHECK_FALSE(cp.tasks[2].first_stage);  // a transfer after the entry
-  CHECK_FALSE(cp.tasks[5].first_stage);  // needs data from b
-  CHECK(cp.first_stage_size == 2);
+  CHECK(cp.task(0).first_stage);
+  CHECK(cp.task(1).first_stage);
+  CHECK_FALSE(cp.task(2).first_stage);  // a transfer after the entry
+  CHECK_FALSE(cp.task(5).first_stage);  // needs data from b
+  CHECK(cp.first_stage_size() == 2);
   CHECK(std::vector<std::uint32_t>(cp.entries().begin(), cp.entries().end()) ==
         std::vector<std::uint32_t>{0});
 }
@@ -243,14 +243,44 @@ TEST_CASE("plan: a stand-in's tasks compile onto the device taking its place") {
                   {transfer_task("up", kUserDevice, "c", 10, {}), compute_task("run", "c", 1, {"up"}), relay,
                    compute_task("local", kUserDevice, 1, {})}};
   const CompiledPlan as_b = compile_plan(plan, topo, {kUserDevice, 1});  // b takes its place
-  CHECK(as_b.tasks[0].src == 1);
-  CHECK(as_b.tasks[0].route == topo.route_or_null(0, 1, 2));
-  CHECK(as_b.tasks[3].device == 1);
+  CHECK(as_b.task(0).src == 1);
+  CHECK(as_b.task(0).route == topo.route_or_null(0, 1, 2));
+  CHECK(as_b.task(3).device == 1);
   CHECK(as_b.channel(0) == "b|c");  // the pair's channel, of the real device
   CHECK(as_b.channel(2) == "b|d");  // an explicit channel: its stand-in side renamed
   const CompiledPlan as_a = compile_plan(plan, topo, {kUserDevice, 0});
-  CHECK(as_a.tasks[0].src == 0);
+  CHECK(as_a.task(0).src == 0);
   CHECK(as_a.channel(0) == "a|c");
   // Without a stand-in, the name is an unknown device.
   CHECK_THROWS_WITH(compile_plan(plan, topo), Catch::Contains("unknown device '@user'"));
+}
+
+TEST_CASE("plan: compilations onto different devices share one shape when theirs are equal") {
+  const Platform p = four_devices();
+  const Topology topo(p);
+  const Plan plan{
+      "shared", "", {transfer_task("up", kUserDevice, "c", 10, {}), compute_task("run", "c", 1, {"up"})}};
+  const CompiledPlan as_a = compile_plan(plan, topo, {kUserDevice, 0});
+  CompiledPlan as_b = compile_plan(plan, topo, {kUserDevice, 1});
+  REQUIRE(as_b.shape != as_a.shape);
+  as_b.share_shape(as_a);
+  CHECK(as_b.shape == as_a.shape);
+  CHECK(as_b.task(0).src == 1);  // still its own device and route
+  CHECK(as_b.task(0).route == topo.route_or_null(0, 1, 2));
+  CHECK(as_b.task(1).deps_size == 1);
+}
+
+TEST_CASE("plan: a compilation whose first stage differs keeps its own shape") {
+  const Platform p = four_devices();
+  const Topology topo(p);
+  Task then = compute_task("then", "a", 1, {});
+  then.after = {"first"};  // ordering only: it may run on another device
+  const Plan plan{"shared", "", {compute_task("first", kUserDevice, 1, {}), then}};
+  const CompiledPlan as_a = compile_plan(plan, topo, {kUserDevice, 0});  // both on a: one stage
+  CompiledPlan as_b = compile_plan(plan, topo, {kUserDevice, 1});
+  CHECK(as_a.task(1).first_stage);
+  CHECK_FALSE(as_b.task(1).first_stage);
+  as_b.share_shape(as_a);
+  CHECK(as_b.shape != as_a.shape);
+  CHECK_FALSE(as_b.task(1).first_stage);
 }

@@ -32,14 +32,15 @@ struct Radios {
       : platform(std::move(p)),
         topology(platform),
         trace(topology, series, idle_since_s, nullptr, true, out),
-        radios(topology, {}, idle_since_s, trace, out),
+        radios(topology, {}, idle_since_s, trace, tally, out),
         route(*topology.route_or_null(0, 0, 1)) {
-    out.devices.resize(platform.devices.size());
+    tally.devices.resize(platform.devices.size());
   }
   Platform platform;
   Topology topology;
   std::vector<BandwidthSeries> series;  // no rates traced
   SimulationResult out;
+  Tally tally;
   TraceRecorder trace;
   RadioModel radios;
   const Route& route;  ///< a -> b
@@ -62,7 +63,7 @@ TEST_CASE("radio model: a transfer from an asleep radio waits for one wake-up, l
   const auto awake = r.radios.on_awake(first.radio, 1.1);
   CHECK(awake.ready == std::vector<std::size_t>{7, 8});
   CHECK(awake.next_awake_s == kInf);
-  CHECK(r.out.devices[0].wake_ups == 1);
+  CHECK(r.tally.devices[0].wake_ups == 1);
   // Its slice: [1.0, 1.1] on a's radio track, for the first waiting transfer's frame.
   REQUIRE(r.out.trace.size() == 1);
   CHECK(r.out.trace_tracks[r.out.trace[0].track] == "radio a@w");
@@ -100,7 +101,7 @@ TEST_CASE("radio model: per channel, a radio sets up its channels one at a time"
   const auto second = r.radios.on_awake(r.radios.radio_index(0, 0), 0.2);
   CHECK(second.ready == std::vector<std::size_t>{2});
   CHECK(second.next_awake_s == kInf);
-  CHECK(r.out.devices[0].wake_ups == 2);
+  CHECK(r.tally.devices[0].wake_ups == 2);
   // The set-ups' slices name their channel.
   REQUIRE(r.out.trace.size() == 2);
   CHECK(r.out.trace[0].label == "c1");
@@ -135,10 +136,10 @@ TEST_CASE("radio model: radio energy follows JointDNN eq. 21 at both ends") {
   // (10 * 8 + 20) mW * 1 s = 0.1 J. Sent again as a probe: the same again, also as probe energy.
   r.radios.add_radio_energy(r.route, 1e6, 1.0, false);
   r.radios.add_radio_energy(r.route, 1e6, 1.0, true);
-  CHECK(r.out.devices[0].radio_energy_j == Approx(1.7));
-  CHECK(r.out.devices[1].radio_energy_j == Approx(0.2));
-  CHECK(r.out.devices[0].probe_radio_energy_j == Approx(0.85));
-  CHECK(r.out.devices[1].probe_radio_energy_j == Approx(0.1));
+  CHECK(r.tally.devices[0].radio_energy_j == Approx(1.7));
+  CHECK(r.tally.devices[1].radio_energy_j == Approx(0.2));
+  CHECK(r.tally.devices[0].probe_radio_energy_j == Approx(0.85));
+  CHECK(r.tally.devices[1].probe_radio_energy_j == Approx(0.1));
   CHECK(r.out.warnings.empty());
 }
 
@@ -161,7 +162,7 @@ TEST_CASE("radio model: throughputs outside a fit's stated range are warned abou
   r.radios.warn_out_of_range();
   REQUIRE(r.out.warnings.size() == 2);
   // The energy is still eq. 21's: the warning changes no number. a at 16 Mbps: 100 * 16 + 50 mW.
-  CHECK(r.out.devices[0].radio_energy_j == Approx(0.85 + 1.65 * 0.5 + 0.45));
+  CHECK(r.tally.devices[0].radio_energy_j == Approx(0.85 + 1.65 * 0.5 + 0.45));
   CHECK_THAT(r.out.warnings[0], Contains("device 'a' sent on") &&
                                     Contains("at 8 to 16 Mbps in 2 transfers") &&
                                     Contains("outside the [0, 5] Mbps") && Contains("uplink_range_mbps") &&
@@ -175,7 +176,7 @@ TEST_CASE("radio model: a device without a radio power model counts 0 and is war
   Radios r(wifi_pair());
   r.radios.add_radio_energy(r.route, 1e6, 1.0, false);
   r.radios.add_radio_energy(r.route, 1e6, 1.0, false);
-  CHECK(r.out.devices[0].radio_energy_j == 0.0);
+  CHECK(r.tally.devices[0].radio_energy_j == 0.0);
   // One warning per device (a and b) on the network, however many transfers.
   CHECK(r.out.warnings.size() == 2);
 }

@@ -111,7 +111,7 @@ TEST_CASE("trace recorder: frame 0's slices are kept, every frame's streamed") {
   Recorded r(p, true);
   r.recorder.compute(0, "c", 0.0, 0.5, 0, "conv");
   r.recorder.compute(0, "c", 0.5, 1.0, 1, "conv");
-  const std::vector<std::size_t> link0{0};
+  const std::vector<std::uint32_t> link0{0};
   r.recorder.transfer(link0, "x", 1.0, 2.0, 0, "");
   r.recorder.probe(link0, 2.0, 2.5);
   // Kept: the two of frame 0 (the transfer on the link's track, 2); a probe belongs to no frame.

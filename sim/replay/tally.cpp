@@ -1,0 +1,25 @@
+#include "sim/replay/tally.hpp"
+
+#include <utility>
+
+namespace coinfer::replay {
+
+void name_tally(Tally tally, const Topology& topology, SimulationResult& out) {
+  const Platform& platform = topology.platform();
+  out.devices.reserve(tally.devices.size());
+  for (std::size_t d = 0; d < tally.devices.size(); ++d) {
+    DeviceStats& s = out.devices.emplace_back();
+    static_cast<DeviceCounts&>(s) = tally.devices[d];
+    s.device = platform.devices[d].name;
+  }
+  tally.devices = {};
+  out.links.reserve(tally.links.size());
+  for (std::size_t l = 0; l < tally.links.size(); ++l) {
+    LinkStats& s = out.links.emplace_back();
+    static_cast<LinkCounts&>(s) = tally.links[l];
+    s.link = topology.links()[l].name;
+    s.network = platform.networks[topology.links()[l].network].name;
+  }
+}
+
+}  // namespace coinfer::replay
