@@ -250,7 +250,7 @@ std::vector<Plan> RuntimeScheduler::plan_variants(std::vector<Plan> partitioned,
   auto bottleneck = up.links.front();
   for (auto l : up.links)
     if (topo.links()[l].spec->rate_bps < topo.links()[bottleneck].spec->rate_bps) bottleneck = l;
-  s.uplink_link = topo.links()[bottleneck].name;
+  s.uplink_link = topo.links()[bottleneck].name();
   s.initial_bps = params_.initial_bandwidth_mbps > 0 ? params_.initial_bandwidth_mbps * 1e6
                                                      : topo.links()[bottleneck].spec->rate_bps;
   s.return_s = up.latency_s + down.latency_s + 8.0 * params_.result_bytes / min_rate_bps(topo, down);

@@ -126,7 +126,7 @@ std::vector<Plan> TableScheduler::plan_variants(std::vector<Plan> partitioned, c
     const Route* r = topo.route_or_null(net, from, to);
     if (r == nullptr) throw not_a_table("the network does not join the mobile and the cloud");
     std::vector<std::string> names;
-    for (auto l : r->links) names.push_back(topo.links()[l].name);
+    for (auto l : r->links) names.push_back(topo.links()[l].name());
     return names;
   };
   const std::string& network = platform.networks[net].name;

@@ -149,7 +149,7 @@ std::vector<Plan> AdaptiveCompressionScheduler::plan_variants(std::vector<Plan> 
       if (t->network.empty() || platform.networks[n].name == t->network)
         route = topo.route_or_null(n, *src, *dst);
     if (route == nullptr) throw variant_error(any, fmt::format("transfer '{}' has no route", id));
-    for (auto l : route->links) c.links.push_back(topo.links()[l].name);
+    for (auto l : route->links) c.links.push_back(topo.links()[l].name());
     s.choices.push_back(std::move(c));
   }
   if (!params_.thresholds_mbps.empty()) {

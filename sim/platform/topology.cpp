@@ -31,8 +31,26 @@ Topology::Topology(const Platform& platform) : platform_(&platform) {
   for (std::size_t i = 0; i < platform.networks.size(); ++i) add_network(i);
 }
 
-std::size_t Topology::add_link(std::string name, std::size_t network, const LinkSpec* spec) {
-  links_.push_back({std::move(name), network, spec});
+std::string LogicalLink::name() const {
+  switch (end) {
+    case LinkEnd::Medium:
+      return *network_name;
+    case LinkEnd::Out:
+      return *network_name + "/" + *member + "/out";
+    case LinkEnd::In:
+      return *network_name + "/" + *member + "/in";
+    case LinkEnd::Up:
+      return *network_name + "/" + *member + "/up";
+    case LinkEnd::Down:
+      return *network_name + "/" + *member + "/down";
+  }
+  return *network_name;
+}
+
+std::size_t Topology::add_link(std::size_t network, const std::string* member, LinkEnd end,
+                               const LinkSpec* spec) {
+  const Network& net = platform_->networks[network];
+  links_.push_back({spec, &net.name, member, static_cast<std::uint32_t>(network), end});
   return links_.size() - 1;
 }
 
@@ -52,14 +70,14 @@ void Topology::add_network(std::size_t index) {
   if (net.is_shared_medium()) {
     // One shared medium: every pair crosses the same link.
     links.shape = Shape::Medium;
-    const auto medium = add_link(net.name, index, &net.link);
+    const auto medium = add_link(index, nullptr, LinkEnd::Medium, &net.link);
     for (auto m : members) links.of[m] = {medium, kNone};
   } else if (net.kind == NetworkKind::Wired) {
     // Full-duplex switch ports: a -> b uses a's out port and b's in port.
     links.shape = Shape::Switch;
     for (std::size_t k = 0; k < members.size(); ++k) {
-      const auto out = add_link(net.name + "/" + net.members[k] + "/out", index, &net.link);
-      const auto in = add_link(net.name + "/" + net.members[k] + "/in", index, &net.link);
+      const auto out = add_link(index, &net.members[k], LinkEnd::Out, &net.link);
+      const auto in = add_link(index, &net.members[k], LinkEnd::In, &net.link);
       links.of[members[k]] = {out, in};
     }
   } else {
@@ -69,8 +87,8 @@ void Topology::add_network(std::size_t index) {
     links.base = device_or_throw(net.base);
     links.reached[links.base] = 1;
     for (std::size_t k = 0; k < members.size(); ++k) {
-      const auto up = add_link(net.name + "/" + net.members[k] + "/up", index, &net.uplink);
-      const auto down = add_link(net.name + "/" + net.members[k] + "/down", index, &net.downlink);
+      const auto up = add_link(index, &net.members[k], LinkEnd::Up, &net.uplink);
+      const auto down = add_link(index, &net.members[k], LinkEnd::Down, &net.downlink);
       links.of[members[k]] = {up, down};
     }
   }

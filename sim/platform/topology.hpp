@@ -20,11 +20,20 @@
 
 namespace coinfer {
 
-/// One bandwidth-limited link (latency lives on routes, see Route::latency_s).
+/// Which link of a network a LogicalLink is: its medium, or a member's switch port or access link.
+enum class LinkEnd : std::uint8_t { Medium, Out, In, Up, Down };
+
+/// One bandwidth-limited link (latency lives on routes, see Route::latency_s). 32 bytes, its name
+/// made when asked: a population has two per phone.
 struct LogicalLink {
-  std::string name;  ///< "wlan" (shared medium), "lte/phone/up", "eth/server/in", ...
-  std::size_t network = 0;
-  const LinkSpec* spec = nullptr;  ///< rate and bandwidth model (points into the Platform)
+  const LinkSpec* spec = nullptr;             ///< rate and bandwidth model (points into the Platform)
+  const std::string* network_name = nullptr;  ///< its network's name (points into the Platform)
+  const std::string* member = nullptr;        ///< the member it serves (none for a medium)
+  std::uint32_t network = 0;
+  LinkEnd end = LinkEnd::Medium;
+
+  /// "wlan" (shared medium), "lte/phone/up", "eth/server/in", ...
+  std::string name() const;
 };
 
 /// The links a route crosses, in order: one (a medium, an uplink, a downlink) or two (a switch's
@@ -103,7 +112,7 @@ class Topology {
   };
   void add_network(std::size_t index);
   std::size_t device_or_throw(const std::string& name) const;
-  std::size_t add_link(std::string name, std::size_t network, const LinkSpec* spec);
+  std::size_t add_link(std::size_t network, const std::string* member, LinkEnd end, const LinkSpec* spec);
 
   const Platform* platform_;
   /// Device indices sorted by name, equal names in platform order (the first one wins a lookup):

@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
-#include "sim/cost/energy.hpp"
 
 namespace coinfer::replay {
 namespace sg4 = simgrid::s4u;
@@ -17,7 +16,7 @@ namespace {
 std::vector<BandwidthSeries> link_series(const Topology& topology, std::uint64_t seed) {
   std::vector<BandwidthSeries> series;
   series.reserve(topology.links().size());
-  for (const auto& l : topology.links()) series.emplace_back(*l.spec, link_seed(seed, l.name));
+  for (const auto& l : topology.links()) series.emplace_back(*l.spec, link_seed(seed, l.name()));
   return series;
 }
 
@@ -44,6 +43,8 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   devices_.resize(n_dev);
   std::size_t unit_count = 0;
   for (const auto& device : platform.devices) unit_count += device.slots;
+  if (unit_count >= kNoUnit)
+    throw Error(fmt::format("replay: the devices have {} slots, at most 2^32 - 2", unit_count));
   units_.reserve(unit_count);
   for (std::size_t d = 0; d < n_dev; ++d) {
     const Device& device = platform.devices[d];
@@ -52,7 +53,7 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
           fmt::format("replay: device '{}' batches up to {} tasks but has batch times for {} (scenarios "
                       "fill them from the cost model: fill_batch_times)",
                       device.name, device.batching->max_batch, device.batching->time_ratio.size()));
-    devices_[d].first_unit = units_.size();
+    devices_[d].first_unit = static_cast<std::uint32_t>(units_.size());
     units_.resize(units_.size() + device.slots);
     // Unit 0 on top, then 1, ...: the order units are taken in.
     for (std::size_t u = device.slots; u-- > 0;) release_unit(d, u);
@@ -159,7 +160,7 @@ void Dispatcher::on_timer(const Timer& timer) {
       if (u.resolved == u.frames) break;  // only probes left to arrive: no more decisions
       SchedulerPort& p = port(timer.ref);
       const SchedulerView v = view(timer.ref, u.next_frame());
-      if (auto choice = p.on_period(v)) u.current_variant = *choice;
+      if (auto choice = p.on_period(v)) u.current_variant = static_cast<std::uint32_t>(*choice);
       apply_stalls(p);
       send_probes(timer.ref, v);
       add_timer(timer.time_s + p.period_s(), TimerKind::SchedulerPeriod, timer.ref);
@@ -281,7 +282,7 @@ bool Dispatcher::take_execution(std::size_t device, std::vector<TaskRef>& member
 
 void Dispatcher::release_unit(std::size_t device, std::size_t u) {
   unit(device, u).next_free = devices_[device].free_unit;
-  devices_[device].free_unit = u;
+  devices_[device].free_unit = static_cast<std::uint32_t>(u);
 }
 
 void Dispatcher::on_exec_done(std::size_t device, std::size_t u) {
@@ -383,8 +384,7 @@ void Dispatcher::admit(std::size_t k) {
   const std::size_t variant = u.spec.first_variant + rec.variant;
   const CompiledPlan& plan = (*in_.plans)[variant];
   if (spare_states_.empty()) {
-    state_pool_.push_back(std::make_unique<FrameState>());
-    spare_states_.push_back(state_pool_.back().get());
+    spare_states_.push_back(&state_pool_.emplace_back());
   }
   FrameState* f = spare_states_.back();
   spare_states_.pop_back();
@@ -526,14 +526,6 @@ void Dispatcher::sample_admission() {
 
 Tally Dispatcher::finish(double end_s) {
   out_.end_s = end_s;
-  const Platform& platform = in_.topology->platform();
-  for (std::size_t d = 0; d < tally_.devices.size(); ++d) {
-    DeviceCounts& s = tally_.devices[d];
-    s.compute_energy_j = compute_energy_j(platform.devices[d].calibration->power, s.busy_s, end_s);
-    s.energy_j = s.compute_energy_j + s.radio_energy_j;
-    s.active_energy_j =
-        compute_energy_j(platform.devices[d].calibration->power, s.busy_s, s.busy_s) + s.radio_energy_j;
-  }
   radios_.warn_out_of_range();
   scheduler_summary();
   trace_.finish(end_s);

@@ -28,6 +28,7 @@
 /// Background jobs (Scheduler::take_background) share the devices' queues with the frames' tasks.
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <limits>
 #include <map>
@@ -81,8 +82,8 @@ class Dispatcher {
   void rethrow_if_failed() const;
   /// Transfers and computations started and not yet handled (for a deadlock's error message).
   std::size_t pending_activities() const { return activities_.size(); }
-  /// Fills the per-device energies and totals once the engine has stopped; finishes the trace.
-  /// Returns the devices' and links' counts, for `name_tally` once the replay is gone.
+  /// Sets the run's end once the engine has stopped; finishes the trace. Returns the devices' and
+  /// links' counts, for `name_tally` once the replay is gone.
   Tally finish(double end_s);
 
  private:
@@ -140,14 +141,14 @@ class Dispatcher {
     ReplayUser spec;
     std::size_t first_frame = 0;
     std::size_t frames = 0;
-    bool gate_busy = false;
-    std::size_t in_flight = 0;
     FifoVector<std::size_t> waiting;
     /// Frames live_base, live_base + 1, ... in flight; null once done (or never admitted).
     FifoVector<FrameState*> live;
     std::size_t live_base = 0;
-    std::size_t resolved = 0;         ///< frames resolved (finished or dropped)
-    std::size_t current_variant = 0;  ///< for new frames (the scheduler's on_period sets it)
+    std::size_t resolved = 0;           ///< frames resolved (finished or dropped)
+    std::uint32_t in_flight = 0;        ///< frames admitted and not yet resolved
+    std::uint32_t current_variant = 0;  ///< for new frames (the scheduler's on_period sets it)
+    bool gate_busy = false;
     /// The frame a view is about when it is about none in particular: the next one to resolve.
     std::size_t next_frame() const { return first_frame + resolved; }
     const Workload& workload() const { return *spec.workload; }
@@ -156,20 +157,20 @@ class Dispatcher {
   static bool is_live(const UserState& u, std::size_t k) {
     return k >= u.live_base && k < u.live_base + u.live.size() && u.live[k - u.live_base] != nullptr;
   }
-  static constexpr std::size_t kNoUnit = static_cast<std::size_t>(-1);
+  static constexpr std::uint32_t kNoUnit = static_cast<std::uint32_t>(-1);
   /// One execution unit of a device (units_ holds every device's, a device's in a row, so a
   /// phone's one unit costs no allocation of its own).
   struct Unit {
     std::vector<TaskRef> running;  ///< its task, or its batch (oldest first)
     double started_s = 0.0;
-    std::size_t pos = 0;              ///< its execution's index in activities_
-    std::size_t next_free = kNoUnit;  ///< the device's free units: a stack threaded through them
+    std::uint32_t pos = 0;              ///< its execution's index in activities_
+    std::uint32_t next_free = kNoUnit;  ///< the device's free units: a stack threaded through them
   };
   /// A device runs up to Device::slots executions at once, one per unit; an execution runs one
   /// task, or a batch of equal tasks on a batching device (Device::batching).
   struct DeviceState {
-    std::size_t first_unit = 0;       ///< its units: units_[first_unit .. first_unit + slots - 1]
-    std::size_t free_unit = kNoUnit;  ///< the top of its free units' stack (unit index in the device)
+    std::uint32_t first_unit = 0;       ///< its units: units_[first_unit .. first_unit + slots - 1]
+    std::uint32_t free_unit = kNoUnit;  ///< the top of its free units' stack (unit index in the device)
     std::priority_queue<TaskRef, std::vector<TaskRef>, std::greater<>> ready;
     double batch_wait_until_s = -std::numeric_limits<double>::infinity();  ///< armed BatchWait timer
     double batch_waited_s = -std::numeric_limits<double>::infinity();      ///< the last one fired
@@ -364,7 +365,7 @@ class Dispatcher {
   std::vector<UserState> users_;
   std::vector<std::size_t> user_first_;  ///< per user, its first frame (user_of's search)
   mutable std::size_t last_user_ = 0;    ///< the user user_of found last
-  std::vector<std::unique_ptr<FrameState>> state_pool_;
+  std::deque<FrameState> state_pool_;    ///< in place: spare_states_ and live point into it
   std::vector<FrameState*> spare_states_;
   std::vector<DeviceState> devices_;
   std::vector<Unit> units_;

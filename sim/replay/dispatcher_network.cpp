@@ -81,7 +81,7 @@ void Dispatcher::start_comm(std::size_t slot) {
             "does: the run keeps that link outside SimGrid (SimOptions::private_links_in_simgrid keeps "
             "it in)",
             in_.topology->platform().devices[x.route->src].name,
-            in_.topology->platform().devices[x.route->dst].name, in_.topology->links()[l].name));
+            in_.topology->platform().devices[x.route->dst].name, in_.topology->links()[l].name()));
     const RouteHosts hosts = sg_.hosts(*x.route);
     x.comm = sg4::Comm::sendto_async(hosts.src, hosts.dst, bytes);
     add_activity(x.comm, {false, slot});

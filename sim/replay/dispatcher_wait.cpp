@@ -134,7 +134,7 @@ void Dispatcher::collect_exec_ends() {
 void Dispatcher::add_activity(sg4::CommPtr comm, Slot slot) {
   const std::size_t pos = activities_.size();
   if (slot.exec) {
-    unit(slot.index, slot.unit).pos = pos;
+    unit(slot.index, slot.unit).pos = static_cast<std::uint32_t>(pos);
   } else {
     transfers_[slot.index].activity_pos = pos;
     if (comm) comm_slots_[comm->get_impl()] = slot.index;
@@ -157,7 +157,7 @@ void Dispatcher::remove_activity(std::size_t pos) {
     slots_[pos] = slots_[last];
     if (done_.erase(last) > 0) done_.insert(pos);
     if (slots_[pos].exec)
-      unit(slots_[pos].index, slots_[pos].unit).pos = pos;
+      unit(slots_[pos].index, slots_[pos].unit).pos = static_cast<std::uint32_t>(pos);
     else
       transfers_[slots_[pos].index].activity_pos = pos;
   }

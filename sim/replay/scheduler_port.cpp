@@ -29,7 +29,7 @@ SchedulerPort::SchedulerPort(Scheduler* scheduler, const Topology& topology,
 
 std::shared_ptr<const std::vector<std::string>> SchedulerPort::link_names_of(const Topology& topology) {
   auto names = std::make_shared<std::vector<std::string>>();
-  for (const auto& l : topology.links()) names->push_back(l.name);
+  for (const auto& l : topology.links()) names->push_back(l.name());
   return names;
 }
 

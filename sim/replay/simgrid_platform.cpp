@@ -129,15 +129,16 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
       const auto& link = topology.links()[l];
       if (link.network != net || is_private[l] != 0) continue;
       if (link.spec->bandwidth.kind == BandwidthModel::Kind::Constant) {
-        sg.links[l] = zone->create_link(link.name, link.spec->rate_bps / 8.0)->seal();
+        sg.links[l] = zone->create_link(link.name(), link.spec->rate_bps / 8.0)->seal();
         continue;
       }
       // A varying link starts at its series' first rate: SimGrid does not apply a profile's
       // event at date 0, so a link created at its nominal rate would keep it until the series'
       // second segment (a trace starting elsewhere, or a random model's first draw, lost).
-      BandwidthSeries series(*link.spec, link_seed(seed, link.name));
-      auto* sl = zone->create_link(link.name, series.segment(0)->rate_bps / 8.0);
-      sl->set_bandwidth_profile(bandwidth_profile(link.name, std::move(series)));
+      const std::string name = link.name();
+      BandwidthSeries series(*link.spec, link_seed(seed, name));
+      auto* sl = zone->create_link(name, series.segment(0)->rate_bps / 8.0);
+      sl->set_bandwidth_profile(bandwidth_profile(name, std::move(series)));
       sg.links[l] = sl->seal();
     }
     for (const auto& end : ends) {

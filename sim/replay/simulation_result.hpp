@@ -15,17 +15,13 @@
 
 namespace coinfer {
 
-/// What a run counts on a device (DeviceStats without its name: the replay keeps these, and the
-/// names are added when its state is gone, so that a city's device names are not held twice).
+/// What a run counts on a device while it runs (DeviceStats without its name and the energies
+/// worked out at the end: the replay keeps these, and the rest is added when its state is gone, so
+/// that a city's device names are not held twice).
 struct DeviceCounts {
   double busy_s = 0.0;  ///< time spent executing compute tasks
   std::size_t executions = 0;
-  double compute_energy_j = 0.0;  ///< busy_w * busy_s + idle_w * (end_s - busy_s)
-  double radio_energy_j = 0.0;    ///< JointDNN eq. 21 over the transfers it sent and received
-  double energy_j = 0.0;          ///< compute + radio
-  /// busy_w * busy_s + radio: the energy of working, without idle_w while waiting (JointDNN's
-  /// mobile energy, [JointDNN §2.4.2]).
-  double active_energy_j = 0.0;
+  double radio_energy_j = 0.0;  ///< JointDNN eq. 21 over the transfers it sent and received
   double bytes_sent = 0.0;
   double bytes_received = 0.0;
   std::size_t wake_ups = 0;           ///< radio wake-ups paid (all networks)
@@ -38,6 +34,11 @@ struct DeviceCounts {
 
 struct DeviceStats : DeviceCounts {
   std::string device;
+  double compute_energy_j = 0.0;  ///< busy_w * busy_s + idle_w * (end_s - busy_s)
+  double energy_j = 0.0;          ///< compute + radio
+  /// busy_w * busy_s + radio: the energy of working, without idle_w while waiting (JointDNN's
+  /// mobile energy, [JointDNN §2.4.2]).
+  double active_energy_j = 0.0;
 };
 
 /// A per-frame value a scheduler adds to each frame's record (Scheduler::frame_value_names).

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "sim/cost/energy.hpp"
+
 namespace coinfer::replay {
 
 void name_tally(Tally tally, const Topology& topology, SimulationResult& out) {
@@ -11,13 +13,17 @@ void name_tally(Tally tally, const Topology& topology, SimulationResult& out) {
     DeviceStats& s = out.devices.emplace_back();
     static_cast<DeviceCounts&>(s) = tally.devices[d];
     s.device = platform.devices[d].name;
+    const PowerStates& power = platform.devices[d].calibration->power;
+    s.compute_energy_j = compute_energy_j(power, s.busy_s, out.end_s);
+    s.energy_j = s.compute_energy_j + s.radio_energy_j;
+    s.active_energy_j = compute_energy_j(power, s.busy_s, s.busy_s) + s.radio_energy_j;
   }
   tally.devices = {};
   out.links.reserve(tally.links.size());
   for (std::size_t l = 0; l < tally.links.size(); ++l) {
     LinkStats& s = out.links.emplace_back();
     static_cast<LinkCounts&>(s) = tally.links[l];
-    s.link = topology.links()[l].name;
+    s.link = topology.links()[l].name();
     s.network = platform.networks[topology.links()[l].network].name;
   }
 }

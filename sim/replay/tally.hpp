@@ -14,7 +14,8 @@ struct Tally {
   std::vector<LinkCounts> links;      ///< Topology order
 };
 
-/// Fills `out.devices` and `out.links` from `tally`, with the device, link and network names.
+/// Fills `out.devices` and `out.links` from `tally`, with the device, link and network names and
+/// the devices' energies over the run (up to `out.end_s`).
 void name_tally(Tally tally, const Topology& topology, SimulationResult& out);
 
 }  // namespace coinfer::replay

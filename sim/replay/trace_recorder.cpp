@@ -24,13 +24,14 @@ TraceRecorder::TraceRecorder(const Topology& topology, std::vector<BandwidthSeri
       tracing_(writer != nullptr || record_frame0),
       out_(out) {
   const Platform& platform = topology.platform();
+  // Per radio: a city's 50 cells and 10,000 phones make 500,000, kept only when traced.
   const auto radios = platform.networks.size() * platform.devices.size();
-  radio_track_.assign(radios, kNone);
-  radio_trace_.assign(radios, {});
   if (!tracing_) return;
+  radio_track_.assign(radios, kNone);
+  if (writer_ != nullptr) radio_trace_.assign(radios, {});
   for (const auto& d : platform.devices) add_track(TraceGroup::Devices, d.name);
   first_link_track_ = out_.trace_tracks.size();
-  for (const auto& l : topology.links()) add_track(TraceGroup::Network, l.name);
+  for (const auto& l : topology.links()) add_track(TraceGroup::Network, l.name());
   if (writer_ != nullptr) declare_counters(radios_idle_since_s);
 }
 
@@ -38,7 +39,7 @@ void TraceRecorder::declare_counters(double radios_idle_since_s) {
   const Platform& platform = topology_.platform();
   std::size_t id = 0;
   for (std::size_t l = 0; l < topology_.links().size(); ++l) {
-    writer_->add_counter(id, TraceGroup::Network, topology_.links()[l].name + " rate", "mbps");
+    writer_->add_counter(id, TraceGroup::Network, topology_.links()[l].name() + " rate", "mbps");
     RateTrace& rate = rate_trace_.emplace_back();
     const BandwidthSeries::Segment first = *series_[l].segment(0);
     rate.rate_bps = first.rate_bps;

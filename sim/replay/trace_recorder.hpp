@@ -73,7 +73,7 @@ class TraceRecorder {
   void batch(std::size_t device, double t, std::size_t tasks);
   /// `radio` changed at `t` (a wake-up began or ended, a transfer began or ended on it).
   void radio(std::size_t radio, double t, const RadioActivity& now) {
-    if (radio_trace_[radio].counter != kNone) sample_radio(radio, t, now);
+    if (writer_ != nullptr && radio_trace_[radio].counter != kNone) sample_radio(radio, t, now);
   }
   /// The run ended at `end_s`: the counters' last samples, then the writer's finish().
   void finish(double end_s);
@@ -108,7 +108,7 @@ class TraceRecorder {
   bool tracing_;         ///< a writer, or frame 0's slices recorded
   SimulationResult& out_;
   std::size_t first_link_track_ = 0;
-  std::vector<std::size_t> radio_track_;  ///< per radio (kNone: no track yet)
+  std::vector<std::size_t> radio_track_;  ///< per radio (kNone: no track yet); empty unless tracing
   std::vector<std::size_t> varying_links_;
   std::vector<RateTrace> rate_trace_;       ///< per link (counter id = link index)
   std::size_t first_queue_counter_ = 0;     ///< + device index
@@ -117,7 +117,7 @@ class TraceRecorder {
   std::vector<std::size_t> batch_counter_;  ///< per device: kNone when it does not batch
   std::vector<std::size_t> batch_sampled_;  ///< per device: the batch size last sampled
   std::size_t admission_sampled_ = 0;
-  std::vector<RadioTrace> radio_trace_;  ///< per radio
+  std::vector<RadioTrace> radio_trace_;  ///< per radio; empty without a writer
 };
 
 }  // namespace coinfer::replay

@@ -97,8 +97,8 @@ TEST_CASE("topology: routes and nominal times per network kind") {
   CHECK(topo.route_or_null(1, 0, 1) == nullptr);  // b is not on the wired network
   const Route* wired = topo.route_or_null(1, 0, 2);
   REQUIRE(wired != nullptr);
-  CHECK(topo.links()[wired->links[0]].name == "e/a/out");
-  CHECK(topo.links()[wired->links[1]].name == "e/s/in");
+  CHECK(topo.links()[wired->links[0]].name() == "e/a/out");
+  CHECK(topo.links()[wired->links[1]].name() == "e/s/in");
   // a -> b over lte: up (4 Mbps) then down, latencies add: 0.05 + 8e6 / 4e6 = 2.05 s.
   const Route* up_down = topo.route_or_null(2, 0, 1);
   REQUIRE(up_down != nullptr);

@@ -114,8 +114,8 @@ TEST_CASE("private flows: shared media, switch ports and varying links are never
     const Topology topo(*platform);
     const auto is_private = replay::private_links(topo, {});
     for (std::size_t l = 0; l < topo.links().size(); ++l) {
-      INFO(topo.links()[l].name);
-      CHECK((is_private[l] != 0) == (topo.links()[l].name.ends_with("/down")));
+      INFO(topo.links()[l].name());
+      CHECK((is_private[l] != 0) == (topo.links()[l].name().ends_with("/down")));
     }
   }
 }

@@ -46,7 +46,7 @@ struct Port {
   explicit Port(Workload w = stream_workload(10.0, 3, DropPolicy::Queue, 0.5))
       : platform(wifi_pair()), topology(platform), plan_specs(two_variants()), workload(std::move(w)) {
     for (const auto& p : plan_specs) plans.push_back(compile_plan(p, topology));
-    for (const auto& l : topology.links()) series.emplace_back(*l.spec, link_seed(1, l.name));
+    for (const auto& l : topology.links()) series.emplace_back(*l.spec, link_seed(1, l.name()));
     out.frames.resize(3);
   }
   SchedulerPort port() { return SchedulerPort(&scheduler, topology, plans, workload, series, out); }

@@ -59,7 +59,7 @@ Platform wifi_pair() {
 
 std::vector<BandwidthSeries> series_of(const Topology& topology) {
   std::vector<BandwidthSeries> series;
-  for (const auto& l : topology.links()) series.emplace_back(*l.spec, link_seed(1, l.name));
+  for (const auto& l : topology.links()) series.emplace_back(*l.spec, link_seed(1, l.name()));
   return series;
 }
 
@@ -82,7 +82,7 @@ TEST_CASE("trace recorder: tracks are the devices, the links, then a radio when 
   const Platform p = wifi_pair();
   Recorded r(p);
   REQUIRE(r.topology.links().size() == 1);
-  const std::string link = r.topology.links()[0].name;
+  const std::string link = r.topology.links()[0].name();
   CHECK(r.out.trace_tracks == std::vector<std::string>{"a", "b", link});
   // Radio b@w is radio 0 * 2 + 1; its track is the next one (3), made by its first wake-up only.
   r.recorder.wake_up(1, 1.0, 1.1, 4, "");
@@ -98,7 +98,7 @@ TEST_CASE("trace recorder: counters are declared and sampled at t = 0") {
   Recorded r(p);
   // Counter ids: the link's rate (0, 8 Mbps), queues of a and b (1, 2), admission (3), then the
   // radios of the waking network (4, 5), asleep at the start (state 0).
-  const std::string link = r.topology.links()[0].name;
+  const std::string link = r.topology.links()[0].name();
   CHECK(r.writer.from("counter") ==
         std::vector<std::string>{
             "counter 0 " + link + " rate (mbps)", "sample 0 0=8", "counter 1 a queue (tasks)", "sample 1 0=0",
