@@ -8,7 +8,11 @@
 // with F frames per user (F x largest N / N per user), so that each time is taken over the same
 // number of frames and none is a few milliseconds of a noisy machine. Each runs those frames and
 // twice as many: the time per frame is the difference over the extra frames, so setup (building
-// the platform, SimGrid's start, compiling the plans) is not in it. Prints, per N, that time per
+// the platform, SimGrid's start, compiling the plans) is not in it. User i's first frame leaves at
+// frac(i x 0.618...) s, the golden-ratio sequence: phases about as evenly spread as i / N, but no
+// two users' events fall on the same instant (with i / N and a latency that is a multiple of 1 / N,
+// many do, and one SimGrid round then serves several frames: the cost per frame falls with N for
+// a reason a real population does not have). Prints, per N, that time per
 // frame of each and their ratio; the peak memory per user of each beyond the 32-byte frame
 // records, and of coinfer's what simulate_population itself grew beyond its inputs (the
 // platform's devices and the users' plans, which the caller built: "engine"); and coinfer's wall
@@ -22,15 +26,26 @@
 // bare program does.
 //
 // With `--repeat R`, each of the four runs per N is made R times and its fastest kept (wall and CPU
-// time each).
+// time each). `--coinfer-only` leaves out the bare program. Under valgrind's callgrind, each coinfer
+// run counts only `simulate_population` and dumps its count labelled `coinfer <N> users <frames>
+// frames per user` (bench/population_instructions.sh prints instructions per frame from them: a
+// count the machine's noise does not move).
 //
 //     build/bench/population_bench [users,users,...] [frames per user at the largest N] [simgrid]
-//                                  [--repeat R]
+//                                  [--repeat R] [--coinfer-only]
 //     # default 10,100,1000 20, R = 1
 #include <xbt/log.h>
 #include <simgrid/s4u.hpp>
 
 #include <sys/resource.h>
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else  // without valgrind's headers the counts are not labelled; the benchmark runs the same
+#define CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_ZERO_STATS
+#define CALLGRIND_DUMP_STATS_AT(label) (void)(label)
+#define CALLGRIND_STOP_INSTRUMENTATION
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -92,8 +107,12 @@ double peak_kb() {
   return static_cast<double>(u.ru_maxrss);
 }
 
-// User i releases frame k at k / fps + i / (N fps): the users spread over a period.
-double release_s(int user, int users, int frame) { return frame / kFps + user / (users * kFps); }
+// User i releases frame k at (k + frac(i g)) / fps, g the golden ratio's conjugate: the users
+// spread over a period, no two at the same instant.
+double release_s(int user, int frame) {
+  constexpr double kGolden = 0.6180339887498949;
+  return (frame + std::fmod(user * kGolden, 1.0)) / kFps;
+}
 
 std::string phone(int i) { return "p" + std::to_string(i); }
 
@@ -143,13 +162,19 @@ Measure run_coinfer(int users, int frames, bool links_in_simgrid) {
     sources.reserve(static_cast<std::size_t>(users));
     for (int i = 0; i < users; ++i) {
       auto w = coinfer::stream_workload(kFps, static_cast<std::size_t>(frames), coinfer::DropPolicy::Queue);
-      w.start_s = release_s(i, users, 0);
+      w.start_s = release_s(i, 0);
       sources.push_back({phone(i), phone(i), {}, w, nullptr, plans});
     }
     coinfer::SimOptions options;
     options.private_links_in_simgrid = links_in_simgrid;
     const double inputs_kb = resident_kb();
+    CALLGRIND_START_INSTRUMENTATION;
+    CALLGRIND_ZERO_STATS;
     const auto r = coinfer::simulate_population(p, sources, options);
+    const std::string label =
+        "coinfer " + std::to_string(users) + " users " + std::to_string(frames) + " frames per user";
+    CALLGRIND_DUMP_STATS_AT(label.c_str());
+    CALLGRIND_STOP_INSTRUMENTATION;
     return Json{{"wall_s", seconds_since(t0)},
                 {"cpu_s", cpu_seconds() - cpu0},
                 {"frames", r.completed_frames()},
@@ -191,7 +216,7 @@ Measure run_bare(int users, int frames) {
       sg4::Actor::create(phone(i), phones[static_cast<std::size_t>(i)], [&, i] {
         sg4::Host* self = phones[static_cast<std::size_t>(i)];
         for (int k = 0; k < frames; ++k) {
-          sg4::this_actor::sleep_until(release_s(i, users, k));
+          sg4::this_actor::sleep_until(release_s(i, k));
           sg4::Comm::sendto(self, server, static_cast<std::uint64_t>(kUpBytes));
           slots->acquire();
           sg4::Exec::init()->set_flops_amount(kServerS * 1e9)->set_host(server)->wait();
@@ -231,7 +256,7 @@ std::vector<int> parse_users(const char* text) {
 int main(int argc, char** argv) {
   const std::vector<int> sizes = parse_users(argc > 1 ? argv[1] : "10,100,1000");
   const int frames_at_most = argc > 2 ? std::atoi(argv[2]) : 20;
-  bool links_in_simgrid = false;
+  bool links_in_simgrid = false, with_bare = true;
   int repeats = 1;
   for (int i = 3; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -239,9 +264,13 @@ int main(int argc, char** argv) {
       links_in_simgrid = true;
     } else if (arg == "--repeat" && i + 1 < argc) {
       repeats = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--coinfer-only") {
+      with_bare = false;
     } else {
-      std::fprintf(stderr, "population_bench: unknown argument '%s' (expected simgrid or --repeat R)\n",
-                   arg.c_str());
+      std::fprintf(
+          stderr,
+          "population_bench: unknown argument '%s' (expected simgrid, --repeat R or --coinfer-only)\n",
+          arg.c_str());
       return 2;
     }
   }
@@ -267,10 +296,17 @@ int main(int argc, char** argv) {
   const int most_users = *std::max_element(sizes.begin(), sizes.end());
   for (int users : sizes) {
     const int frames = static_cast<int>(static_cast<long long>(frames_at_most) * most_users / users);
-    const Measure bare = fastest([&] { return run_bare(users, frames); });
-    const Measure bare2 = fastest([&] { return run_bare(users, 2 * frames); });
     const Measure ours = fastest([&] { return run_coinfer(users, frames, links_in_simgrid); });
     const Measure ours2 = fastest([&] { return run_coinfer(users, 2 * frames, links_in_simgrid); });
+    const auto bare_or_nan = [&](int n) {
+      if (with_bare) return fastest([&] { return run_bare(users, n); });
+      Measure none;
+      none.wall_s = none.peak_kb = std::nan("");
+      none.frames = n == frames ? ours.frames : ours2.frames;
+      return none;
+    };
+    const Measure bare = bare_or_nan(frames);
+    const Measure bare2 = bare_or_nan(2 * frames);
     if (ours.frames != bare.frames || ours2.frames != bare2.frames)
       std::fprintf(stderr, "warning: %d users: frame counts differ\n", users);
     const auto per_frame_us = [](double a_s, double b_s, const Measure& a, const Measure& b) {

@@ -7,6 +7,8 @@
 # libonnx-dev + libprotobuf-dev: the ONNX importer (sim/onnx); python3-onnx and torch export its test models.
 # libns3-dev: ns-3's headers, for the packet-level wifi cell of docs/guide/flow-vs-packet.md (its
 # libraries already come with SimGrid).
+# valgrind: bench/population_instructions.sh counts a population's instructions per frame with
+# callgrind (a regression check; its header labels the counts).
 # Idempotent: packages already present are left alone. Works as root or through sudo.
 set -euo pipefail
 
@@ -22,6 +24,7 @@ packages=(
   opencv-doc
   parallel slurmctld slurmd slurm-client munge
   clang libclang-rt-14-dev lld llvm-14
+  valgrind
 )
 
 missing=()

@@ -22,7 +22,7 @@ const std::vector<std::string> kResultKeys{"scenario", "sweep",   "claims",    "
                                            "jobs",     "metrics", "tolerance", "baseline"};
 const std::vector<std::string> kTimingKeys{"a",           "b",         "command",   "ratios",    "measure",
                                            "repetitions", "warmup",    "seed",      "threshold", "alpha",
-                                           "better",      "max_ratio", "min_ratio", "baseline"};
+                                           "better",      "max_ratio", "min_ratio", "baseline",  "exact"};
 
 std::vector<std::string> keys_of(const std::vector<std::string>& kind) {
   auto keys = kCommonKeys;
@@ -175,7 +175,10 @@ TimingCheck parse_timing_check(const Json& check, const std::string& path) {
     t.ratios = parse_ratios(check, path);
     if (check.contains("measure"))
       throw InputError("", join_path(path, "measure"), "a 'command' check reads its ratios from its output");
+    t.exact = json_bool_or(check, "exact", path, false);
   } else {
+    if (check.contains("exact"))
+      throw InputError("", join_path(path, "exact"), "only a 'command' check prints exact ratios");
     if (!check.contains("b"))
       throw InputError("", join_path(path, "b"), "missing key (the reference command)");
     if (check.contains("ratios"))
@@ -185,8 +188,10 @@ TimingCheck parse_timing_check(const Json& check, const std::string& path) {
     const auto measure = enum_or(check, "measure", path, "wall", {"wall", "cpu", "benchmark"});
     t.measure = measure == "wall" ? Measure::Wall : measure == "cpu" ? Measure::Cpu : Measure::Benchmark;
   }
-  t.repetitions = static_cast<int>(json_int_or(check, "repetitions", path, 9, 9, 10000));
-  t.warmup = static_cast<int>(json_int_or(check, "warmup", path, 1, 0, 100));
+  // Counts need one run; times need enough for a test.
+  t.repetitions =
+      static_cast<int>(json_int_or(check, "repetitions", path, t.exact ? 1 : 9, t.exact ? 1 : 9, 10000));
+  t.warmup = static_cast<int>(json_int_or(check, "warmup", path, t.exact ? 0 : 1, 0, 100));
   t.seed = static_cast<std::uint64_t>(json_int_or(check, "seed", path, 1, 0));
   t.threshold = json_number_or(check, "threshold", path, 0.10, 1e-6, 10.0);
   t.alpha = json_number_or(check, "alpha", path, 0.05, 1e-12, 0.5);
@@ -204,6 +209,9 @@ TimingCheck parse_timing_check(const Json& check, const std::string& path) {
       throw InputError(
           "", join_path(path, "baseline"),
           fmt::format("a check with '{}' is tested against that bound, not a baseline", bound_key));
+  } else if (t.exact) {
+    throw InputError("", join_path(path, "exact"),
+                     fmt::format("an exact check is judged against a bound: expected '{}'", bound_key));
   }
   return t;
 }

@@ -84,6 +84,10 @@ struct TimingCheck {
   /// `max_ratio` (better: lower) or `min_ratio` (better: higher): a target independent of the
   /// machine, judged instead of a baseline.
   std::optional<double> bound;
+  /// `exact: true` (command form, with a bound): its ratios are counts that do not vary from run
+  /// to run (instructions under valgrind), not times. One run, no warm-up (unless set), and a
+  /// ratio beyond the bound is a regression without a test.
+  bool exact = false;
   bool two_commands() const { return !a.empty(); }
 };
 

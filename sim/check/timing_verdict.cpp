@@ -24,10 +24,15 @@ CheckRow against_bound(CheckRow row, const std::vector<double>& now, const Timin
   const double med = median(now);
   row.baseline = fmt::format("{} {}", lower ? "<=" : ">=", ratio_text(bound));
   row.change = change_percent(bound, med);
+  const bool out = lower ? med > bound : med < bound;
+  if (t.exact) {  // a count: the same on every run, so its value is the verdict
+    row.verdict = out ? Verdict::Regression : Verdict::Ok;
+    row.detail = "exact: judged by its value";
+    return row;
+  }
   const double p = lower ? sign_test_above(now, bound) : sign_test_below(now, bound);
   std::size_t beyond = 0;
   for (const double s : now) beyond += lower ? s > bound : s < bound;
-  const bool out = lower ? med > bound : med < bound;
   // Beyond the bound by the median but not by the sign test: this run cannot tell.
   row.verdict = !out ? Verdict::Ok : p < t.alpha ? Verdict::Regression : Verdict::Noisy;
   row.detail =

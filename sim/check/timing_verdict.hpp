@@ -18,7 +18,8 @@ namespace coinfer::check {
 /// A bound (`max_ratio`, `min_ratio`) is a target that does not depend on the machine: the
 /// samples are judged against it alone (`baseline` is ignored): regression when the median is
 /// beyond it and a sign test says the samples are (p < alpha), noisy when the median is beyond it
-/// but the sign test does not say so, else ok.
+/// but the sign test does not say so, else ok. An `exact` check's ratios are counts: regression
+/// when the median is beyond the bound, else ok.
 ///
 /// Otherwise, when the interquartile range of `now` exceeds `threshold` times its median, the row
 /// is `noisy` (whatever the baseline); else with `baseline` null it is `new`. With `better:

@@ -87,6 +87,18 @@ TEST_CASE("a timing check with a bound has no baseline file") {
   CHECK(suite.checks[0].baseline.empty());
 }
 
+TEST_CASE("an exact command check runs once, without a warm-up") {
+  SuiteFixture f;
+  const auto suite = f.parse(
+      "checks:\n  - name: t\n    command: [x]\n    ratios: {r: '(x)'}\n    exact: true\n    max_ratio: "
+      "1.1\n");
+  const auto* t = suite.checks[0].timing();
+  REQUIRE(t != nullptr);
+  CHECK(t->exact);
+  CHECK(t->repetitions == 1);
+  CHECK(t->warmup == 0);
+}
+
 TEST_CASE("suite errors name the file and the key path") {
   SuiteFixture f;
   const auto fails = [&](const std::string& yaml, const std::string& path, const std::string& what) {
@@ -128,6 +140,10 @@ TEST_CASE("suite errors name the file and the key path") {
   fails(c + "command: [x]\n    ratios: {r: '(x)'}\n    measure: cpu\n", "checks[0].measure",
         "from its output");
   fails(c + "command: [x]\n", "checks[0].ratios", "missing key");
+  fails(c + "command: [x]\n    ratios: {r: '(x)'}\n    exact: true\n", "checks[0].exact", "'max_ratio'");
+  fails(c + kTiming + "    exact: true\n    max_ratio: 2\n", "checks[0].exact", "only a 'command' check");
+  fails(c + "command: [x]\n    ratios: {r: '(x)'}\n    exact: yes please\n    max_ratio: 2\n",
+        "checks[0].exact", "expected");
   fails("checks:\n  - name: a/b\n    scenario: s.yaml\n    metrics: [x]\n", "checks[0].name",
         "letters, digits");
 }

@@ -122,3 +122,17 @@ TEST_CASE("a minimum bound with better higher") {
   CHECK(judge_timing("c", "r", scaled(kBase, 0.5), nullptr, t).verdict == Verdict::Regression);
   CHECK(judge_timing("c", "r", kBase, nullptr, t).verdict == Verdict::Ok);
 }
+
+TEST_CASE("an exact check's single count beyond its bound is a regression, without a test") {
+  TimingCheck t = timing();
+  t.bound = 1.10;
+  t.exact = true;
+  t.repetitions = 1;
+  // One sample could never pass a sign test (p = 0.5): an inexact check would call it noisy.
+  const auto beyond = judge_timing("c", "flat", {1.12}, nullptr, t);
+  CHECK(beyond.verdict == Verdict::Regression);
+  CHECK(beyond.detail == "exact: judged by its value");
+  CHECK(judge_timing("c", "flat", {1.057}, nullptr, t).verdict == Verdict::Ok);
+  t.exact = false;
+  CHECK(judge_timing("c", "flat", {1.12}, nullptr, t).verdict == Verdict::Noisy);
+}
