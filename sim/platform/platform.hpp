@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/calibration/device_calibration.hpp"
+#include "sim/core/optional_box.hpp"
 #include "sim/core/shared_value.hpp"
 
 namespace coinfer {
@@ -125,7 +126,7 @@ struct Device {
   /// requests concurrently (one inference per CUDA stream) has more; each runs at full speed.
   std::size_t slots = 1;
   QueueDiscipline queue = QueueDiscipline::Fifo;
-  std::optional<Batching> batching;  ///< none: one task per execution
+  OptionalBox<Batching> batching;  ///< none: one task per execution (on the heap: most devices have none)
   /// Admission control: a task whose frame's deadline (release + the stream's deadline_s) has
   /// passed when its turn comes is not run, and its frame is dropped (DropReason::Expired); the
   /// frame's tasks already queued or running elsewhere finish, none after them starts.

@@ -20,6 +20,12 @@ std::vector<BandwidthSeries> link_series(const Topology& topology, std::uint64_t
   return series;
 }
 
+// Checked before any member reads users.front().
+ReplayInput with_users(ReplayInput input) {
+  if (input.users.empty()) throw Error("replay: no stream of frames");
+  return input;
+}
+
 /// When the radios were last active at the start (SimOptions::radios_start_awake).
 double radios_idle_since_s(const ReplayInput& input) {
   return input.options->radios_start_awake ? input.users.front().workload->start_s : -kInf;
@@ -27,16 +33,15 @@ double radios_idle_since_s(const ReplayInput& input) {
 
 }  // namespace
 
-Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, SimulationResult& out)
-    : in_(input),
+Dispatcher::Dispatcher(ReplayInput input, const SimGridPlatform& sg, SimulationResult& out)
+    : in_(with_users(std::move(input))),
       sg_(sg),
       out_(out),
-      series_(link_series(*input.topology, input.options->seed)),
-      trace_(*input.topology, series_, radios_idle_since_s(input), input.options->trace_writer.get(),
-             input.options->record_trace, out),
-      radios_(*input.topology, *input.plans, radios_idle_since_s(input), trace_, tally_, out),
-      flows_(*input.topology, input.private_links) {
-  if (in_.users.empty()) throw Error("replay: no stream of frames");
+      series_(link_series(*in_.topology, in_.options->seed)),
+      trace_(*in_.topology, series_, radios_idle_since_s(in_), in_.options->trace_writer.get(),
+             in_.options->record_trace, out),
+      radios_(*in_.topology, *in_.plans, radios_idle_since_s(in_), trace_, tally_, out),
+      flows_(*in_.topology, in_.private_links) {
   const Topology& topo = *in_.topology;
   const Platform& platform = topo.platform();
   const auto n_dev = platform.devices.size();
@@ -65,7 +70,6 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   for (const auto& spec : in_.users) {
     UserState& u = users_.emplace_back();
     u.spec = spec;
-    u.first_frame = frame_count_;
     u.frames = spec.workload->frame_count();
     user_first_.push_back(frame_count_);
     frame_count_ += u.frames;
@@ -74,7 +78,7 @@ Dispatcher::Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, Simu
   out_.frames.resize(frame_count_);
   for (const auto& u : users_) {
     ReleaseClock releases(u.workload());
-    for (std::size_t k = 0; k < u.frames; ++k) out_.frames[u.first_frame + k].release_s = releases.next();
+    for (std::size_t k = 0; k < u.frames; ++k) out_.frames[first_frame(u) + k].release_s = releases.next();
   }
   make_ports();
   tally_.devices.resize(n_dev);
@@ -94,7 +98,7 @@ void Dispatcher::make_ports() {
   ports_.reserve(users_.size());
   for (const auto& u : users_)
     ports_.emplace_back(u.spec.scheduler, *in_.topology, plans.subspan(u.spec.first_variant, u.spec.variants),
-                        u.workload(), series_, out_, PortScope{u.first_frame, u.frames, names});
+                        u.workload(), series_, out_, PortScope{first_frame(u), u.frames, names});
 }
 
 double Dispatcher::now() const { return sg4::Engine::get_clock(); }
@@ -103,7 +107,7 @@ double Dispatcher::now() const { return sg4::Engine::get_clock(); }
 std::size_t Dispatcher::user_of(std::size_t k) const {
   if (user_first_.size() == 1) return 0;
   const UserState& last = users_[last_user_];
-  if (k >= last.first_frame && k < last.first_frame + last.frames) return last_user_;
+  if (k >= user_first_[last_user_] && k < user_first_[last_user_] + last.frames) return last_user_;
   last_user_ = static_cast<std::size_t>(std::upper_bound(user_first_.begin(), user_first_.end(), k) -
                                         user_first_.begin()) -
                1;
@@ -134,7 +138,7 @@ void Dispatcher::on_timer(const Timer& timer) {
     case TimerKind::Release: {
       const UserState& u = user(timer.ref);
       release_frame(timer.ref);
-      if (u.workload().kind == WorkloadKind::Stream && timer.ref + 1 < u.first_frame + u.frames)
+      if (u.workload().kind == WorkloadKind::Stream && timer.ref + 1 < first_frame(u) + u.frames)
         add_timer(out_.frames[timer.ref + 1].release_s, TimerKind::Release, timer.ref + 1);
       break;
     }
@@ -159,7 +163,7 @@ void Dispatcher::on_timer(const Timer& timer) {
       UserState& u = users_[timer.ref];
       if (u.resolved == u.frames) break;  // only probes left to arrive: no more decisions
       SchedulerPort& p = port(timer.ref);
-      const SchedulerView v = view(timer.ref, u.next_frame());
+      const SchedulerView v = view(timer.ref, next_frame(u));
       if (auto choice = p.on_period(v)) u.current_variant = static_cast<std::uint32_t>(*choice);
       apply_stalls(p);
       send_probes(timer.ref, v);
@@ -378,6 +382,17 @@ void Dispatcher::release_frame(std::size_t k) {
   }
 }
 
+void Dispatcher::FrameState::begin(std::size_t plan_variant, const CompiledPlan& plan, bool continuation,
+                                   std::unique_ptr<FrameTaskValues> task_values) {
+  variant = static_cast<std::uint32_t>(plan_variant);
+  continuing = continuation;
+  tasks_left = static_cast<std::uint32_t>(plan.size());
+  first_stage_left = continuation ? 0 : plan.first_stage_size();
+  pending.resize(plan.size());
+  for (std::size_t i = 0; i < plan.size(); ++i) pending[i] = plan.shape->tasks[i].deps_size;
+  values = std::move(task_values);
+}
+
 void Dispatcher::admit(std::size_t k) {
   UserState& u = user(k);
   FrameRecord& rec = out_.frames[k];
@@ -388,19 +403,14 @@ void Dispatcher::admit(std::size_t k) {
   }
   FrameState* f = spare_states_.back();
   spare_states_.pop_back();
-  f->variant = static_cast<std::uint32_t>(variant);
-  f->tasks_left = static_cast<std::uint32_t>(plan.size());
-  f->first_stage_left = plan.first_stage_size();
-  f->active = 0;
-  f->expired = false;
-  f->continuing = false;
-  f->values.reset();
+  std::unique_ptr<FrameTaskValues> values;
   if (const auto it = decided_values_.find(k); it != decided_values_.end()) {
-    f->values = std::make_unique<FrameTaskValues>(std::move(it->second));
+    values = std::make_unique<FrameTaskValues>(std::move(it->second));
     decided_values_.erase(it);
   }
-  f->pending.resize(plan.size());
-  for (std::size_t i = 0; i < plan.size(); ++i) f->pending[i] = plan.shape->tasks[i].deps_size;
+  f->begin(variant, plan, false, std::move(values));
+  f->active = 0;
+  f->expired = false;
   // A stream's frames are admitted in release order (its queue is FIFO), so its live window only
   // grows at its back.
   if (u.live.empty()) u.live_base = k;
@@ -468,7 +478,7 @@ void Dispatcher::release_state(UserState& u, std::size_t k) {
   --in_flight_;
   if (w.max_in_flight > 0) admit_waiting(u);
   frame_resolved(k);
-  if (w.kind == WorkloadKind::Training && k + 1 < u.first_frame + u.frames) release_frame(k + 1);
+  if (w.kind == WorkloadKind::Training && k + 1 < first_frame(u) + u.frames) release_frame(k + 1);
 }
 
 bool Dispatcher::discard_expired(std::size_t device, const TaskRef& ref) {

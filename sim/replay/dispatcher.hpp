@@ -67,7 +67,7 @@ struct ReplayUser {
 struct ReplayInput {
   const Topology* topology = nullptr;
   const std::vector<CompiledPlan>* plans = nullptr;
-  std::vector<ReplayUser> users;  ///< at least one (the Dispatcher's copy is emptied once read)
+  std::vector<ReplayUser> users;  ///< at least one (the Dispatcher empties its own once read)
   const SimOptions* options = nullptr;
   /// Per link, whether PrivateFlows carries its transfers rather than SimGrid (private_flows.hpp;
   /// the SimGridPlatform was built without them). Empty: none.
@@ -76,14 +76,14 @@ struct ReplayInput {
 
 class Dispatcher {
  public:
-  Dispatcher(const ReplayInput& input, const SimGridPlatform& sg, SimulationResult& out);
+  Dispatcher(ReplayInput input, const SimGridPlatform& sg, SimulationResult& out);
   /// The actor body. Never throws into SimGrid: an exception is kept for `rethrow_if_failed`.
   void operator()();
   void rethrow_if_failed() const;
   /// Transfers and computations started and not yet handled (for a deadlock's error message).
   std::size_t pending_activities() const { return activities_.size(); }
   /// Sets the run's end once the engine has stopped; finishes the trace. Returns the devices' and
-  /// links' counts, for `name_tally` once the replay is gone.
+  /// links' counts, for `write_stats` once the replay is gone.
   Tally finish(double end_s);
 
  private:
@@ -124,6 +124,11 @@ class Dispatcher {
     /// (NaN: the plan's); null when it set none, as for most frames.
     std::unique_ptr<FrameTaskValues> values;
 
+    /// Starts running `plan` (compiled plan `variant`): every task pending on all its
+    /// dependencies; a continuation has no first-stage gate.
+    void begin(std::size_t variant, const CompiledPlan& plan, bool continuation,
+               std::unique_ptr<FrameTaskValues> task_values);
+
     double bytes_or(std::size_t task, double plan_bytes) const {
       return values == nullptr || values->bytes.empty() || std::isnan(values->bytes[task])
                  ? plan_bytes
@@ -135,11 +140,10 @@ class Dispatcher {
                  : values->seconds[task];
     }
   };
-  /// One stream's frames (ReplayUser): frames first_frame .. first_frame + frames - 1, admitted in
+  /// One stream's frames (ReplayUser): frames first_frame(u) .. first_frame(u) + frames - 1, admitted in
   /// their release order through the stream's own first-stage gate and queue.
   struct UserState {
     ReplayUser spec;
-    std::size_t first_frame = 0;
     std::size_t frames = 0;
     FifoVector<std::size_t> waiting;
     /// Frames live_base, live_base + 1, ... in flight; null once done (or never admitted).
@@ -149,8 +153,6 @@ class Dispatcher {
     std::uint32_t in_flight = 0;        ///< frames admitted and not yet resolved
     std::uint32_t current_variant = 0;  ///< for new frames (the scheduler's on_period sets it)
     bool gate_busy = false;
-    /// The frame a view is about when it is about none in particular: the next one to resolve.
-    std::size_t next_frame() const { return first_frame + resolved; }
     const Workload& workload() const { return *spec.workload; }
   };
   /// Whether frame `k` of `u` is in flight (admitted, its state not yet released).
@@ -250,6 +252,12 @@ class Dispatcher {
   // tasks
   std::size_t user_of(std::size_t k) const;
   UserState& user(std::size_t k) { return users_[user_of(k)]; }
+  /// `u`'s first frame (user_first_ holds them, for user_of's search).
+  std::size_t first_frame(const UserState& u) const {
+    return user_first_[static_cast<std::size_t>(&u - users_.data())];
+  }
+  /// The frame a view is about when it is about none in particular: the next one to resolve.
+  std::size_t next_frame(const UserState& u) const { return first_frame(u) + u.resolved; }
   Unit& unit(std::size_t device, std::size_t u) { return units_[devices_[device].first_unit + u]; }
   /// Puts unit `u` of `device` on top of the device's free units.
   void release_unit(std::size_t device, std::size_t u);

@@ -9,7 +9,7 @@ namespace coinfer::replay {
 // Asked after every event; none once every frame is resolved (the run only waits then).
 void Dispatcher::start_background(std::size_t u) {
   if (users_[u].resolved == users_[u].frames) return;
-  for (auto& job : port(u).take_background(view(u, users_[u].next_frame()))) {
+  for (auto& job : port(u).take_background(view(u, next_frame(users_[u])))) {
     const std::size_t newest = released_ == 0 ? 0 : released_ - 1;
     const double release_s = out_.frames[newest].release_s;
     const TaskRef ref{newest, kNoTask, jobs_.size(), release_s, release_s, now()};
@@ -32,7 +32,7 @@ void Dispatcher::background_done(const TaskRef& ref, std::size_t device, double 
   trace_.background(device, job.label, start_s, t);
   --background_left_;
   const std::size_t u = job_users_[ref.job];
-  port(u).on_background_end(job.tag, view(u, users_[u].next_frame()));
+  port(u).on_background_end(job.tag, view(u, next_frame(users_[u])));
 }
 
 }  // namespace coinfer::replay

@@ -46,16 +46,10 @@ void Dispatcher::start_continuation(std::size_t k, const Continuation& c) {
   std::vector<double> seconds = p.continuation_seconds(k, c);
   const std::size_t variant = user(k).spec.first_variant + c.variant;
   const CompiledPlan& plan = (*in_.plans)[variant];
-  FrameState& f = frame_state(k);
-  f.variant = static_cast<std::uint32_t>(variant);
-  f.continuing = true;
-  f.tasks_left = static_cast<std::uint32_t>(plan.size());
-  f.first_stage_left = 0;
-  f.pending.resize(plan.size());
-  for (std::size_t i = 0; i < plan.size(); ++i) f.pending[i] = plan.shape->tasks[i].deps_size;
-  f.values = bytes.empty() && seconds.empty()
-                 ? nullptr
-                 : std::make_unique<FrameTaskValues>(FrameTaskValues{std::move(bytes), std::move(seconds)});
+  frame_state(k).begin(variant, plan, true,
+                       bytes.empty() && seconds.empty() ? nullptr
+                                                        : std::make_unique<FrameTaskValues>(FrameTaskValues{
+                                                              std::move(bytes), std::move(seconds)}));
   out_.frames[k].variant = static_cast<std::uint32_t>(c.variant);
   for (auto e : plan.entries()) make_ready({k, e});
 }
@@ -71,7 +65,7 @@ void Dispatcher::poll_scheduler() {
   for (const std::size_t u : scheduled_) {
     SchedulerPort& p = port(u);
     if (p.holds_any()) {
-      for (const auto& [k, c] : p.take_decisions(view(u, users_[u].next_frame()))) {
+      for (const auto& [k, c] : p.take_decisions(view(u, next_frame(users_[u])))) {
         p.expect_held(k);
         if (c.kind == Continuation::Kind::Hold) continue;
         apply_continuation(k, c);

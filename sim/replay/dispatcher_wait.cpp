@@ -30,7 +30,7 @@ void Dispatcher::run() {
     }
   } disarm{*this};
   for (const auto& u : users_)
-    if (u.frames > 0) add_timer(out_.frames[u.first_frame].release_s, TimerKind::Release, u.first_frame);
+    if (u.frames > 0) add_timer(out_.frames[first_frame(u)].release_s, TimerKind::Release, first_frame(u));
   for (const std::size_t u : scheduled_)
     if (const double period_s = port(u).period_s(); period_s > 0.0)
       add_timer(users_[u].workload().start_s + period_s, TimerKind::SchedulerPeriod, u);

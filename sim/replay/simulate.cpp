@@ -92,11 +92,14 @@ SimulationResult run_replay(const Topology& topology, std::vector<CompiledPlan> 
 
   SimulationResult result;
   result.seed = options.seed;
-  for (const auto& p : plans)
-    result.analytic_latency_s.push_back(analytic_critical_path(p, topology).latency_s);
+  // The first user's variants: a single source's, or a population's first user's (the others'
+  // would cost a critical path and 8 bytes per user for a figure no result reads).
+  const auto& first = users.front();
+  for (std::size_t v = first.first_variant; v < first.first_variant + first.variants; ++v)
+    result.analytic_latency_s.push_back(analytic_critical_path(plans[v], topology).latency_s);
   replay::Tally tally = replay_tally(topology, plans, std::move(users), options, result);
   plans = {};
-  replay::name_tally(std::move(tally), topology, result);
+  replay::write_stats(std::move(tally), topology, result);
   result.trace_writer = options.trace_writer;
   return result;
 }

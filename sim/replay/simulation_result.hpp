@@ -83,16 +83,17 @@ struct UserRange {
 
 struct SimulationResult {
   std::uint64_t seed = 0;
-  std::vector<FrameRecord> frames;         ///< one per released frame, by index
-  std::vector<DeviceStats> devices;        ///< platform order
-  std::vector<LinkStats> links;            ///< Topology order
-  double end_s = 0.0;                      ///< simulated time when the workload was done
-  std::size_t executions = 0;              ///< SimGrid executions run
-  std::size_t messages = 0;                ///< transfers sent (probes too; each one SimGrid comm or more)
-  std::vector<double> analytic_latency_s;  ///< critical path of each plan variant
-  std::vector<std::string> warnings;       ///< e.g. a device without a radio power model
-  std::vector<std::string> trace_tracks;   ///< devices, then links, then radios (when traced)
-  std::vector<TraceEvent> trace;           ///< frame 0's events, when SimOptions::record_trace
+  std::vector<FrameRecord> frames;   ///< one per released frame, by index
+  std::vector<DeviceStats> devices;  ///< platform order
+  std::vector<LinkStats> links;      ///< Topology order
+  double end_s = 0.0;                ///< simulated time when the workload was done
+  std::size_t executions = 0;        ///< SimGrid executions run
+  std::size_t messages = 0;          ///< transfers sent (probes too; each one SimGrid comm or more)
+  /// Critical path of each plan variant (a population's: its first user's).
+  std::vector<double> analytic_latency_s;
+  std::vector<std::string> warnings;      ///< e.g. a device without a radio power model
+  std::vector<std::string> trace_tracks;  ///< devices, then links, then radios (when traced)
+  std::vector<TraceEvent> trace;          ///< frame 0's events, when SimOptions::record_trace
   /// Per frame, the scheduler's score (Scheduler::frame_score: 1 right, 0 wrong; NaN: none).
   /// Empty when the scheduler scored no frame.
   std::vector<double> frame_scores;

@@ -6,7 +6,7 @@
 
 namespace coinfer::replay {
 
-void name_tally(Tally tally, const Topology& topology, SimulationResult& out) {
+void write_stats(Tally tally, const Topology& topology, SimulationResult& out) {
   const Platform& platform = topology.platform();
   out.devices.reserve(tally.devices.size());
   for (std::size_t d = 0; d < tally.devices.size(); ++d) {
