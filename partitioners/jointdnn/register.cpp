@@ -128,26 +128,58 @@ std::unique_ptr<Partitioner> training_partitioner(const char* name, const Json& 
   });
 }
 
-PartitionerRegistry::Factory scenario_partitioner(const char* name, bool single_split) {
-  return [name, single_split](const Json& params) {
-    auto setup = scenario_setup(params);
-    if (single_split) setup.solver = jointdnn::SolverChoice::neurosurgeon;
-    const auto fraction = json_optional_number(params, "updated_fraction", "partitioner", 0.0);
-    if (json_string_or(params, "mode", "partitioner", "inference") == "training")
-      return training_partitioner(name, params, setup, fraction.value_or(1.0));
-    if (fraction) throw InputError("", "partitioner.updated_fraction", "applies to mode: training only");
-    if (params.contains("table") && !params.at("table").is_null()) {
-      const auto grid = jointdnn::parse_bandwidth_grid(params.at("table"), "partitioner.table");
-      std::unique_ptr<Partitioner> p =
-          make_variant_partitioner([name, setup, grid](const PartitionContext& ctx) {
-            return jointdnn::table_variants(ctx, setup, grid, name);
-          });
-      return p;
-    }
-    return make_partitioner([name, setup](const PartitionContext& ctx) {
-      const auto sp = jointdnn::build_scenario_problem(ctx, setup);
-      return jointdnn::plan_of_schedule(ctx, sp, jointdnn::solve_scenario_problem(sp, setup.solver), name);
+// JointDNN and Neurosurgeon plan between the source (the mobile) and one cloud: `cloud`, else the
+// first server or desktop other than the mobile, over `network`, else the first network joining
+// the two. So sources alike plan alike, unless the default cloud could be one of them (sources
+// that are servers or desktops themselves: the first of them picks the second, the others the
+// first) or the mobile is named.
+class AlikeSourcesAlike : public Partitioner {
+ public:
+  AlikeSourcesAlike(std::unique_ptr<Partitioner> inner, const jointdnn::ScenarioSetup& setup)
+      : inner_(std::move(inner)), named_mobile_(!setup.mobile.empty()), named_cloud_(!setup.cloud.empty()) {}
+  Plan partition(const PartitionContext& context) const override { return inner_->partition(context); }
+  std::vector<Plan> partition_variants(const PartitionContext& context) const override {
+    return inner_->partition_variants(context);
+  }
+  bool plans_alike_sources_alike(const PartitionContext& context) const override {
+    if (named_mobile_) return false;
+    if (named_cloud_) return true;
+    const auto source = context.platform.device_index_or_null(context.source);
+    if (!source) return false;
+    const auto kind = context.platform.devices[*source].calibration->kind;
+    return kind != DeviceKind::GpuServer && kind != DeviceKind::CpuServer && kind != DeviceKind::Desktop;
+  }
+
+ private:
+  std::unique_ptr<Partitioner> inner_;
+  bool named_mobile_, named_cloud_;
+};
+
+// The inference (or, with `table`, variant) or training partitioner `params` ask for.
+std::unique_ptr<Partitioner> scenario_partitioner_of(const char* name, bool single_split,
+                                                     const Json& params) {
+  auto setup = scenario_setup(params);
+  if (single_split) setup.solver = jointdnn::SolverChoice::neurosurgeon;
+  const auto fraction = json_optional_number(params, "updated_fraction", "partitioner", 0.0);
+  if (json_string_or(params, "mode", "partitioner", "inference") == "training")
+    return training_partitioner(name, params, setup, fraction.value_or(1.0));
+  if (fraction) throw InputError("", "partitioner.updated_fraction", "applies to mode: training only");
+  if (params.contains("table") && !params.at("table").is_null()) {
+    const auto grid = jointdnn::parse_bandwidth_grid(params.at("table"), "partitioner.table");
+    return make_variant_partitioner([name, setup, grid](const PartitionContext& ctx) {
+      return jointdnn::table_variants(ctx, setup, grid, name);
     });
+  }
+  return make_partitioner([name, setup](const PartitionContext& ctx) {
+    const auto sp = jointdnn::build_scenario_problem(ctx, setup);
+    return jointdnn::plan_of_schedule(ctx, sp, jointdnn::solve_scenario_problem(sp, setup.solver), name);
+  });
+}
+
+PartitionerRegistry::Factory scenario_partitioner(const char* name, bool single_split) {
+  return [name, single_split](const Json& params) -> std::unique_ptr<Partitioner> {
+    return std::make_unique<AlikeSourcesAlike>(scenario_partitioner_of(name, single_split, params),
+                                               scenario_setup(params));
   };
 }
 

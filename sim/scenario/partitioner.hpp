@@ -58,6 +58,16 @@ class Partitioner {
   virtual std::vector<Plan> partition_variants(const PartitionContext& context) const {
     return {partition(context)};
   }
+  /// Whether, on `context`'s platform, its plans for two sources alike (copies of one `count`
+  /// group, endpoints of the same networks in the same places) are each other's with the two
+  /// names swapped: true when its plan depends on the source only through the source's device
+  /// and networks, never through its name or its place in the platform's order. A population
+  /// then plans once per kind of user (population.hpp PlanMemo). Default: false, every user is
+  /// planned.
+  virtual bool plans_alike_sources_alike(const PartitionContext& context) const {
+    (void)context;
+    return false;
+  }
 };
 
 using PartitionerRegistry = Registry<Partitioner>;

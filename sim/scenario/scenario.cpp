@@ -26,6 +26,7 @@
 #include "sim/report/reference_report.hpp"
 #include "sim/scenario/device_batching.hpp"
 #include "sim/scenario/key_path.hpp"
+#include "sim/scenario/plan_memo.hpp"
 #include "sim/scenario/scenario_doc.hpp"
 #include "sim/scenario/scenario_paths.hpp"
 #include "sim/scenario/user_schedulers.hpp"
@@ -381,6 +382,7 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
         shares.emplace(out.platform, out.users);
       std::optional<Platform> share_view;  // made for the first user that plans on its share
       PlanSharing sharing(out.platform);   // a group's users that plan alike share one plan
+      PlanMemo memo(out.platform);         // ... and alike users plan once
       for (const auto& u : out.users) {
         const UserGroupSpec& g = spec.users[u.group];
         const Partitioner* p = partitioner.get();
@@ -398,6 +400,12 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
           if (!made) made = partitioners.create(name, params, "", path);
           p = made.get();
         }
+        // A user-specific partitioner (`mine`) is made for one user: no like plans with it.
+        const auto kind = mine ? std::nullopt : memo.key(p, plans_on_share(g), u.device);
+        if (auto alike = memo.find(kind)) {
+          out.user_plans.push_back(std::move(alike));
+          continue;
+        }
         const Platform* platform = &out.platform;
         if (plans_on_share(g)) {
           if (!share_view) share_view = out.platform;
@@ -405,7 +413,9 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
           platform = &*share_view;
         }
         try {
-          out.user_plans.push_back(sharing.add(u, partition(*p, *platform, u.device).front()));
+          const PartitionContext context{out.graph, *platform, cost, u.device, batch_cost, backward_cost};
+          out.user_plans.push_back(sharing.add(u, p->partition_variants(context).front()));
+          if (kind && p->plans_alike_sources_alike(context)) memo.keep(kind, out.user_plans.back());
         } catch (const InputError& e) {
           if (!e.file().empty()) throw;
           throw InputError("", e.path(),
