@@ -96,8 +96,9 @@ class Topology {
   Attachment attachment(std::size_t network, std::size_t device) const;
   /// Whether `network` reaches `device` (a member, or an access network's base).
   bool reaches(std::size_t network, std::size_t device) const;
-  /// The platform's device of that name (the first, as Platform::device_index_or_null), in O(1):
-  /// compiling 10,000 users' plans looks up every task's device.
+  /// The platform's device of that name (the first, as Platform::device_index_or_null), in
+  /// O(log n) where the platform scans its devices: compiling 10,000 users' plans looks up every
+  /// task's device.
   std::optional<std::size_t> device_index_or_null(const std::string& name) const;
   /// The first network (in file order) reaching both devices, as Platform::network_between.
   std::optional<std::size_t> network_between(std::size_t a, std::size_t b) const;

@@ -118,7 +118,9 @@ SimGridPlatform build_simgrid_platform(const Topology& topology, std::uint64_t s
     const bool varies = network_varies(topology, net);
     auto& ends = sg.endpoints[net];
     for (const auto& name : network.endpoints()) {
-      SimGridPlatform::Endpoint e{platform.device_index(name)};
+      // The topology has checked every endpoint's name; its lookup is O(log n), where the
+      // platform's scans its devices (10,000 users' endpoints made that quadratic).
+      SimGridPlatform::Endpoint e{*topology.device_index_or_null(name)};
       if (!needs_host(topology, is_private, net, e.device)) continue;
       e.iface = zone->create_host(name + "@" + network.name, 1.0)->seal();
       if (varies) e.twin = zone->create_host(name + "@" + network.name + "~", 1.0)->seal();
