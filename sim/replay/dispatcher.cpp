@@ -59,6 +59,12 @@ Dispatcher::Dispatcher(ReplayInput input, const SimGridPlatform& sg, SimulationR
                       "fill them from the cost model: fill_batch_times)",
                       device.name, device.batching->max_batch, device.batching->time_ratio.size()));
     devices_[d].first_unit = static_cast<std::uint32_t>(units_.size());
+    devices_[d].edf = device.queue == QueueDiscipline::Edf;
+    if (device.batching) {
+      devices_[d].batch = static_cast<std::uint32_t>(batch_clocks_.size());
+      batch_clocks_.emplace_back();
+    }
+    devices_[d].drop_expired = device.drop_expired;
     units_.resize(units_.size() + device.slots);
     // Unit 0 on top, then 1, ...: the order units are taken in.
     for (std::size_t u = device.slots; u-- > 0;) release_unit(d, u);
@@ -75,6 +81,7 @@ Dispatcher::Dispatcher(ReplayInput input, const SimGridPlatform& sg, SimulationR
     frame_count_ += u.frames;
   }
   in_.users = {};  // users_ holds them now
+  index_users();
   out_.frames.resize(frame_count_);
   for (const auto& u : users_) {
     ReleaseClock releases(u.workload());
@@ -103,15 +110,28 @@ void Dispatcher::make_ports() {
 
 double Dispatcher::now() const { return sg4::Engine::get_clock(); }
 
-// Most lookups in a row are for one frame's tasks: the last user found is tried first.
 std::size_t Dispatcher::user_of(std::size_t k) const {
-  if (user_first_.size() == 1) return 0;
-  const UserState& last = users_[last_user_];
-  if (k >= user_first_[last_user_] && k < user_first_[last_user_] + last.frames) return last_user_;
-  last_user_ = static_cast<std::size_t>(std::upper_bound(user_first_.begin(), user_first_.end(), k) -
-                                        user_first_.begin()) -
-               1;
-  return last_user_;
+  if (user_bucket_.empty()) return 0;
+  // The answer lies between the users of frames b << shift and (b + 1) << shift.
+  const std::size_t b = k >> user_shift_;
+  const auto lo = user_first_.begin() + user_bucket_[b];
+  const auto hi = user_first_.begin() + std::min<std::size_t>(user_bucket_[b + 1] + 1, user_first_.size());
+  return static_cast<std::size_t>(std::upper_bound(lo, hi, k) - user_first_.begin()) - 1;
+}
+
+void Dispatcher::index_users() {
+  if (users_.size() < 2) return;
+  if (users_.size() > std::numeric_limits<std::uint32_t>::max())
+    throw Error(fmt::format("replay: {} users, at most 2^32 - 1", users_.size()));
+  const std::size_t mean = std::max<std::size_t>(1, frame_count_ / users_.size());
+  while ((std::size_t{1} << user_shift_) <= mean) ++user_shift_;
+  user_bucket_.resize((frame_count_ >> user_shift_) + 2);
+  std::size_t u = 0;
+  for (std::size_t b = 0; b < user_bucket_.size(); ++b) {
+    const std::size_t first = b << user_shift_;
+    while (u + 1 < users_.size() && user_first_[u + 1] <= first) ++u;
+    user_bucket_[b] = static_cast<std::uint32_t>(u);
+  }
 }
 
 void Dispatcher::operator()() {
@@ -129,11 +149,11 @@ void Dispatcher::rethrow_if_failed() const {
 }
 
 void Dispatcher::add_timer(double time_s, TimerKind kind, std::size_t ref, std::uint64_t generation) {
-  timers_.push({time_s, timer_seq_++, kind, ref, generation});
+  timers_.push(time_s, {kind, ref, generation});
   if (kind == TimerKind::SchedulerPeriod) ++period_timers_;
 }
 
-void Dispatcher::on_timer(const Timer& timer) {
+void Dispatcher::on_timer(const Timer& timer, double time_s) {
   switch (timer.kind) {
     case TimerKind::Release: {
       const UserState& u = user(timer.ref);
@@ -167,14 +187,14 @@ void Dispatcher::on_timer(const Timer& timer) {
       if (auto choice = p.on_period(v)) u.current_variant = static_cast<std::uint32_t>(*choice);
       apply_stalls(p);
       send_probes(timer.ref, v);
-      add_timer(timer.time_s + p.period_s(), TimerKind::SchedulerPeriod, timer.ref);
+      add_timer(time_s + p.period_s(), TimerKind::SchedulerPeriod, timer.ref);
       break;
     }
     case TimerKind::StallEnd:
       try_start(timer.ref);
       break;
     case TimerKind::BatchWait:
-      devices_[timer.ref].batch_waited_s = timer.time_s;
+      batch_clocks_[devices_[timer.ref].batch].waited_s = time_s;
       try_start(timer.ref);
       break;
   }
@@ -183,33 +203,34 @@ void Dispatcher::on_timer(const Timer& timer) {
 // ---------------------------------------------------------------- compute tasks
 
 CompiledTask Dispatcher::task(const TaskRef& ref) const {
-  return (*in_.plans)[frame_state(ref.frame).variant].task(ref.task);
+  return (*in_.plans)[frame_state(ref).variant].task(ref.task);
 }
 
 const Task& Dispatcher::task_spec(const TaskRef& ref) const {
-  return (*in_.plans)[frame_state(ref.frame).variant].plan->tasks[ref.task];
+  return (*in_.plans)[frame_state(ref).variant].plan->tasks[ref.task];
 }
 
 double Dispatcher::duration_s(const TaskRef& ref) const {
   if (ref.background()) return jobs_[ref.job].seconds;
-  const FrameState& f = frame_state(ref.frame);
+  const FrameState& f = frame_state(ref);
   return f.seconds_or(ref.task, (*in_.plans)[f.variant].shape->tasks[ref.task].duration_s);
 }
 
-void Dispatcher::make_ready(const TaskRef& ref) {
-  ++frame_state(ref.frame).active;
-  const CompiledTask t = task(ref);
+void Dispatcher::make_ready(FrameState& f, std::size_t k, std::size_t task_index) {
+  ++f.active;
+  TaskRef queued{k, static_cast<std::uint32_t>(task_index)};
+  queued.state = &f;
+  const CompiledTask t = task(queued);
   if (t.kind == TaskKind::Transfer) {
-    begin_transfer(ref);
+    begin_transfer(queued);
     return;
   }
-  TaskRef queued = ref;
-  queued.release_s = out_.frames[ref.frame].release_s;
+  DeviceState& d = devices_[t.device];
+  queued.release_s = out_.frames[k].release_s;
   queued.key_s = queued.release_s;
-  if (in_.topology->platform().devices[t.device].queue == QueueDiscipline::Edf)
-    queued.key_s += user(ref.frame).workload().deadline_s;
+  if (d.edf) queued.key_s += users_[f.user].workload().deadline_s;
   queued.ready_s = now();
-  devices_[t.device].ready.push(queued);
+  d.ready.push(queued);
   try_start(t.device);
 }
 
@@ -219,7 +240,7 @@ void Dispatcher::try_start(std::size_t device) {
     sample_queue(device);
     return;
   }
-  const auto& batching = in_.topology->platform().devices[device].batching;
+  const Batching* batching = d.batches() ? &*in_.topology->platform().devices[device].batching : nullptr;
   while (d.free_unit != kNoUnit && !d.ready.empty()) {
     const std::size_t u = d.free_unit;
     Unit& idle = unit(device, u);
@@ -229,7 +250,7 @@ void Dispatcher::try_start(std::size_t device) {
     const auto& members = idle.running;
     const double seconds =
         duration_s(members.front()) * (members.size() > 1 ? batching->time_ratio[members.size() - 1] : 1.0);
-    if (batching && trace_.streams()) trace_.batch(device, now(), members.size());
+    if (batching != nullptr && trace_.streams()) trace_.batch(device, now(), members.size());
     add_exec(device, u, seconds);
   }
   settle_expired();
@@ -258,8 +279,8 @@ bool Dispatcher::take_execution(std::size_t device, std::vector<TaskRef>& member
   if (d.ready.empty()) return false;
   members.push_back(d.ready.top());
   d.ready.pop();
+  if (!d.batches() || members.front().background()) return true;
   const auto& batching = in_.topology->platform().devices[device].batching;
-  if (!batching || members.front().background()) return true;
   set_aside_.clear();
   while (members.size() < batching->max_batch && !d.ready.empty()) {
     const TaskRef next = d.ready.top();
@@ -274,11 +295,12 @@ bool Dispatcher::take_execution(std::size_t device, std::vector<TaskRef>& member
   // A batch short of max_batch starts from its BatchWait timer, so that the tasks made ready at
   // the same instant (frames released together) join it even when max_wait_s is 0.
   const double deadline = members.front().ready_s + batching->max_wait_s;
-  if (members.size() == batching->max_batch || d.batch_waited_s >= deadline - kTimeEps) return true;
+  BatchClock& clock = batch_clocks_[d.batch];
+  if (members.size() == batching->max_batch || clock.waited_s >= deadline - kTimeEps) return true;
   for (const auto& r : members) d.ready.push(r);
   members.clear();
-  if (d.batch_wait_until_s != deadline) {
-    d.batch_wait_until_s = deadline;
+  if (clock.wait_until_s != deadline) {
+    clock.wait_until_s = deadline;
     add_timer(deadline, TimerKind::BatchWait, device);
   }
   return false;
@@ -324,7 +346,7 @@ void Dispatcher::on_exec_done(std::size_t device, std::size_t u) {
 // Successors first (so the same frame keeps a device before the next frame's first task),
 // then the first-stage gate, then the frame's end.
 void Dispatcher::complete_task(const TaskRef& ref) {
-  FrameState& f = frame_state(ref.frame);
+  FrameState& f = frame_state(ref);
   --f.active;
   if (f.expired) {  // dropped by a device's admission control: nothing follows
     drain_expired(ref.frame);
@@ -334,8 +356,8 @@ void Dispatcher::complete_task(const TaskRef& ref) {
   const bool first_stage = plan.shape->tasks[ref.task].first_stage;
   --f.tasks_left;
   for (auto s : plan.succs(ref.task))
-    if (--f.pending[s] == 0) make_ready({ref.frame, s});
-  if (first_stage && !f.continuing && --f.first_stage_left == 0) on_first_stage_done(user(ref.frame));
+    if (--f.pending[s] == 0) make_ready(f, ref.frame, s);
+  if (first_stage && !f.continuing && --f.first_stage_left == 0) on_first_stage_done(user(ref));
   if (f.tasks_left == 0) plan_ended(ref.frame);
 }
 
@@ -409,6 +431,7 @@ void Dispatcher::admit(std::size_t k) {
     decided_values_.erase(it);
   }
   f->begin(variant, plan, false, std::move(values));
+  f->user = static_cast<std::uint32_t>(&u - users_.data());
   f->active = 0;
   f->expired = false;
   // A stream's frames are admitted in release order (its queue is FIFO), so its live window only
@@ -421,7 +444,7 @@ void Dispatcher::admit(std::size_t k) {
   u.gate_busy = true;
   ++u.in_flight;
   ++in_flight_;
-  for (auto e : plan.entries()) make_ready({k, e});
+  for (auto e : plan.entries()) make_ready(*f, k, e);
 }
 
 void Dispatcher::drop(std::size_t k, DropReason reason) {
@@ -482,11 +505,10 @@ void Dispatcher::release_state(UserState& u, std::size_t k) {
 }
 
 bool Dispatcher::discard_expired(std::size_t device, const TaskRef& ref) {
-  if (ref.background() || !in_.topology->platform().devices[device].drop_expired) return false;
-  FrameState& f = frame_state(ref.frame);
+  if (ref.background() || !devices_[device].drop_expired) return false;
+  FrameState& f = frame_state(ref);
   if (!f.expired) {
-    if (now() <= out_.frames[ref.frame].release_s + user(ref.frame).workload().deadline_s + kTimeEps)
-      return false;
+    if (now() <= out_.frames[ref.frame].release_s + user(ref).workload().deadline_s + kTimeEps) return false;
     f.expired = true;
     out_.frames[ref.frame].drop_reason = DropReason::Expired;
   }

@@ -41,6 +41,7 @@
 
 #include <simgrid/kernel/Timer.hpp>
 
+#include "sim/core/event_queue.hpp"
 #include "sim/plan/compiled_plan.hpp"
 #include "sim/platform/bandwidth_series.hpp"
 #include "sim/replay/dispatcher_common.hpp"
@@ -87,19 +88,26 @@ class Dispatcher {
   Tally finish(double end_s);
 
  private:
+  /// TaskRef::job of a frame's task, and TaskRef::task of a job (after every task of its frame).
+  static constexpr std::uint32_t kNoJobRef = std::numeric_limits<std::uint32_t>::max();
+  static constexpr std::uint32_t kJobTask = std::numeric_limits<std::uint32_t>::max();
   /// A frame's task, or a background job (Scheduler::take_background): `frame` is then the newest
-  /// frame released when it was asked, `task` kNoTask and `job` its index in jobs_, so a device's
+  /// frame released when it was asked, `task` kJobTask and `job` its index in jobs_, so a device's
   /// queue serves it after that frame's tasks, jobs among themselves in the order asked.
   /// A device's queue serves by `key_s` first (make_ready sets it: the frame's release time, or
   /// its deadline on an `edf` device), then by release time, then (frame, task, job): one stream's
   /// frames in release order, a population's users' frames interleaved by when they were released.
+  struct FrameState;
   struct TaskRef {
     std::size_t frame = 0;
-    std::size_t task = 0;
-    std::size_t job = kNoJob;
+    std::uint32_t task = 0;
+    std::uint32_t job = kNoJobRef;
     double key_s = 0.0;
     double release_s = 0.0;
     double ready_s = 0.0;  ///< when it joined the device's queue (not part of the order)
+    /// Its frame's state (a task's frame is in flight while the task is active), so the events
+    /// of a task reach it without looking its user up; null for a job or a probe.
+    FrameState* state = nullptr;
     auto operator<=>(const TaskRef& o) const {
       if (key_s != o.key_s)
         return key_s < o.key_s ? std::strong_ordering::less : std::strong_ordering::greater;
@@ -108,11 +116,12 @@ class Dispatcher {
       return std::tie(frame, task, job) <=> std::tie(o.frame, o.task, o.job);
     }
     bool operator==(const TaskRef& o) const { return (*this <=> o) == 0; }
-    bool background() const { return job != kNoJob; }
+    bool background() const { return job != kNoJobRef; }
   };
   /// A frame between admission and completion (pooled: reused by later frames).
   struct FrameState {
     std::uint32_t variant = 0;  ///< index into the compiled plans
+    std::uint32_t user = 0;     ///< whose frame it is (index in users_)
     std::uint32_t tasks_left = 0;
     std::uint32_t first_stage_left = 0;
     std::uint32_t active = 0;  ///< tasks made ready and not yet completed (queued, running, moving)
@@ -173,10 +182,19 @@ class Dispatcher {
   struct DeviceState {
     std::uint32_t first_unit = 0;       ///< its units: units_[first_unit .. first_unit + slots - 1]
     std::uint32_t free_unit = kNoUnit;  ///< the top of its free units' stack (unit index in the device)
+    std::uint32_t batch = kNoUnit;      ///< a batching device's index in batch_clocks_
+    /// Its Device's queue discipline and admission control, kept here so that a task joining the
+    /// queue touches only this record.
+    bool edf = false;
+    bool drop_expired = false;
     std::priority_queue<TaskRef, std::vector<TaskRef>, std::greater<>> ready;
-    double batch_wait_until_s = -std::numeric_limits<double>::infinity();  ///< armed BatchWait timer
-    double batch_waited_s = -std::numeric_limits<double>::infinity();      ///< the last one fired
-    double stalled_until_s = -std::numeric_limits<double>::infinity();     ///< Scheduler::take_stalls
+    double stalled_until_s = -std::numeric_limits<double>::infinity();  ///< Scheduler::take_stalls
+    bool batches() const { return batch != kNoUnit; }
+  };
+  /// A batching device's BatchWait timers.
+  struct BatchClock {
+    double wait_until_s = -std::numeric_limits<double>::infinity();  ///< the one armed
+    double waited_s = -std::numeric_limits<double>::infinity();      ///< the last one fired
   };
   struct Transfer {
     bool in_use = false;
@@ -210,26 +228,22 @@ class Dispatcher {
     StallEnd,
     BatchWait
   };
+  /// A timer (timers_ serves them by date, those of one date in the order they were added).
   struct Timer {
-    double time_s = 0.0;
-    std::uint64_t seq = 0;
     TimerKind kind = TimerKind::Release;
     std::size_t ref = 0;
     std::uint64_t generation = 0;
-    bool operator>(const Timer& o) const { return time_s != o.time_s ? time_s > o.time_s : seq > o.seq; }
   };
   struct Slot {
     bool exec = false;
     std::size_t index = 0;  ///< device (exec) or transfer slot (comm)
     std::size_t unit = 0;   ///< exec: the device's unit running it
   };
-  /// An execution's end date (executions are not SimGrid activities: see the top of this file).
+  /// The execution running on a device's unit; exec_ends_ holds it by its end date (executions
+  /// are not SimGrid activities: see the top of this file).
   struct ExecEnd {
-    double end_s = 0.0;
-    std::uint64_t seq = 0;
-    std::size_t device = 0;
-    std::size_t unit = 0;
-    bool operator>(const ExecEnd& o) const { return end_s != o.end_s ? end_s > o.end_s : seq > o.seq; }
+    std::uint32_t device = 0;
+    std::uint32_t unit = 0;
   };
 
   void run();
@@ -248,10 +262,18 @@ class Dispatcher {
   /// Arms the kernel timer that resumes the actor at `at_s` (kInf: disarms it).
   void arm_alarm(double at_s);
   void add_timer(double time_s, TimerKind kind, std::size_t ref, std::uint64_t generation = 0);
-  void on_timer(const Timer& timer);
+  /// Handles `timer`, due at `time_s`.
+  void on_timer(const Timer& timer, double time_s);
   // tasks
+  /// The user frame `k` belongs to: an index (user_bucket_) narrows the search to the users of
+  /// a few users' frames, so it touches a few cache lines however many users there are.
   std::size_t user_of(std::size_t k) const;
+  /// Builds user_of's index once user_first_ is complete.
+  void index_users();
   UserState& user(std::size_t k) { return users_[user_of(k)]; }
+  /// A frame task's user and state, through the state it carries.
+  UserState& user(const TaskRef& ref) { return users_[ref.state->user]; }
+  FrameState& frame_state(const TaskRef& ref) const { return *ref.state; }
   /// `u`'s first frame (user_first_ holds them, for user_of's search).
   std::size_t first_frame(const UserState& u) const {
     return user_first_[static_cast<std::size_t>(&u - users_.data())];
@@ -268,7 +290,8 @@ class Dispatcher {
   }
   CompiledTask task(const TaskRef& ref) const;
   const Task& task_spec(const TaskRef& ref) const;
-  void make_ready(const TaskRef& ref);
+  /// Task `task` of frame `k` (its state `f`) is ready: it joins its device's queue or moves.
+  void make_ready(FrameState& f, std::size_t k, std::size_t task);
   void complete_task(const TaskRef& ref);
   /// How long the task runs: this frame's duration (FrameState::seconds), the plan's, or the job's.
   double duration_s(const TaskRef& ref) const;
@@ -360,22 +383,24 @@ class Dispatcher {
   std::vector<Slot> slots_;
   std::set<std::size_t> done_;  ///< indices in activities_ of those done, not yet handled
   std::unordered_map<const void*, std::size_t> comm_slots_;  ///< a comm's kernel object -> transfer slot
-  std::priority_queue<ExecEnd, std::vector<ExecEnd>, std::greater<>> exec_ends_;
-  std::uint64_t exec_seq_ = 0;
+  EventQueue<ExecEnd> exec_ends_;
   simgrid::s4u::ActorPtr self_;
   bool suspended_ = false;
   simgrid::kernel::timer::Timer* alarm_ = nullptr;  ///< the kernel timer armed to resume the actor
   double alarm_s_ = std::numeric_limits<double>::infinity();
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+  EventQueue<Timer> timers_;
   std::size_t period_timers_ = 0;  ///< SchedulerPeriod timers in timers_ (they alone move no frame)
-  std::uint64_t timer_seq_ = 0;
 
   std::vector<UserState> users_;
   std::vector<std::size_t> user_first_;  ///< per user, its first frame (user_of's search)
-  mutable std::size_t last_user_ = 0;    ///< the user user_of found last
-  std::deque<FrameState> state_pool_;    ///< in place: spare_states_ and live point into it
+  /// user_of's index: entry b is the user of frame b << user_shift_, where 2^user_shift_ is
+  /// above the mean frames per user and at most twice it (empty with one user).
+  std::vector<std::uint32_t> user_bucket_;
+  unsigned user_shift_ = 0;
+  std::deque<FrameState> state_pool_;  ///< in place: spare_states_ and live point into it
   std::vector<FrameState*> spare_states_;
   std::vector<DeviceState> devices_;
+  std::vector<BatchClock> batch_clocks_;
   std::vector<Unit> units_;
   std::vector<TaskRef> set_aside_;            ///< take_execution's scratch
   std::vector<TaskRef> finished_;             ///< on_exec_done's: the execution's tasks

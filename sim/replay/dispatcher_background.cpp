@@ -12,7 +12,9 @@ void Dispatcher::start_background(std::size_t u) {
   for (auto& job : port(u).take_background(view(u, next_frame(users_[u])))) {
     const std::size_t newest = released_ == 0 ? 0 : released_ - 1;
     const double release_s = out_.frames[newest].release_s;
-    const TaskRef ref{newest, kNoTask, jobs_.size(), release_s, release_s, now()};
+    if (jobs_.size() >= kNoJobRef) throw Error("replay: more than 2^32 - 2 background jobs");
+    const TaskRef ref{newest,    kJobTask,  static_cast<std::uint32_t>(jobs_.size()),
+                      release_s, release_s, now()};
     const std::size_t device = job.device;
     jobs_.push_back(std::move(job));
     job_users_.push_back(u);

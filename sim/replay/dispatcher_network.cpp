@@ -32,10 +32,10 @@ void Dispatcher::begin_transfer(const TaskRef& ref) {
   x.in_use = true;
   ++x.generation;
   x.ref = ref;
-  x.user = user_of(ref.frame);
+  const FrameState& fs = frame_state(ref);
+  x.user = fs.user;
   x.route = t.route;
-  x.channel = radios_.channel_of(frame_state(ref.frame).variant, ref.task);
-  const FrameState& fs = frame_state(ref.frame);
+  x.channel = radios_.channel_of(fs.variant, ref.task);
   x.bytes = fs.bytes_or(ref.task, t.bytes);
   x.restart_pending = false;
   launch_transfer(slot);

@@ -29,6 +29,7 @@ void Dispatcher::run() {
       if (d.alarm_ != nullptr) d.arm_alarm(kInf);
     }
   } disarm{*this};
+  timers_.reserve(users_.size() + scheduled_.size());  // a release each, and a scheduler's period
   for (const auto& u : users_)
     if (u.frames > 0) add_timer(out_.frames[first_frame(u)].release_s, TimerKind::Release, first_frame(u));
   for (const std::size_t u : scheduled_)
@@ -38,16 +39,16 @@ void Dispatcher::run() {
     const double t = now();
     trace_.rates(t);
     collect_exec_ends();
-    if (!timers_.empty() && timers_.top().time_s <= t + kTimeEps) {
+    if (!timers_.empty() && timers_.top_s() <= t + kTimeEps) {
       if (!done_.empty()) {
         on_activity_done(*done_.begin());
         poll_scheduler();
         continue;
       }
-      const Timer timer = timers_.top();
-      timers_.pop();
+      const double time_s = timers_.top_s();
+      const Timer timer = timers_.pop();
       if (timer.kind == TimerKind::SchedulerPeriod) --period_timers_;
-      on_timer(timer);
+      on_timer(timer, time_s);
       poll_scheduler();
       continue;
     }
@@ -57,7 +58,7 @@ void Dispatcher::run() {
       if (timers_.size() == period_timers_)
         throw Error(fmt::format("replay stalled: {} frames are unfinished but nothing is running",
                                 frame_count_ - resolved_));
-      sg4::this_actor::sleep_until(timers_.top().time_s);
+      sg4::this_actor::sleep_until(timers_.top_s());
       continue;
     }
     if (done_.empty()) wait_for_next();
@@ -91,8 +92,8 @@ void Dispatcher::wake() {
 
 void Dispatcher::wait_for_next() {
   for (;;) {
-    double next = timers_.empty() ? kInf : timers_.top().time_s;
-    if (!exec_ends_.empty()) next = std::min(next, exec_ends_.top().end_s);
+    double next = timers_.empty() ? kInf : timers_.top_s();
+    if (!exec_ends_.empty()) next = std::min(next, exec_ends_.top_s());
     next = std::min(next, flows_.next_s());
     if (next < alarm_s_) arm_alarm(next);
     suspended_ = true;
@@ -100,7 +101,7 @@ void Dispatcher::wait_for_next() {
     collect_exec_ends();
     // An alarm armed for a timer handled a hair early (within kTimeEps) wakes the actor for
     // nothing: it waits again, as a wait on the activities with that timer's timeout would have.
-    if (!done_.empty() || (!timers_.empty() && timers_.top().time_s <= now() + kTimeEps)) return;
+    if (!done_.empty() || (!timers_.empty() && timers_.top_s() <= now() + kTimeEps)) return;
   }
 }
 
@@ -121,10 +122,9 @@ void Dispatcher::arm_alarm(double at_s) {
 
 void Dispatcher::collect_exec_ends() {
   const double t = now();
-  while (!exec_ends_.empty() && exec_ends_.top().end_s <= t) {
-    const ExecEnd& e = exec_ends_.top();
+  while (!exec_ends_.empty() && exec_ends_.top_s() <= t) {
+    const ExecEnd e = exec_ends_.pop();
     done_.insert(unit(e.device, e.unit).pos);
-    exec_ends_.pop();
   }
   flows_.advance(t, flows_ended_);
   for (const auto slot : flows_ended_) done_.insert(transfers_[slot].activity_pos);
@@ -145,7 +145,7 @@ void Dispatcher::add_activity(sg4::CommPtr comm, Slot slot) {
 
 void Dispatcher::add_exec(std::size_t device, std::size_t unit, double seconds) {
   add_activity(nullptr, {true, device, unit});
-  exec_ends_.push({now() + seconds, exec_seq_++, device, unit});
+  exec_ends_.push(now() + seconds, {static_cast<std::uint32_t>(device), static_cast<std::uint32_t>(unit)});
 }
 
 void Dispatcher::remove_activity(std::size_t pos) {

@@ -38,6 +38,7 @@ void PrivateFlows::start(std::size_t flow, const Route& route, double bytes, dou
   if (flow >= flows_.size()) flows_.resize(flow + 1);
   Flow& f = flows_[flow];
   f.link = route.links[0];
+  f.link_bytes_per_s = topology_.links()[f.link].spec->rate_bps / 8.0;
   f.bytes = f.remaining = bytes;
   f.since_s = now_s;
   f.sharing = false;
@@ -64,13 +65,14 @@ void PrivateFlows::leave(std::size_t link, std::size_t flow) {
   --s.count;
 }
 
-double PrivateFlows::share_bps(std::size_t link) const {
-  return topology_.links()[link].spec->rate_bps / 8.0 / static_cast<double>(sharers_[link].count);
+double PrivateFlows::share_bps(std::size_t flow) const {
+  const Flow& f = flows_[flow];
+  return f.link_bytes_per_s / static_cast<double>(sharers_[f.link].count);
 }
 
 void PrivateFlows::settle(std::size_t link, double now_s) {
   if (sharers_[link].count == 0) return;
-  const double share = share_bps(link);
+  const double share = share_bps(sharers_[link].first);
   for (auto i = sharers_[link].first; i != kNoFlow; i = flows_[i].next) {
     Flow& f = flows_[i];
     f.remaining = std::max(0.0, f.remaining - (now_s - f.since_s) * share);
@@ -80,7 +82,7 @@ void PrivateFlows::settle(std::size_t link, double now_s) {
 
 void PrivateFlows::reschedule(std::size_t link, double now_s) {
   if (sharers_[link].count == 0) return;
-  const double share = share_bps(link);
+  const double share = share_bps(sharers_[link].first);
   for (auto i = sharers_[link].first; i != kNoFlow; i = flows_[i].next) {
     ++flows_[i].generation;
     push(i, now_s + flows_[i].remaining / share);
@@ -88,7 +90,7 @@ void PrivateFlows::reschedule(std::size_t link, double now_s) {
 }
 
 void PrivateFlows::push(std::size_t flow, double at_s) {
-  events_.push({at_s, seq_++, flow, flows_[flow].generation});
+  events_.push(at_s, {flow, flows_[flow].generation});
 }
 
 bool PrivateFlows::stale(const Event& e) const {
@@ -98,7 +100,7 @@ bool PrivateFlows::stale(const Event& e) const {
 
 double PrivateFlows::next_s() {
   while (!events_.empty() && stale(events_.top())) events_.pop();
-  return events_.empty() ? std::numeric_limits<double>::infinity() : events_.top().at_s;
+  return events_.empty() ? std::numeric_limits<double>::infinity() : events_.top_s();
 }
 
 // Every event due by now_s, the earliest first. A latency's end adds its flow to the link's
@@ -106,14 +108,14 @@ double PrivateFlows::next_s() {
 // together, as in SimGrid).
 void PrivateFlows::advance(double now_s, std::vector<std::size_t>& ended) {
   while (next_s() <= now_s) {
-    const Event e = events_.top();
-    events_.pop();
+    const double at_s = events_.top_s();
+    const Event e = events_.pop();
     Flow& f = flows_[e.flow];
     const std::size_t link = f.link;
-    settle(link, e.at_s);
+    settle(link, at_s);
     if (!f.sharing) {
       f.sharing = true;
-      f.since_s = e.at_s;
+      f.since_s = at_s;
       join(link, e.flow);
     } else {
       f.remaining = 0.0;
@@ -126,14 +128,14 @@ void PrivateFlows::advance(double now_s, std::vector<std::size_t>& ended) {
       flows_[ended[k]].live = false;
       leave(link, ended[k]);
     }
-    reschedule(link, e.at_s);
+    reschedule(link, at_s);
   }
 }
 
 double PrivateFlows::remaining(std::size_t flow, double now_s) const {
   const Flow& f = flows_[flow];
   if (!f.sharing) return f.remaining;
-  return std::max(0.0, f.remaining - (now_s - f.since_s) * share_bps(f.link));
+  return std::max(0.0, f.remaining - (now_s - f.since_s) * share_bps(flow));
 }
 
 }  // namespace coinfer::replay

@@ -14,10 +14,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <queue>
 #include <span>
 #include <vector>
 
+#include "sim/core/event_queue.hpp"
 #include "sim/plan/compiled_plan.hpp"
 #include "sim/platform/topology.hpp"
 
@@ -52,6 +52,8 @@ class PrivateFlows {
   static constexpr std::uint32_t kNoFlow = static_cast<std::uint32_t>(-1);
   struct Flow {
     std::size_t link = 0;
+    /// Its link's rate, kept with each flow so that an event touches the link's flows only.
+    double link_bytes_per_s = 0.0;
     double bytes = 0.0;
     double remaining = 0.0;
     double since_s = 0.0;  ///< when `remaining` was last brought up to date
@@ -68,16 +70,15 @@ class PrivateFlows {
     std::uint32_t last = kNoFlow;
     std::uint32_t count = 0;
   };
+  /// A flow's latency end or end (events_ serves them by date, then in the order pushed).
   struct Event {
-    double at_s = 0.0;
-    std::uint64_t seq = 0;
     std::size_t flow = 0;
     std::uint64_t generation = 0;
-    bool operator>(const Event& o) const { return at_s != o.at_s ? at_s > o.at_s : seq > o.seq; }
   };
   void join(std::size_t link, std::size_t flow);
   void leave(std::size_t link, std::size_t flow);
-  double share_bps(std::size_t link) const;
+  /// The share of the link of flow `flow` each of that link's sharing flows gets.
+  double share_bps(std::size_t flow) const;
   /// Brings the remaining bytes of the link's sharing flows up to `now_s` at the old share.
   void settle(std::size_t link, double now_s);
   /// New end dates for the link's sharing flows at its current share.
@@ -89,8 +90,7 @@ class PrivateFlows {
   std::vector<char> private_;
   std::vector<Sharers> sharers_;  ///< per link
   std::vector<Flow> flows_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
-  std::uint64_t seq_ = 0;
+  EventQueue<Event> events_;
   std::vector<std::size_t> touched_;  ///< advance's scratch: links whose share changed
 };
 

@@ -150,3 +150,31 @@ TEST_CASE("population: shared plans beside a user's own, or on a device the plat
   CHECK_THROWS_WITH(simulate_population(cell_with_server(1), {nowhere}),
                     Catch::Contains("'p9', which is no device of platform"));
 }
+
+TEST_CASE("population: users of very different frame counts each run their own frames") {
+  // The replay finds a frame's user by an index over the users' frame ranges: a user of 300
+  // frames among users of one, so that the index's buckets span many users and parts of one.
+  // User i computes 1 + i ms a frame on its own phone at 10 fps: every frame of it ends that long
+  // after its release, and only its own frames take that long.
+  const std::vector<std::size_t> counts{1, 1, 300, 1, 2, 1, 1, 57, 1, 1, 1, 4};
+  const int n = static_cast<int>(counts.size());
+  std::vector<UserSource> users;
+  for (int i = 1; i <= n; ++i) {
+    const auto phone = "p" + std::to_string(i);
+    const double d = (1 + i) * 1e-3;
+    auto w = stream_workload(10.0, counts[std::size_t(i - 1)], DropPolicy::Queue);
+    w.start_s = i * 1e-4;
+    users.push_back(user(i, {"local", "", {compute_task("c", phone, d, {})}}, w));
+  }
+  const auto r = simulate_population_in_child(cell_with_server(n), users);
+  REQUIRE(r.users.size() == counts.size());
+  for (std::size_t u = 0; u < counts.size(); ++u) {
+    INFO("user " << u + 1);
+    REQUIRE(r.users[u].frames == counts[u]);
+    const double d = (2.0 + static_cast<double>(u)) * 1e-3;
+    for (std::size_t k = r.users[u].first_frame; k < r.users[u].first_frame + r.users[u].frames; ++k) {
+      REQUIRE(r.frames[k].completed());
+      CHECK(r.frames[k].end_s - r.frames[k].release_s == Approx(d).epsilon(1e-9));
+    }
+  }
+}
