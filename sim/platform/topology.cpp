@@ -50,6 +50,7 @@ std::string LogicalLink::name() const {
 std::size_t Topology::add_link(std::size_t network, const std::string* member, LinkEnd end,
                                const LinkSpec* spec) {
   const Network& net = platform_->networks[network];
+  if (links_.size() >= PackedAttachment::kNoLink) throw Error("Topology: more than 2^32 - 2 links");
   links_.push_back({spec, &net.name, member, static_cast<std::uint32_t>(network), end});
   return links_.size() - 1;
 }
@@ -60,12 +61,18 @@ void Topology::add_network(std::size_t index) {
   NetworkLinks& links = nets_.emplace_back();
   links.of.assign(n, {});
   links.reached.assign(n, 0);
-  links.radio.assign(n, 0);
+  links.radio.assign(n, kNoRadio);
   std::vector<std::size_t> members;
   for (const auto& m : net.members) members.push_back(device_or_throw(m));
-  for (auto m : members) {
-    links.reached[m] = 1;
-    links.radio[m] = net.is_wireless() ? 1 : 0;
+  for (auto m : members) links.reached[m] = 1;
+  // Radios numbered by device within the network, so that they run in (network, device) order.
+  if (net.is_wireless()) {
+    for (std::size_t d = 0; d < n; ++d) {
+      if (links.reached[d] == 0) continue;
+      if (radio_ends_.size() >= kNoRadio) throw Error("Topology: more than 2^32 - 2 radios");
+      links.radio[d] = static_cast<std::uint32_t>(radio_ends_.size());
+      radio_ends_.push_back({static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(d)});
+    }
   }
   if (net.is_shared_medium()) {
     // One shared medium: every pair crosses the same link.
@@ -95,7 +102,8 @@ void Topology::add_network(std::size_t index) {
 }
 
 Topology::Attachment Topology::attachment(std::size_t network, std::size_t device) const {
-  return nets_.at(network).of.at(device);
+  const PackedAttachment a = nets_.at(network).of.at(device);
+  return {PackedAttachment::unpack(a.out), PackedAttachment::unpack(a.in)};
 }
 
 std::optional<std::size_t> Topology::device_index_or_null(const std::string& name) const {
@@ -133,6 +141,8 @@ const Route* Topology::route_or_null(std::size_t network, std::size_t src, std::
   Route route{static_cast<std::uint32_t>(network),
               static_cast<std::uint32_t>(src),
               static_cast<std::uint32_t>(dst),
+              links.radio[src],
+              links.radio[dst],
               {},
               0.0};
   switch (links.shape) {
@@ -160,8 +170,8 @@ const Route* Topology::route_or_null(std::size_t network, std::size_t src, std::
   return &routes_.emplace(key, route).first->second;
 }
 
-bool Topology::has_radio(std::size_t network, std::size_t device) const {
-  return nets_.at(network).radio.at(device) != 0;
+std::uint32_t Topology::radio_of(std::size_t network, std::size_t device) const {
+  return nets_.at(network).radio.at(device);
 }
 
 double Topology::nominal_transfer_s(const Route& route, double bytes) const {

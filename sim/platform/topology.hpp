@@ -56,12 +56,19 @@ class RouteLinks {
   std::uint32_t size_ = 0;
 };
 
-/// How a transfer from `src` to `dst` over `network` travels (32 bytes: a population keeps two
+/// Route::src_radio and dst_radio of an end without a radio on the network (Topology::radio_of).
+inline constexpr std::uint32_t kNoRadio = static_cast<std::uint32_t>(-1);
+
+/// How a transfer from `src` to `dst` over `network` travels (40 bytes: a population keeps two
 /// per phone).
 struct Route {
   std::uint32_t network = 0;
   std::uint32_t src = 0;  ///< device indices
   std::uint32_t dst = 0;
+  /// Each end's radio on the network (Topology::radio_of), kNoRadio for a wired end: a transfer
+  /// reaches its radios' state without looking them up.
+  std::uint32_t src_radio = kNoRadio;
+  std::uint32_t dst_radio = kNoRadio;
   RouteLinks links;        ///< indices into Topology::links()
   double latency_s = 0.0;  ///< end to end
 };
@@ -79,7 +86,19 @@ class Topology {
   /// uses few.
   const Route* route_or_null(std::size_t network, std::size_t src, std::size_t dst) const;
   /// Whether `device` has a radio on `network` (wireless members; not a cellular base).
-  bool has_radio(std::size_t network, std::size_t device) const;
+  bool has_radio(std::size_t network, std::size_t device) const {
+    return radio_of(network, device) != kNoRadio;
+  }
+  /// The radios, numbered 0 .. radio_count() - 1 by network and then device: `device`'s on
+  /// `network`, or kNoRadio when it has none there.
+  std::uint32_t radio_of(std::size_t network, std::size_t device) const;
+  std::size_t radio_count() const { return radio_ends_.size(); }
+  /// The network and the device of radio `radio`.
+  struct RadioEnd {
+    std::uint32_t network = 0;
+    std::uint32_t device = 0;
+  };
+  const RadioEnd& radio_end(std::size_t radio) const { return radio_ends_[radio]; }
   /// L + 8 S / R with R the smallest nominal rate on the route (an uncontended transfer).
   double nominal_transfer_s(const Route& route, double bytes) const;
 
@@ -104,12 +123,25 @@ class Topology {
   std::optional<std::size_t> network_between(std::size_t a, std::size_t b) const;
 
  private:
+  /// An Attachment in 8 bytes (a network keeps one per device of the platform): links are
+  /// numbered below 2^32 (RouteLinks).
+  struct PackedAttachment {
+    static constexpr std::uint32_t kNoLink = static_cast<std::uint32_t>(-1);
+    std::uint32_t out = kNoLink;
+    std::uint32_t in = kNoLink;
+    PackedAttachment() = default;
+    PackedAttachment(std::size_t out_link, std::size_t in_link) : out(pack(out_link)), in(pack(in_link)) {}
+    static std::uint32_t pack(std::size_t link) {
+      return link == kNone ? kNoLink : static_cast<std::uint32_t>(link);
+    }
+    static std::size_t unpack(std::uint32_t link) { return link == kNoLink ? kNone : link; }
+  };
   struct NetworkLinks {
     Shape shape = Shape::Medium;
-    std::size_t base = kNone;    ///< Access: the base device
-    std::vector<Attachment> of;  ///< per device
-    std::vector<char> reached;   ///< per device: a member or the base
-    std::vector<char> radio;     ///< per device: has_radio
+    std::size_t base = kNone;          ///< Access: the base device
+    std::vector<PackedAttachment> of;  ///< per device
+    std::vector<char> reached;         ///< per device: a member or the base
+    std::vector<std::uint32_t> radio;  ///< per device: radio_of
   };
   void add_network(std::size_t index);
   std::size_t device_or_throw(const std::string& name) const;
@@ -121,6 +153,7 @@ class Topology {
   std::vector<std::uint32_t> devices_by_name_;
   std::vector<LogicalLink> links_;
   std::vector<NetworkLinks> nets_;
+  std::vector<RadioEnd> radio_ends_;  ///< per radio
   /// Routes built so far, by (network, src, dst) (an unordered_map's elements stay in place).
   mutable std::unordered_map<std::uint64_t, Route> routes_;
 };

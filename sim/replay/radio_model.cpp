@@ -27,12 +27,9 @@ RadioFit radio_fit(const RadioPowerModel& m, bool sending) {
 
 RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>& plans, double idle_since_s,
                        TraceRecorder& trace, Tally& tally, SimulationResult& out)
-    : topology_(topology),
-      trace_(trace),
-      tally_(tally),
-      out_(out),
-      device_count_(topology.platform().devices.size()),
-      idle_since_s_(idle_since_s) {
+    : topology_(topology), trace_(trace), tally_(tally), out_(out), idle_since_s_(idle_since_s) {
+  radios_.resize(topology.radio_count());
+  for (RadioState& r : radios_) r.last_active_s = idle_since_s;
   const auto n_net = topology.platform().networks.size();
   network_busy_.assign(n_net, false);
   network_queue_.resize(n_net);
@@ -61,18 +58,7 @@ std::size_t RadioModel::channel_index(std::size_t network, const std::string& ch
   return it->second;
 }
 
-RadioModel::RadioState& RadioModel::radio_state(std::size_t radio) {
-  const auto [it, fresh] = radios_.try_emplace(radio);
-  if (fresh) it->second.last_active_s = idle_since_s_;
-  return it->second;
-}
-
-RadioActivity RadioModel::activity(std::size_t radio) const {
-  const auto it = radios_.find(radio);
-  if (it == radios_.end()) return {false, 0, idle_since_s_};
-  const RadioState& r = it->second;
-  return {r.waking, r.active, r.last_active_s};
-}
+RadioActivity RadioModel::activity(std::size_t radio) const { return activity(radios_[radio]); }
 
 RadioModel::Wait RadioModel::wait_for_wake_up(std::size_t slot, std::size_t frame, const Route& route,
                                               std::size_t channel, double t) {
@@ -86,10 +72,9 @@ RadioModel::Wait RadioModel::wait_for_wake_up(std::size_t slot, std::size_t fram
 // transfer from it meanwhile waits for the same wake-up.
 RadioModel::Wait RadioModel::wait_for_radio(std::size_t slot, std::size_t frame, const Route& route,
                                             double t) {
-  const auto net = route.network;
-  if (!topology_.has_radio(net, route.src)) return {};
-  const Network& network = topology_.platform().networks[net];
-  const auto radio = radio_index(net, route.src);
+  const auto radio = route.src_radio;
+  if (radio == kNoRadio) return {};
+  const Network& network = topology_.platform().networks[route.network];
   RadioState& r = radio_state(radio);
   const double idle_s = t - r.last_active_s;
   if (!r.waking && (r.active > 0 || idle_s <= network.power_save_timeout_s)) return {};
@@ -99,7 +84,7 @@ RadioModel::Wait RadioModel::wait_for_radio(std::size_t slot, std::size_t frame,
   r.waking = true;
   r.wake_start_s = t;
   ++tally_.devices[route.src].wake_ups;
-  trace_.radio(radio, t, activity(radio));
+  trace_.radio(radio, t, activity(r));
   return {true, radio, t + network.wake_up_s};
 }
 
@@ -116,13 +101,11 @@ RadioModel::Wait RadioModel::wait_for_channel(std::size_t slot, std::size_t fram
   const auto net = route.network;
   const double idle_s = t - c.last_active_s;
   if (c.active > 0 || idle_s <= topology_.platform().networks[net].power_save_timeout_s) return {};
-  const auto device = topology_.has_radio(net, route.src) ? route.src : route.dst;
-  if (!topology_.has_radio(net, device)) return {};
+  const auto radio = route.src_radio != kNoRadio ? route.src_radio : route.dst_radio;
+  if (radio == kNoRadio) return {};
   c.pending = true;
   c.waiting_frame = frame;
   c.waiting.push_back(slot);
-  const auto radio = radio_index(net, device);
-  radio_state(radio);
   auto& setups = setups_[radio];
   setups.push_back(channel);
   if (setups.size() > 1) return {true, radio};
@@ -133,16 +116,17 @@ double RadioModel::start_channel_setup(std::size_t radio, double t) {
   RadioState& r = radio_state(radio);
   r.waking = true;
   r.wake_start_s = t;
-  ++tally_.devices[radio % device_count_].wake_ups;
-  trace_.radio(radio, t, activity(radio));
-  return t + topology_.platform().networks[radio / device_count_].wake_up_s;
+  const Topology::RadioEnd& end = topology_.radio_end(radio);
+  ++tally_.devices[end.device].wake_ups;
+  trace_.radio(radio, t, activity(r));
+  return t + topology_.platform().networks[end.network].wake_up_s;
 }
 
 RadioModel::Awake RadioModel::on_awake(std::size_t radio, double t) {
   RadioState& r = radio_state(radio);
   r.waking = false;
   r.last_active_s = t;
-  trace_.radio(radio, t, activity(radio));
+  trace_.radio(radio, t, activity(r));
   if (const auto it = setups_.find(radio); it != setups_.end() && !it->second.empty())
     return on_channel_set_up(radio, t);
   trace_.wake_up(radio, r.wake_start_s, t, r.waiting_frame, "");
@@ -194,18 +178,18 @@ void RadioModel::touch_radio(std::size_t radio, bool starting, double t) {
     --r.active;
     r.last_active_s = t;
   }
-  trace_.radio(radio, t, activity(radio));
+  trace_.radio(radio, t, activity(r));
 }
 
 void RadioModel::transfer_started(const Route& route, std::size_t channel, double t) {
-  for (auto device : {route.src, route.dst})
-    if (topology_.has_radio(route.network, device)) touch_radio(radio_index(route.network, device), true, t);
+  for (const auto radio : {route.src_radio, route.dst_radio})
+    if (radio != kNoRadio) touch_radio(radio, true, t);
   if (channel != kNoChannel) ++channels_[channel].active;
 }
 
 void RadioModel::transfer_ended(const Route& route, std::size_t channel, double t) {
-  for (auto device : {route.src, route.dst})
-    if (topology_.has_radio(route.network, device)) touch_radio(radio_index(route.network, device), false, t);
+  for (const auto radio : {route.src_radio, route.dst_radio})
+    if (radio != kNoRadio) touch_radio(radio, false, t);
   if (channel == kNoChannel) return;
   ChannelState& c = channels_[channel];
   --c.active;
@@ -255,7 +239,7 @@ void RadioModel::add_radio_energy(const Route& route, double bytes, double durat
   const Network& network = platform.networks[net];
   for (const bool sending : {true, false}) {
     const auto device = sending ? route.src : route.dst;
-    if (!topology_.has_radio(net, device)) continue;
+    if ((sending ? route.src_radio : route.dst_radio) == kNoRadio) continue;
     const RadioPowerModel* model = power_model(device, network.kind);
     if (model == nullptr) {
       warn_missing_model(device, net);

@@ -5,7 +5,7 @@
 /// start and end; it keeps each radio's and channel's idle time, counts wake-ups, adds the radios'
 /// JointDNN eq. 21 energy to the results and tells the TraceRecorder of every radio change.
 ///
-/// A radio is (network, device), index network * devices + device. Wake-ups are paid per radio or
+/// A radio is (network, device), numbered by Topology::radio_of. Wake-ups are paid per radio or
 /// per channel (Network::wake_up_per): a radio (channel) idle longer than the network's
 /// power_save_timeout_s first wakes (is set up) for wake_up_s; transfers meanwhile wait for it.
 ///
@@ -54,7 +54,7 @@ class RadioModel {
              TraceRecorder& trace, Tally& tally, SimulationResult& out);
 
   std::size_t radio_index(std::size_t network, std::size_t device) const {
-    return network * device_count_ + device;
+    return topology_.radio_of(network, device);
   }
   /// The channel of transfer task `task` of plan variant `variant`.
   std::size_t channel_of(std::size_t variant, std::size_t task) const {
@@ -119,17 +119,17 @@ class RadioModel {
   double start_channel_setup(std::size_t radio, double t);
   Awake on_channel_set_up(std::size_t radio, double t);
   void touch_radio(std::size_t radio, bool starting, double t);
-  RadioState& radio_state(std::size_t radio);
+  RadioState& radio_state(std::size_t radio) { return radios_[radio]; }
+  /// What the trace is told of `r`.
+  static RadioActivity activity(const RadioState& r) { return {r.waking, r.active, r.last_active_s}; }
 
   const Topology& topology_;
   TraceRecorder& trace_;
   Tally& tally_;
   SimulationResult& out_;
-  std::size_t device_count_ = 0;
   double idle_since_s_ = 0.0;
-  /// Per (network, device) radio, radio = network * devices + device, made when first used: a
-  /// city's 50 cells need no state for the 10,000 phones each does not reach.
-  std::unordered_map<std::size_t, RadioState> radios_;
+  /// Per radio (Topology::radio_of): a radio's state is where its number says, with no look-up.
+  std::vector<RadioState> radios_;
   /// Per radio on a network paying wake-ups per channel: channels to set up, the first one in
   /// progress (absent or empty: none).
   std::unordered_map<std::size_t, FifoVector<std::size_t>> setups_;

@@ -24,8 +24,8 @@ TraceRecorder::TraceRecorder(const Topology& topology, std::vector<BandwidthSeri
       tracing_(writer != nullptr || record_frame0),
       out_(out) {
   const Platform& platform = topology.platform();
-  // Per radio: a city's 50 cells and 10,000 phones make 500,000, kept only when traced.
-  const auto radios = platform.networks.size() * platform.devices.size();
+  // Per radio (Topology::radio_of), kept only when traced.
+  const auto radios = topology.radio_count();
   if (!tracing_) return;
   radio_track_.assign(radios, kNone);
   if (writer_ != nullptr) radio_trace_.assign(radios, {});
@@ -57,17 +57,15 @@ void TraceRecorder::declare_counters(double radios_idle_since_s) {
   admission_counter_ = id;
   writer_->add_counter(id, TraceGroup::Devices, "admission queue", "frames");
   writer_->sample(id++, 0.0, 0.0);
-  for (std::size_t net = 0; net < platform.networks.size(); ++net) {
-    const Network& network = platform.networks[net];
+  for (std::size_t radio = 0; radio < topology_.radio_count(); ++radio) {
+    const Topology::RadioEnd& end = topology_.radio_end(radio);
+    const Network& network = platform.networks[end.network];
     if (!(network.wake_up_s > 0.0)) continue;
-    for (std::size_t d = 0; d < platform.devices.size(); ++d) {
-      if (!topology_.has_radio(net, d)) continue;
-      const auto radio = net * platform.devices.size() + d;
-      writer_->add_counter(id, TraceGroup::Network,
-                           fmt::format("radio {}@{}", platform.devices[d].name, network.name), "state");
-      radio_trace_[radio].counter = id++;
-      sample_radio(radio, 0.0, {false, 0, radios_idle_since_s});
-    }
+    writer_->add_counter(id, TraceGroup::Network,
+                         fmt::format("radio {}@{}", platform.devices[end.device].name, network.name),
+                         "state");
+    radio_trace_[radio].counter = id++;
+    sample_radio(radio, 0.0, {false, 0, radios_idle_since_s});
   }
   batch_counter_.assign(platform.devices.size(), kNone);
   batch_sampled_.assign(platform.devices.size(), 0);
@@ -88,10 +86,10 @@ void TraceRecorder::add_track(TraceGroup group, const std::string& name) {
 std::size_t TraceRecorder::radio_track(std::size_t radio) {
   if (radio_track_[radio] == kNone) {
     const Platform& platform = topology_.platform();
-    const auto n_dev = platform.devices.size();
+    const Topology::RadioEnd& end = topology_.radio_end(radio);
     radio_track_[radio] = out_.trace_tracks.size();
-    add_track(TraceGroup::Network, fmt::format("radio {}@{}", platform.devices[radio % n_dev].name,
-                                               platform.networks[radio / n_dev].name));
+    add_track(TraceGroup::Network, fmt::format("radio {}@{}", platform.devices[end.device].name,
+                                               platform.networks[end.network].name));
   }
   return radio_track_[radio];
 }
@@ -170,8 +168,8 @@ void TraceRecorder::admission(double t, std::size_t frames) {
 // shows that the radio stayed idle that long.
 void TraceRecorder::sample_radio(std::size_t radio, double t, const RadioActivity& now) {
   RadioTrace& s = radio_trace_[radio];
-  const auto n_dev = topology_.platform().devices.size();
-  const double timeout_s = topology_.platform().networks[radio / n_dev].power_save_timeout_s;
+  const double timeout_s =
+      topology_.platform().networks[topology_.radio_end(radio).network].power_save_timeout_s;
   if (s.sleep_at_s < t && s.state != kAsleep) {
     s.state = kAsleep;
     writer_->sample(s.counter, s.sleep_at_s, kAsleep);

@@ -7,7 +7,7 @@
 ///
 /// Tracks: devices, then links, then radios (added when they first wake). Counters, each sampled
 /// at t = 0: link rates (counter id = link index), device queues, the admission queue, the
-/// state of every radio of a network with a wake-up (radio index = network * devices + device),
+/// state of every radio of a network with a wake-up (radio index: Topology::radio_of),
 /// then the batch size of every batching device (Device::batching: the tasks of each execution
 /// it starts).
 ///

@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/platform/bandwidth_series.hpp"
 #include "sim/platform/topology.hpp"
@@ -73,7 +76,11 @@ TEST_CASE("bandwidth series: random models are reproducible per seed and stay in
   }
 }
 
-TEST_CASE("topology: routes and nominal times per network kind") {
+namespace {
+
+// Devices a, b, s on a Wi-Fi medium "w" (all three), a wired switch "e" (a, s) and an LTE cell
+// "lte" with base s and `lte_members`.
+Platform three_networks(std::vector<std::string> lte_members) {
   using test::test_device;
   Platform p = test::make_platform({test_device("a"), test_device("b"), test_device("s")},
                                    {test::shared_network("w", NetworkKind::Wifi, {"a", "b", "s"}, 8e6, 0.01),
@@ -81,11 +88,18 @@ TEST_CASE("topology: routes and nominal times per network kind") {
   Network lte;
   lte.name = "lte";
   lte.kind = NetworkKind::Lte;
-  lte.members = {"a", "b"};
+  lte.members = std::move(lte_members);
   lte.base = "s";
   lte.uplink = test::constant_link(4e6, 0.03);
   lte.downlink = test::constant_link(16e6, 0.02);
   p.networks.push_back(lte);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("topology: routes and nominal times per network kind") {
+  const Platform p = three_networks({"a", "b"});
   const Topology topo(p);
   // wifi: one shared medium; wired: 2 ports per member; lte: up + down per member.
   REQUIRE(topo.links().size() == 1 + 4 + 4);
@@ -106,4 +120,28 @@ TEST_CASE("topology: routes and nominal times per network kind") {
   CHECK(topo.has_radio(2, 0));
   CHECK_FALSE(topo.has_radio(2, 2));  // the base is wired
   CHECK_FALSE(topo.has_radio(1, 0));
+}
+
+TEST_CASE("topology: radios are numbered by network then device, and routes carry their ends' radios") {
+  const Platform p = three_networks({"b", "a"});  // lte's members not in device order
+  const Topology topo(p);
+  // wifi: a, b, s (0, 1, 2); wired: none; lte: a, b (3, 4), the base none.
+  REQUIRE(topo.radio_count() == 5);
+  CHECK(topo.radio_of(0, 2) == 2);
+  CHECK(topo.radio_of(1, 0) == kNoRadio);
+  CHECK(topo.radio_of(2, 0) == 3);
+  CHECK(topo.radio_of(2, 1) == 4);
+  CHECK(topo.radio_of(2, 2) == kNoRadio);
+  for (std::size_t r = 0; r < topo.radio_count(); ++r) {
+    const Topology::RadioEnd& end = topo.radio_end(r);
+    CHECK(topo.radio_of(end.network, end.device) == r);
+  }
+  const Route* up = topo.route_or_null(2, 1, 2);
+  REQUIRE(up != nullptr);
+  CHECK(up->src_radio == 4);
+  CHECK(up->dst_radio == kNoRadio);
+  const Route* across = topo.route_or_null(0, 2, 0);
+  REQUIRE(across != nullptr);
+  CHECK(across->src_radio == 2);
+  CHECK(across->dst_radio == 0);
 }

@@ -84,7 +84,9 @@ TEST_CASE("trace recorder: tracks are the devices, the links, then a radio when 
   REQUIRE(r.topology.links().size() == 1);
   const std::string link = r.topology.links()[0].name();
   CHECK(r.out.trace_tracks == std::vector<std::string>{"a", "b", link});
-  // Radio b@w is radio 0 * 2 + 1; its track is the next one (3), made by its first wake-up only.
+  // Radio b@w is radio 1 (radio_of(0, 1)); its track is the next one (3), made by its first
+  // wake-up only.
+  REQUIRE(r.topology.radio_of(0, 1) == 1);
   r.recorder.wake_up(1, 1.0, 1.1, 4, "");
   r.recorder.wake_up(1, 2.0, 2.1, 5, "");
   CHECK(r.out.trace_tracks == std::vector<std::string>{"a", "b", link, "radio b@w"});
