@@ -40,11 +40,38 @@ void PrivateFlows::start(std::size_t flow, const Route& route, double bytes, dou
   f.link = route.links[0];
   f.link_bytes_per_s = topology_.links()[f.link].spec->rate_bps / 8.0;
   f.bytes = f.remaining = bytes;
-  f.since_s = now_s;
   f.sharing = false;
   f.live = true;
   ++f.generation;
-  push(flow, now_s + route.latency_s);
+  Sharers& s = sharers_[f.link];
+  const double latency_end_s = now_s + route.latency_s;
+  if (s.live++ == 0) {
+    // Alone: what its latency's end would compute (join, then the whole rate) is known now.
+    f.alone = true;
+    f.since_s = latency_end_s;
+    s.alone = static_cast<std::uint32_t>(flow);
+    push(flow, latency_end_s + f.remaining / f.link_bytes_per_s);
+    return;
+  }
+  f.alone = false;
+  f.since_s = now_s;
+  if (s.alone != kNoFlow) share(s.alone, now_s);
+  push(flow, latency_end_s);
+}
+
+// As a shared flow it would have joined at its latency's end and kept its end event: by now it is
+// among the sharers since then, or still in its latency, whose end is then its next event.
+void PrivateFlows::share(std::size_t flow, double now_s) {
+  Flow& f = flows_[flow];
+  sharers_[f.link].alone = kNoFlow;
+  f.alone = false;
+  if (f.since_s <= now_s) {
+    f.sharing = true;
+    join(f.link, flow);
+    return;
+  }
+  ++f.generation;
+  push(flow, f.since_s);
 }
 
 void PrivateFlows::join(std::size_t link, std::size_t flow) {
@@ -112,6 +139,15 @@ void PrivateFlows::advance(double now_s, std::vector<std::size_t>& ended) {
     const Event e = events_.pop();
     Flow& f = flows_[e.flow];
     const std::size_t link = f.link;
+    if (f.alone) {  // its end: nothing else on the link
+      f.remaining = 0.0;
+      f.live = false;
+      f.alone = false;
+      sharers_[link].alone = kNoFlow;
+      --sharers_[link].live;
+      ended.push_back(e.flow);
+      continue;
+    }
     settle(link, at_s);
     if (!f.sharing) {
       f.sharing = true;
@@ -127,6 +163,7 @@ void PrivateFlows::advance(double now_s, std::vector<std::size_t>& ended) {
     for (auto k = first_ended; k < ended.size(); ++k) {
       flows_[ended[k]].live = false;
       leave(link, ended[k]);
+      --sharers_[link].live;
     }
     reschedule(link, at_s);
   }
@@ -134,6 +171,9 @@ void PrivateFlows::advance(double now_s, std::vector<std::size_t>& ended) {
 
 double PrivateFlows::remaining(std::size_t flow, double now_s) const {
   const Flow& f = flows_[flow];
+  if (f.alone)
+    return now_s <= f.since_s ? f.remaining
+                              : std::max(0.0, f.remaining - (now_s - f.since_s) * f.link_bytes_per_s);
   if (!f.sharing) return f.remaining;
   return std::max(0.0, f.remaining - (now_s - f.since_s) * share_bps(flow));
 }

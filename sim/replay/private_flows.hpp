@@ -11,6 +11,12 @@
 /// nothing per phone (a SimGrid host and two links are 12 KB), and a frame's transfers cost no
 /// SimGrid action. SimOptions::private_links_in_simgrid keeps them in SimGrid (the tests compare
 /// the two).
+///
+/// A flow that starts on a link carrying no other is alone there until another starts: its end is
+/// known at its start (its latency, then the link's whole rate), and it keeps a single event, its
+/// end, where a shared one has two (its latency's end, then its end, moved as others come and go).
+/// A second flow on the link turns it into a shared one as it would have been by then, so the
+/// dates are those of the shared computation to the bit.
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -57,24 +63,32 @@ class PrivateFlows {
     double bytes = 0.0;
     double remaining = 0.0;
     double since_s = 0.0;  ///< when `remaining` was last brought up to date
-    bool sharing = false;  ///< past its latency
+    bool sharing = false;  ///< past its latency, among the link's Sharers
     bool live = false;
+    /// Alone on its link since it started (Sharers::alone): not among the sharers, `since_s` its
+    /// latency's end, `remaining` its size, its one event its end.
+    bool alone = false;
     std::uint64_t generation = 0;  ///< events of older generations are stale
     std::uint32_t prev = kNoFlow;  ///< the link's sharers before and after it (Sharers)
     std::uint32_t next = kNoFlow;
   };
   /// A link's flows past their latency, in the order they joined: a list through Flow::prev and
-  /// Flow::next (12 bytes a link, where a vector each cost 24 and an allocation).
+  /// Flow::next (20 bytes a link, where a vector each cost 24 and an allocation).
   struct Sharers {
     std::uint32_t first = kNoFlow;
     std::uint32_t last = kNoFlow;
     std::uint32_t count = 0;
+    std::uint32_t live = 0;         ///< flows started on the link and not ended
+    std::uint32_t alone = kNoFlow;  ///< the flow alone on it since it started (Flow::alone)
   };
   /// A flow's latency end or end (events_ serves them by date, then in the order pushed).
   struct Event {
     std::size_t flow = 0;
     std::uint64_t generation = 0;
   };
+  /// Another flow starts at `now_s` on the link flow `flow` had alone: it becomes a shared flow,
+  /// in its latency or among the sharers as it would be by now.
+  void share(std::size_t flow, double now_s);
   void join(std::size_t link, std::size_t flow);
   void leave(std::size_t link, std::size_t flow);
   /// The share of the link of flow `flow` each of that link's sharing flows gets.

@@ -31,6 +31,14 @@ std::vector<double> run_to_end(PrivateFlows& flows, std::size_t n) {
   return end;
 }
 
+// p1's uplink on lte_cell() and the flows on it.
+struct Uplink {
+  Platform p = lte_cell();
+  Topology topo{p};
+  PrivateFlows flows{topo, replay::private_links(topo, {})};
+  const Route& up = *topo.route_or_null(0, 0, 2);
+};
+
 }  // namespace
 
 TEST_CASE("private flows: a lone transfer takes L + S / R") {
@@ -73,6 +81,35 @@ TEST_CASE("private flows: a transfer joining later shares from the end of its la
   const auto end = run_to_end(flows, 2);
   CHECK(end[0] == Approx(1.75).epsilon(1e-12));
   CHECK(end[1] == Approx(2.05).epsilon(1e-12));
+}
+
+TEST_CASE(
+    "private flows: a transfer starting within a lone one's latency shares from its own latency's end") {
+  // A (1 MB) starts at 0, B (1 MB) at 0.02: A has the link alone from 0.05 to 0.07 (0.02 MB), then
+  // each gets 0.5 MB/s: A's 0.98 MB end at 0.07 + 1.96 = 2.03, B's last 0.02 MB alone at 2.05.
+  Uplink l;
+  auto& flows = l.flows;
+  flows.start(0, l.up, 1e6, 0.0);
+  flows.start(1, l.up, 1e6, 0.02);
+  std::vector<std::size_t> ended;
+  flows.advance(0.06, ended);
+  CHECK(flows.remaining(0, 0.06) == Approx(0.99e6).epsilon(1e-12));
+  const auto end = run_to_end(flows, 2);
+  CHECK(end[0] == Approx(2.03).epsilon(1e-12));
+  CHECK(end[1] == Approx(2.05).epsilon(1e-12));
+}
+
+TEST_CASE("private flows: a link emptied carries its next transfer alone again") {
+  // A ends at 1.05; C, started at 1.5 on the empty link, takes L + S / R as A did.
+  Uplink l;
+  auto& flows = l.flows;
+  flows.start(0, l.up, 1e6, 0.0);
+  std::vector<std::size_t> ended;
+  flows.advance(flows.next_s(), ended);
+  CHECK(ended == std::vector<std::size_t>{0});
+  flows.start(0, l.up, 0.5e6, 1.5);  // the slot reused, as the replay reuses its transfer slots
+  CHECK(flows.remaining(0, 1.6) == Approx(0.45e6).epsilon(1e-12));
+  CHECK(run_to_end(flows, 1)[0] == Approx(1.5 + 0.05 + 0.5).epsilon(1e-12));
 }
 
 TEST_CASE("private flows: one device's uplink does not slow another's or its own downlink") {
