@@ -70,6 +70,7 @@ Dispatcher::Dispatcher(ReplayInput input, const SimGridPlatform& sg, SimulationR
     for (std::size_t u = device.slots; u-- > 0;) release_unit(d, u);
   }
   links_.resize(topo.links().size());
+  for (std::size_t l = 0; l < links_.size(); ++l) links_[l].varies = series_[l].varies();
 
   users_.reserve(in_.users.size());
   user_first_.reserve(in_.users.size());

@@ -214,7 +214,10 @@ class Dispatcher {
     bool probe() const { return ref.frame == kNoFrame; }
   };
   struct LinkState {
-    std::size_t active = 0;
+    std::uint32_t active = 0;
+    /// Its BandwidthSeries varies (a transfer's start may arm a rate change): kept here, so that a
+    /// transfer on a constant link reads nothing else of it.
+    bool varies = false;
     double busy_since_s = 0.0;
     double armed_change_s = std::numeric_limits<double>::infinity();
   };

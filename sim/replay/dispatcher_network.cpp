@@ -134,7 +134,7 @@ void Dispatcher::on_comm_done(std::size_t slot) {
 
 void Dispatcher::arm_link(std::size_t link, double fired_s) {
   LinkState& ls = links_[link];
-  if (!series_[link].varies() || ls.armed_change_s < kInf) return;
+  if (!ls.varies || ls.armed_change_s < kInf) return;
   // A change timer may fire a hair before the change (float clock): look past the tolerance, and
   // past the change that just fired (now() + kTimeEps may round to just below it), so that change
   // is never armed again.
