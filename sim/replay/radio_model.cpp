@@ -58,8 +58,6 @@ std::size_t RadioModel::channel_index(std::size_t network, const std::string& ch
   return it->second;
 }
 
-RadioActivity RadioModel::activity(std::size_t radio) const { return activity(radios_[radio]); }
-
 RadioModel::Wait RadioModel::wait_for_wake_up(std::size_t slot, std::size_t frame, const Route& route,
                                               std::size_t channel, double t) {
   const Network& network = topology_.platform().networks[route.network];

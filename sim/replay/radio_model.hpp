@@ -53,9 +53,6 @@ class RadioModel {
   RadioModel(const Topology& topology, const std::vector<CompiledPlan>& plans, double idle_since_s,
              TraceRecorder& trace, Tally& tally, SimulationResult& out);
 
-  std::size_t radio_index(std::size_t network, std::size_t device) const {
-    return topology_.radio_of(network, device);
-  }
   /// The channel of transfer task `task` of plan variant `variant`.
   std::size_t channel_of(std::size_t variant, std::size_t task) const {
     return channel_of_.empty() ? kNoChannel : channel_of_[variant][task];
@@ -65,8 +62,6 @@ class RadioModel {
   /// The channel (network, name), added when no plan variant uses it (a probe's); kNoChannel on
   /// a network without per-channel wake-ups (a city's cells keep no channel per phone).
   std::size_t channel_index(std::size_t network, const std::string& channel);
-  /// The state of `radio` as the trace shows it.
-  RadioActivity activity(std::size_t radio) const;
 
   /// Transfer `slot` (of `frame`, for the wake-up's slice) over `route` on `channel` wants to go
   /// at `t`: whether it waits for its sender's radio (or its channel) to wake first.
@@ -120,7 +115,7 @@ class RadioModel {
   Awake on_channel_set_up(std::size_t radio, double t);
   void touch_radio(std::size_t radio, bool starting, double t);
   RadioState& radio_state(std::size_t radio) { return radios_[radio]; }
-  /// What the trace is told of `r`.
+  /// The state of `r` as the trace shows it.
   static RadioActivity activity(const RadioState& r) { return {r.waking, r.active, r.last_active_s}; }
 
   const Topology& topology_;

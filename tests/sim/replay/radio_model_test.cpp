@@ -55,7 +55,7 @@ TEST_CASE("radio model: a transfer from an asleep radio waits for one wake-up, l
   // joins it (no second wake-up).
   const auto first = r.radios.wait_for_wake_up(7, 0, r.route, channel, 1.0);
   CHECK(first.waits);
-  CHECK(first.radio == r.radios.radio_index(0, 0));
+  CHECK(first.radio == r.topology.radio_of(0, 0));
   CHECK(first.awake_s == Approx(1.1));
   const auto second = r.radios.wait_for_wake_up(8, 3, r.route, channel, 1.05);
   CHECK(second.waits);
@@ -95,10 +95,10 @@ TEST_CASE("radio model: per channel, a radio sets up its channels one at a time"
   CHECK(r.radios.wait_for_wake_up(2, 0, r.route, c2, 0.0).awake_s == kInf);
   CHECK(r.radios.wait_for_wake_up(3, 0, r.route, c1, 0.05).waits);
   // c1 up at 0.1: slots 1 and 3 go, c2's set-up runs until 0.1 + 0.1.
-  const auto first = r.radios.on_awake(r.radios.radio_index(0, 0), 0.1);
+  const auto first = r.radios.on_awake(r.topology.radio_of(0, 0), 0.1);
   CHECK(first.ready == std::vector<std::size_t>{1, 3});
   CHECK(first.next_awake_s == Approx(0.2));
-  const auto second = r.radios.on_awake(r.radios.radio_index(0, 0), 0.2);
+  const auto second = r.radios.on_awake(r.topology.radio_of(0, 0), 0.2);
   CHECK(second.ready == std::vector<std::size_t>{2});
   CHECK(second.next_awake_s == kInf);
   CHECK(r.tally.devices[0].wake_ups == 2);
