@@ -69,44 +69,71 @@ Dispatcher::Dispatcher(ReplayInput input, const SimGridPlatform& sg, SimulationR
     // Unit 0 on top, then 1, ...: the order units are taken in.
     for (std::size_t u = device.slots; u-- > 0;) release_unit(d, u);
   }
+  plan_placements_.reserve(in_.plans->size());
+  for (const auto& plan : *in_.plans) plan_placements_.push_back(plan.placements.data());
   links_.resize(topo.links().size());
   for (std::size_t l = 0; l < links_.size(); ++l) links_[l].varies = series_[l].varies();
 
   users_.reserve(in_.users.size());
   user_first_.reserve(in_.users.size());
   for (const auto& spec : in_.users) {
-    UserState& u = users_.emplace_back();
-    u.spec = spec;
-    u.frames = spec.workload->frame_count();
+    const UserState& u = users_.emplace_back(spec);
     user_first_.push_back(frame_count_);
     frame_count_ += u.frames;
   }
-  in_.users = {};  // users_ holds them now
   index_users();
   out_.frames.resize(frame_count_);
   for (const auto& u : users_) {
     ReleaseClock releases(u.workload());
     for (std::size_t k = 0; k < u.frames; ++k) out_.frames[first_frame(u) + k].release_s = releases.next();
   }
-  make_ports();
+  make_ports(in_.users);
+  in_.users = {};  // users_ and ports_ hold what the run needs of them
   tally_.devices.resize(n_dev);
   tally_.links.resize(topo.links().size());
 }
 
+namespace {
+
+/// A count kept in 32 bits: one of 2^32 - 1 or more never binds (no user has that many frames).
+std::uint32_t count32(std::size_t n) {
+  return static_cast<std::uint32_t>(std::min<std::size_t>(n, std::numeric_limits<std::uint32_t>::max()));
+}
+
+}  // namespace
+
+Dispatcher::UserState::UserState(const ReplayUser& user)
+    : deadline_s(user.workload->deadline_s),
+      first_variant(static_cast<std::uint32_t>(user.first_variant)),
+      stream(user.workload->kind == WorkloadKind::Stream),
+      training(user.workload->kind == WorkloadKind::Training),
+      drop_when_busy(user.workload->policy == DropPolicy::DropWhenBusy),
+      frames(user.workload->frame_count()),
+      max_in_flight(count32(user.workload->max_in_flight)),
+      queue_capacity(count32(user.workload->queue_capacity)),
+      spec(user.workload) {
+  if (user.first_variant + user.variants > std::numeric_limits<std::uint32_t>::max())
+    throw Error(
+        fmt::format("replay: {} plan variants, at most 2^32 - 1", user.first_variant + user.variants));
+}
+
 // Without any scheduler, one inert port serves every user (a city's users need no port each).
-void Dispatcher::make_ports() {
+void Dispatcher::make_ports(const std::vector<ReplayUser>& users) {
   const std::span<const CompiledPlan> plans(*in_.plans);
-  for (std::size_t i = 0; i < users_.size(); ++i)
-    if (users_[i].spec.scheduler != nullptr) scheduled_.push_back(i);
+  for (std::size_t i = 0; i < users.size(); ++i)
+    if (users[i].scheduler != nullptr) scheduled_.push_back(i);
   if (scheduled_.empty()) {
     ports_.emplace_back(nullptr, *in_.topology, plans, users_.front().workload(), series_, out_);
     return;
   }
   const auto names = SchedulerPort::link_names_of(*in_.topology);
-  ports_.reserve(users_.size());
-  for (const auto& u : users_)
-    ports_.emplace_back(u.spec.scheduler, *in_.topology, plans.subspan(u.spec.first_variant, u.spec.variants),
+  ports_.reserve(users.size());
+  for (std::size_t i = 0; i < users.size(); ++i) {
+    const ReplayUser& spec = users[i];
+    const UserState& u = users_[i];
+    ports_.emplace_back(spec.scheduler, *in_.topology, plans.subspan(spec.first_variant, spec.variants),
                         u.workload(), series_, out_, PortScope{first_frame(u), u.frames, names});
+  }
 }
 
 double Dispatcher::now() const { return sg4::Engine::get_clock(); }
@@ -159,7 +186,7 @@ void Dispatcher::on_timer(const Timer& timer, double time_s) {
     case TimerKind::Release: {
       const UserState& u = user(timer.ref);
       release_frame(timer.ref);
-      if (u.workload().kind == WorkloadKind::Stream && timer.ref + 1 < first_frame(u) + u.frames)
+      if (u.stream && timer.ref + 1 < first_frame(u) + u.frames)
         add_timer(out_.frames[timer.ref + 1].release_s, TimerKind::Release, timer.ref + 1);
       break;
     }
@@ -229,7 +256,7 @@ void Dispatcher::make_ready(FrameState& f, std::size_t k, std::size_t task_index
   DeviceState& d = devices_[t.device];
   queued.release_s = out_.frames[k].release_s;
   queued.key_s = queued.release_s;
-  if (d.edf) queued.key_s += users_[f.user].workload().deadline_s;
+  if (d.edf) queued.key_s += users_[f.user].deadline_s;
   queued.ready_s = now();
   d.ready.push(queued);
   try_start(t.device);
@@ -375,9 +402,8 @@ SchedulerView Dispatcher::view(std::size_t u, std::size_t frame) {
 void Dispatcher::release_frame(std::size_t k) {
   const std::size_t ui = user_of(k);
   UserState& u = users_[ui];
-  const Workload& w = u.workload();
   FrameRecord& rec = out_.frames[k];
-  if (w.kind == WorkloadKind::Training) rec.release_s = now();
+  if (u.training) rec.release_s = now();
   rec.variant = static_cast<std::uint32_t>(u.current_variant);
   released_ = k + 1;
   if (SchedulerPort& p = port(ui); p.active()) {
@@ -394,9 +420,8 @@ void Dispatcher::release_frame(std::size_t k) {
   }
   if (gate_open(u) && u.waiting.empty()) {
     admit(k);
-  } else if (w.kind == WorkloadKind::Stream &&
-             (w.policy == DropPolicy::DropWhenBusy ||
-              (w.queue_capacity > 0 && u.waiting.size() >= w.queue_capacity))) {
+  } else if (u.stream &&
+             (u.drop_when_busy || (u.queue_capacity > 0 && u.waiting.size() >= u.queue_capacity))) {
     drop(k, DropReason::Busy);
   } else {
     u.waiting.push_back(k);
@@ -419,7 +444,7 @@ void Dispatcher::FrameState::begin(std::size_t plan_variant, const CompiledPlan&
 void Dispatcher::admit(std::size_t k) {
   UserState& u = user(k);
   FrameRecord& rec = out_.frames[k];
-  const std::size_t variant = u.spec.first_variant + rec.variant;
+  const std::size_t variant = u.first_variant + rec.variant;
   const CompiledPlan& plan = (*in_.plans)[variant];
   if (spare_states_.empty()) {
     spare_states_.push_back(&state_pool_.emplace_back());
@@ -455,8 +480,7 @@ void Dispatcher::drop(std::size_t k, DropReason reason) {
 }
 
 bool Dispatcher::gate_open(const UserState& u) const {
-  const std::size_t cap = u.workload().max_in_flight;
-  return !u.gate_busy && (cap == 0 || u.in_flight < cap);
+  return !u.gate_busy && (u.max_in_flight == 0 || u.in_flight < u.max_in_flight);
 }
 
 // The first stage is free: the oldest queued frame enters, unless its deadline already passed.
@@ -471,7 +495,7 @@ void Dispatcher::admit_waiting(UserState& u) {
     const auto k = u.waiting.front();
     u.waiting.pop_front();
     --waiting_;
-    if (now() > out_.frames[k].release_s + u.workload().deadline_s)
+    if (now() > out_.frames[k].release_s + u.deadline_s)
       drop(k, DropReason::Late);
     else
       admit(k);
@@ -481,17 +505,15 @@ void Dispatcher::admit_waiting(UserState& u) {
 
 void Dispatcher::finish_frame(std::size_t k, double end_s) {
   UserState& u = user(k);
-  const Workload& w = u.workload();
   FrameRecord& rec = out_.frames[k];
   rec.end_s = end_s;
-  rec.deadline_met = rec.latency_s() <= w.deadline_s + kTimeEps;
+  rec.deadline_met = rec.latency_s() <= u.deadline_s + kTimeEps;
   release_state(u, k);
 }
 
 // The frame leaves (finished, or expired and drained): its state goes back to the pool, the window
 // of live frames drops its finished front, a pipeline slot frees up, a training run goes on.
 void Dispatcher::release_state(UserState& u, std::size_t k) {
-  const Workload& w = u.workload();
   spare_states_.push_back(u.live[k - u.live_base]);
   u.live[k - u.live_base] = nullptr;
   while (!u.live.empty() && u.live.front() == nullptr) {
@@ -500,16 +522,16 @@ void Dispatcher::release_state(UserState& u, std::size_t k) {
   }
   --u.in_flight;
   --in_flight_;
-  if (w.max_in_flight > 0) admit_waiting(u);
+  if (u.max_in_flight > 0) admit_waiting(u);
   frame_resolved(k);
-  if (w.kind == WorkloadKind::Training && k + 1 < first_frame(u) + u.frames) release_frame(k + 1);
+  if (u.training && k + 1 < first_frame(u) + u.frames) release_frame(k + 1);
 }
 
 bool Dispatcher::discard_expired(std::size_t device, const TaskRef& ref) {
   if (ref.background() || !devices_[device].drop_expired) return false;
   FrameState& f = frame_state(ref);
   if (!f.expired) {
-    if (now() <= out_.frames[ref.frame].release_s + user(ref).workload().deadline_s + kTimeEps) return false;
+    if (now() <= out_.frames[ref.frame].release_s + user(ref).deadline_s + kTimeEps) return false;
     f.expired = true;
     out_.frames[ref.frame].drop_reason = DropReason::Expired;
   }

@@ -151,19 +151,34 @@ class Dispatcher {
   };
   /// One stream's frames (ReplayUser): frames first_frame(u) .. first_frame(u) + frames - 1, admitted in
   /// their release order through the stream's own first-stage gate and queue.
-  struct UserState {
-    ReplayUser spec;
-    std::size_t frames = 0;
-    FifoVector<std::size_t> waiting;
+  ///
+  /// A frame's release, admission and end read this record and no other of its user: what they
+  /// need of the Workload is copied in, and the whole is one 128-byte block, the fields of every
+  /// frame first (a city's users' records and workloads are far apart in memory, and at 10,000
+  /// users each frame of bench/population_bench.cpp found them out of the second-level cache).
+  struct alignas(128) UserState {
     /// Frames live_base, live_base + 1, ... in flight; null once done (or never admitted).
     FifoVector<FrameState*> live;
     std::size_t live_base = 0;
-    std::size_t resolved = 0;           ///< frames resolved (finished or dropped)
-    std::uint32_t in_flight = 0;        ///< frames admitted and not yet resolved
+    double deadline_s = 0.0;            ///< Workload::deadline_s
+    std::uint32_t first_variant = 0;    ///< ReplayUser::first_variant
     std::uint32_t current_variant = 0;  ///< for new frames (the scheduler's on_period sets it)
+    std::uint32_t in_flight = 0;        ///< frames admitted and not yet resolved
     bool gate_busy = false;
-    const Workload& workload() const { return *spec.workload; }
+    bool stream = false;          ///< Workload::kind is Stream
+    bool training = false;        ///< Workload::kind is Training
+    bool drop_when_busy = false;  ///< Workload::policy is DropWhenBusy
+    FifoVector<std::size_t> waiting;
+    std::size_t frames = 0;
+    std::size_t resolved = 0;          ///< frames resolved (finished or dropped)
+    std::uint32_t max_in_flight = 0;   ///< Workload::max_in_flight (0: unbounded)
+    std::uint32_t queue_capacity = 0;  ///< Workload::queue_capacity (0: unbounded)
+    const Workload* spec = nullptr;
+
+    explicit UserState(const ReplayUser& user);
+    const Workload& workload() const { return *spec; }
   };
+  static_assert(sizeof(UserState) == 128);
   /// Whether frame `k` of `u` is in flight (admitted, its state not yet released).
   static bool is_live(const UserState& u, std::size_t k) {
     return k >= u.live_base && k < u.live_base + u.live.size() && u.live[k - u.live_base] != nullptr;
@@ -348,13 +363,25 @@ class Dispatcher {
   void send_probes(std::size_t u, const SchedulerView& v);
   void begin_probe(std::size_t u, const ProbeRoute& probe);
   void probe_arrived(std::size_t slot);
+  // warming the next release (dispatcher_warm.cpp)
+  /// One step of prefetching what the next frame release will read, if a release is next.
+  void warm_next_release();
+  /// How far warm_next_release has gone for `frame` (kNoFrame: none yet).
+  struct Warming {
+    std::size_t frame = kNoFrame;
+    std::size_t user = 0;
+    const CompiledPlan* plan = nullptr;
+    const TaskPlacement* placements = nullptr;
+    std::size_t tasks = 0;  ///< of its first placements, those warmed
+    unsigned step = 0;
+  };
   // background jobs (dispatcher_background.cpp)
   void start_background(std::size_t u);
   void background_done(const TaskRef& ref, std::size_t device, double start_s);
   // what the scheduler sees and hears
   /// User `u`'s port: its own, or the one every user shares when no user has a scheduler.
   SchedulerPort& port(std::size_t u) { return ports_[ports_.size() == 1 ? 0 : u]; }
-  void make_ports();
+  void make_ports(const std::vector<ReplayUser>& users);
   /// SimulationResult::scheduler_metrics: the scheduler's summary, or with a scheduler per user the
   /// mean of the users' summaries, key by key.
   void scheduler_summary();
@@ -393,6 +420,10 @@ class Dispatcher {
   double alarm_s_ = std::numeric_limits<double>::infinity();
   EventQueue<Timer> timers_;
   std::size_t period_timers_ = 0;  ///< SchedulerPeriod timers in timers_ (they alone move no frame)
+  Warming warming_;
+  /// Per plan variant, its placements (CompiledPlan::placements): warm_next_release reaches a
+  /// plan's placements in one step, where through the CompiledPlan it takes two.
+  std::vector<const TaskPlacement*> plan_placements_;
 
   std::vector<UserState> users_;
   std::vector<std::size_t> user_first_;  ///< per user, its first frame (user_of's search)

@@ -35,6 +35,8 @@ class FifoVector {
   std::size_t size() const { return items_.size() - head_; }
   T& front() { return items_[head_]; }
   T& back() { return items_.back(); }
+  /// Its first item (the storage its items occupy, in order).
+  const T* data() const { return items_.data() + head_; }
   T& operator[](std::size_t i) { return items_[head_ + i]; }
   const T& operator[](std::size_t i) const { return items_[head_ + i]; }
   void push_back(const T& value) { items_.push_back(value); }

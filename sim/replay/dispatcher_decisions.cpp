@@ -44,7 +44,7 @@ void Dispatcher::start_continuation(std::size_t k, const Continuation& c) {
   const SchedulerPort& p = port(user_of(k));
   std::vector<double> bytes = p.continuation_bytes(k, c);
   std::vector<double> seconds = p.continuation_seconds(k, c);
-  const std::size_t variant = user(k).spec.first_variant + c.variant;
+  const std::size_t variant = user(k).first_variant + c.variant;
   const CompiledPlan& plan = (*in_.plans)[variant];
   FrameState& f = frame_state(k);
   f.begin(variant, plan, true,

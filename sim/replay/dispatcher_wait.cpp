@@ -36,6 +36,7 @@ void Dispatcher::run() {
     if (const double period_s = port(u).period_s(); period_s > 0.0)
       add_timer(users_[u].workload().start_s + period_s, TimerKind::SchedulerPeriod, u);
   while (resolved_ < frame_count_ || probes_in_flight_ > 0 || background_left_ > 0) {
+    warm_next_release();
     const double t = now();
     trace_.rates(t);
     collect_exec_ends();

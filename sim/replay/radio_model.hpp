@@ -57,6 +57,10 @@ class RadioModel {
   std::size_t channel_of(std::size_t variant, std::size_t task) const {
     return channel_of_.empty() ? kNoChannel : channel_of_[variant][task];
   }
+  /// Asks the processor to load radio `radio`'s state (a hint: changes nothing; kNoRadio: none).
+  void prefetch(std::uint32_t radio) const {
+    if (radio != kNoRadio) __builtin_prefetch(&radios_[radio]);
+  }
   /// A transfer's channel on a network that pays no wake-up per channel: it has no state.
   static constexpr std::size_t kNoChannel = static_cast<std::size_t>(-1);
   /// The channel (network, name), added when no plan variant uses it (a probe's); kNoChannel on
