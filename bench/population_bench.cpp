@@ -26,10 +26,11 @@
 // bare program does.
 //
 // With `--repeat R`, each of the four runs per N is made R times and its fastest kept (wall and CPU
-// time each). `--coinfer-only` leaves out the bare program. Under valgrind's callgrind, each coinfer
-// run counts only `simulate_population` and dumps its count labelled `coinfer <N> users <frames>
-// frames per user` (bench/population_instructions.sh prints instructions per frame from them: a
-// count the machine's noise does not move).
+// time each), in R rounds over every N (a slow spell of the machine then falls on every N alike).
+// `--coinfer-only` leaves out the bare program. Under valgrind's callgrind, each coinfer run counts only
+// `simulate_population` and dumps its count labelled `coinfer <N> users <frames> frames per user`
+// (bench/population_instructions.sh prints instructions per frame from them: a count the machine's noise does
+// not move).
 //
 //     build/bench/population_bench [users,users,...] [frames per user at the largest N] [simgrid]
 //                                  [--repeat R] [--coinfer-only]
@@ -274,17 +275,43 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  // The fastest of `repeats` runs: what the machine's noise (other tenants, a virtual machine's
-  // host) added least to. Memory is the first run's.
-  const auto fastest = [repeats](const auto& run) {
-    Measure best = run();
-    for (int r = 1; r < repeats; ++r) {
-      const Measure again = run();
-      best.wall_s = std::min(best.wall_s, again.wall_s);
-      best.cpu_s = std::min(best.cpu_s, again.cpu_s);
-    }
-    return best;
+  // Every run of every N is made once per round, `repeats` rounds, and the fastest of each kept:
+  // what the machine's noise (other tenants, a virtual machine's host) added least to. Rounds go
+  // over every N in turn, so a slow spell of the machine falls on all of them, not on one N's runs.
+  // Memory is the first round's.
+  const int most_users = *std::max_element(sizes.begin(), sizes.end());
+  struct Runs {
+    int users = 0;
+    int frames = 0;
+    Measure ours, ours2, bare, bare2;
   };
+  std::vector<Runs> runs;
+  for (int users : sizes)
+    runs.push_back({users,
+                    static_cast<int>(static_cast<long long>(frames_at_most) * most_users / users),
+                    {},
+                    {},
+                    {},
+                    {}});
+  const auto keep_fastest = [](Measure& best, const Measure& again, bool first) {
+    if (first) {
+      best = again;
+      return;
+    }
+    best.wall_s = std::min(best.wall_s, again.wall_s);
+    best.cpu_s = std::min(best.cpu_s, again.cpu_s);
+  };
+  for (int round = 0; round < repeats; ++round) {
+    for (auto& r : runs) {
+      const bool first = round == 0;
+      keep_fastest(r.ours, run_coinfer(r.users, r.frames, links_in_simgrid), first);
+      keep_fastest(r.ours2, run_coinfer(r.users, 2 * r.frames, links_in_simgrid), first);
+      if (with_bare) {
+        keep_fastest(r.bare, run_bare(r.users, r.frames), first);
+        keep_fastest(r.bare2, run_bare(r.users, 2 * r.frames), first);
+      }
+    }
+  }
   std::printf(
       "users  frames   coinfer us/frame   bare us/frame   ratio   coinfer KB/user   engine KB/user   "
       "bare KB/user   coinfer KB/added user   coinfer us/frame vs first N   coinfer CPU us/frame   CPU vs "
@@ -293,20 +320,17 @@ int main(int argc, char** argv) {
   double first_us = 0.0, first_cpu_us = 0.0;
   double last_kb = 0.0;  // coinfer's peak beyond the frame records at the previous N
   int last_users = 0;
-  const int most_users = *std::max_element(sizes.begin(), sizes.end());
-  for (int users : sizes) {
-    const int frames = static_cast<int>(static_cast<long long>(frames_at_most) * most_users / users);
-    const Measure ours = fastest([&] { return run_coinfer(users, frames, links_in_simgrid); });
-    const Measure ours2 = fastest([&] { return run_coinfer(users, 2 * frames, links_in_simgrid); });
-    const auto bare_or_nan = [&](int n) {
-      if (with_bare) return fastest([&] { return run_bare(users, n); });
-      Measure none;
-      none.wall_s = none.peak_kb = std::nan("");
-      none.frames = n == frames ? ours.frames : ours2.frames;
-      return none;
-    };
-    const Measure bare = bare_or_nan(frames);
-    const Measure bare2 = bare_or_nan(2 * frames);
+  for (auto& r : runs) {
+    const int users = r.users;
+    const Measure& ours = r.ours;
+    const Measure& ours2 = r.ours2;
+    if (!with_bare) {
+      r.bare.wall_s = r.bare.peak_kb = r.bare2.wall_s = r.bare2.peak_kb = std::nan("");
+      r.bare.frames = ours.frames;
+      r.bare2.frames = ours2.frames;
+    }
+    const Measure& bare = r.bare;
+    const Measure& bare2 = r.bare2;
     if (ours.frames != bare.frames || ours2.frames != bare2.frames)
       std::fprintf(stderr, "warning: %d users: frame counts differ\n", users);
     const auto per_frame_us = [](double a_s, double b_s, const Measure& a, const Measure& b) {
