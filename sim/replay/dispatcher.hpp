@@ -173,7 +173,7 @@ class Dispatcher {
     std::size_t resolved = 0;          ///< frames resolved (finished or dropped)
     std::uint32_t max_in_flight = 0;   ///< Workload::max_in_flight (0: unbounded)
     std::uint32_t queue_capacity = 0;  ///< Workload::queue_capacity (0: unbounded)
-    const Workload* spec = nullptr;
+    const Workload* spec = nullptr;    ///< its workload, for what a frame does not read (start, arrivals)
 
     explicit UserState(const ReplayUser& user);
     const Workload& workload() const { return *spec; }
