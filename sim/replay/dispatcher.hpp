@@ -8,14 +8,14 @@
 /// cross-actor wake-ups. A single actor with a timer heap keeps the semantics exact and needs no
 /// extra messages.
 ///
-/// How it waits (dispatcher_wait.cpp), in O(log n) per event however many activities are in
-/// flight, and in constant time for events whose dates come in rising runs (a stream's releases,
-/// equal transfers' ends: EventQueue's lanes): transfers are SimGrid comms, and SimGrid's kernel tells when
-/// one finishes (Link::on_communication_state_change, in maestro); an execution runs alone on one unit of a
-/// host of constant speed, so its end date is known when it starts and it is kept as that date (no SimGrid
-/// execution). The actor suspends itself; a finished comm, or a kernel timer at the next timer or execution
-/// end, resumes it. (`Activity::wait_any_for` over every activity in flight cost O(n) per event: 10 times the
-/// per-frame cost at 10,000 users.)
+/// How it waits (dispatcher_wait.cpp), in O(log n) per event however many activities are in flight,
+/// and in constant time for events whose dates come in rising runs (a stream's releases, equal
+/// transfers' ends: EventQueue's lanes): transfers are SimGrid comms, and SimGrid's kernel tells
+/// when one finishes (Link::on_communication_state_change, in maestro); an execution runs alone on
+/// one unit of a host of constant speed, so its end date is known when it starts and it is kept as
+/// that date (no SimGrid execution). The actor suspends itself; a finished comm, or a kernel timer
+/// at the next timer or execution end, resumes it. (`Activity::wait_any_for` over every activity in
+/// flight cost O(n) per event: 10 times the per-frame cost at 10,000 users.)
 ///
 /// Per frame it keeps only the frame's 32-byte record: the state of a frame in flight (pending
 /// dependencies) lives in a pooled FrameState from admission to completion, so memory grows with
