@@ -133,9 +133,10 @@ bool Topology::reaches(std::size_t network, std::size_t device) const {
 
 const Route* Topology::route_or_null(std::size_t network, std::size_t src, std::size_t dst) const {
   if (src == dst || !reaches(network, src) || !reaches(network, dst)) return nullptr;
-  const auto n = static_cast<std::uint64_t>(platform_->devices.size());
-  const std::uint64_t key = (network * n + src) * n + dst;
-  if (const auto it = routes_.find(key); it != routes_.end()) return &it->second;
+  if (!route_slots_.empty()) {
+    if (const std::uint32_t at = route_slots_[route_slot(network, src, dst)]; at != 0)
+      return &routes_[at - 1];
+  }
   const Network& net = platform_->networks[network];
   const NetworkLinks& links = nets_[network];
   Route route{static_cast<std::uint32_t>(network),
@@ -167,7 +168,30 @@ const Route* Topology::route_or_null(std::size_t network, std::size_t src, std::
       }
       break;
   }
-  return &routes_.emplace(key, route).first->second;
+  if (routes_.size() >= std::numeric_limits<std::uint32_t>::max() - 1)
+    throw Error("topology: more than 2^32 - 2 routes asked for");
+  if (2 * (routes_.size() + 1) > route_slots_.size()) {  // grow, keeping the table at most half full
+    route_slots_.assign(std::max<std::size_t>(16, 2 * route_slots_.size()), 0);
+    for (std::size_t i = 0; i < routes_.size(); ++i) {
+      const Route& r = routes_[i];
+      route_slots_[route_slot(r.network, r.src, r.dst)] = static_cast<std::uint32_t>(i + 1);
+    }
+  }
+  routes_.push_back(route);
+  route_slots_[route_slot(network, src, dst)] = static_cast<std::uint32_t>(routes_.size());
+  return &routes_.back();
+}
+
+std::size_t Topology::route_slot(std::size_t network, std::size_t src, std::size_t dst) const {
+  const auto n = static_cast<std::uint64_t>(platform_->devices.size());
+  const std::uint64_t key = (network * n + src) * n + dst;
+  const std::size_t mask = route_slots_.size() - 1;  // a power of two
+  for (std::size_t i = ((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;; i = (i + 1) & mask) {
+    const std::uint32_t at = route_slots_[i];
+    if (at == 0) return i;
+    const Route& r = routes_[at - 1];
+    if (r.network == network && r.src == src && r.dst == dst) return i;
+  }
 }
 
 std::uint32_t Topology::radio_of(std::size_t network, std::size_t device) const {

@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -144,4 +146,42 @@ TEST_CASE("topology: radios are numbered by network then device, and routes carr
   REQUIRE(across != nullptr);
   CHECK(across->src_radio == 2);
   CHECK(across->dst_radio == 0);
+}
+
+TEST_CASE("topology: a route asked for again is the one built first, in place as more are built") {
+  using test::test_device;
+  std::vector<Device> devices;
+  std::vector<std::string> names;
+  for (int i = 0; i < 12; ++i) {
+    names.push_back("d" + std::to_string(i));
+    devices.push_back(test_device(names.back()));
+  }
+  const Platform p =
+      test::make_platform(devices, {test::shared_network("w", NetworkKind::Wifi, names, 8e6, 0.01),
+                                    test::shared_network("e", NetworkKind::Wired, names, 80e6, 0.002)});
+  const Topology topo(p);
+  // 2 x 12 x 11 routes: the route table grows several times while these are built.
+  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, const Route*> first;
+  for (std::size_t net = 0; net < 2; ++net)
+    for (std::size_t src = 0; src < 12; ++src)
+      for (std::size_t dst = 0; dst < 12; ++dst) {
+        const Route* r = topo.route_or_null(net, src, dst);
+        if (src == dst) {
+          CHECK(r == nullptr);
+          continue;
+        }
+        REQUIRE(r != nullptr);
+        CHECK(r->network == net);
+        CHECK(r->src == src);
+        CHECK(r->dst == dst);
+        first[{net, src, dst}] = r;
+      }
+  REQUIRE(first.size() == 264);
+  for (auto it = first.rbegin(); it != first.rend(); ++it) {
+    const auto& [net, src, dst] = it->first;
+    const Route* again = topo.route_or_null(net, src, dst);
+    CHECK(again == it->second);
+    CHECK(again->src == src);  // still the route it was: its storage did not move
+    CHECK(again->dst == dst);
+  }
 }
