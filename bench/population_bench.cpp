@@ -27,6 +27,9 @@
 //
 // With `--repeat R`, each of the four runs per N is made R times and its fastest kept (wall and CPU
 // time each), in R rounds over every N (a slow spell of the machine then falls on every N alike).
+// With R of 2 or more it then prints each round's coinfer time per frame at every N, from that
+// round's own runs, and its largest N's over its first N's: their spread is what the machine's
+// state (other tenants' use of the shared cache, at 10,000 users) does to the time.
 // `--coinfer-only` leaves out the bare program. Under valgrind's callgrind, each coinfer run counts only
 // `simulate_population` and dumps its count labelled `coinfer <N> users <frames> frames per user`
 // (bench/population_instructions.sh prints instructions per frame from them: a count the machine's noise does
@@ -252,6 +255,27 @@ std::vector<int> parse_users(const char* text) {
   return out;
 }
 
+// Each round's coinfer time per frame at every N, its largest N's over its first N's, and that
+// ratio's least, median and most over the rounds: the table's fastest runs may come from different
+// rounds, and the spread shows what the machine's state did to the largest N's time.
+void print_rounds(const std::vector<int>& sizes, const std::vector<std::vector<double>>& round_us) {
+  std::printf("\nper round, coinfer us/frame from that round's runs:\nround");
+  for (int users : sizes) std::printf("  %7d", users);
+  std::printf("   last N vs first N\n");
+  std::vector<double> ratios;
+  for (std::size_t round = 0; round < round_us.size(); ++round) {
+    std::printf("%5zu", round + 1);
+    for (double us : round_us[round]) std::printf("  %7.1f", us);
+    ratios.push_back(round_us[round].back() / round_us[round].front());
+    std::printf("   %17.2f\n", ratios.back());
+  }
+  std::sort(ratios.begin(), ratios.end());
+  const std::size_t n = ratios.size();
+  const double median = n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0;
+  std::printf("last N vs first N over %zu rounds: least %.2f, median %.2f, most %.2f\n", n, ratios.front(),
+              median, ratios.back());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -301,11 +325,19 @@ int main(int argc, char** argv) {
     best.wall_s = std::min(best.wall_s, again.wall_s);
     best.cpu_s = std::min(best.cpu_s, again.cpu_s);
   };
+  const auto per_frame_us = [](double a_s, double b_s, const Measure& a, const Measure& b) {
+    return (b_s - a_s) / (b.frames - a.frames) * 1e6;
+  };
+  // Per round, coinfer's wall time per frame at each N from that round's own two runs.
+  std::vector<std::vector<double>> round_us(repeats);
   for (int round = 0; round < repeats; ++round) {
     for (auto& r : runs) {
       const bool first = round == 0;
-      keep_fastest(r.ours, run_coinfer(r.users, r.frames, links_in_simgrid), first);
-      keep_fastest(r.ours2, run_coinfer(r.users, 2 * r.frames, links_in_simgrid), first);
+      const Measure ours = run_coinfer(r.users, r.frames, links_in_simgrid);
+      const Measure ours2 = run_coinfer(r.users, 2 * r.frames, links_in_simgrid);
+      round_us[round].push_back(per_frame_us(ours.wall_s, ours2.wall_s, ours, ours2));
+      keep_fastest(r.ours, ours, first);
+      keep_fastest(r.ours2, ours2, first);
       if (with_bare) {
         keep_fastest(r.bare, run_bare(r.users, r.frames), first);
         keep_fastest(r.bare2, run_bare(r.users, 2 * r.frames), first);
@@ -333,9 +365,6 @@ int main(int argc, char** argv) {
     const Measure& bare2 = r.bare2;
     if (ours.frames != bare.frames || ours2.frames != bare2.frames)
       std::fprintf(stderr, "warning: %d users: frame counts differ\n", users);
-    const auto per_frame_us = [](double a_s, double b_s, const Measure& a, const Measure& b) {
-      return (b_s - a_s) / (b.frames - a.frames) * 1e6;
-    };
     const double ours_us = per_frame_us(ours.wall_s, ours2.wall_s, ours, ours2);
     const double bare_us = per_frame_us(bare.wall_s, bare2.wall_s, bare, bare2);
     const double ours_cpu_us = per_frame_us(ours.cpu_s, ours2.cpu_s, ours, ours2);
@@ -355,5 +384,6 @@ int main(int argc, char** argv) {
         users, ours.frames, ours_us, bare_us, ours_us / bare_us, ours_kb, engine_kb, bare_kb, added.c_str(),
         ours_us / first_us, ours_cpu_us, ours_cpu_us / first_cpu_us);
   }
+  if (repeats > 1) print_rounds(sizes, round_us);
   return 0;
 }
