@@ -68,6 +68,11 @@ struct PlanShape {
   std::uint32_t topo_begin = 0;
   std::uint32_t first_stage_size = 0;
   bool operator==(const PlanShape&) const = default;
+
+  std::span<const std::uint32_t> succs(std::size_t task) const {
+    return {indices.data() + tasks[task].succs_begin, tasks[task].succs_size};
+  }
+  std::span<const std::uint32_t> entries() const { return {indices.data() + entries_begin, entries_size}; }
 };
 
 /// Where a task runs (16 bytes: a population keeps one per task of every user's plan).
@@ -85,9 +90,9 @@ struct CompiledPlan {
   std::vector<std::string> channels;
 
   std::size_t size() const { return placements.size(); }
-  CompiledTask task(std::size_t i) const {
-    const PlanShape::Task& s = shape->tasks[i];
-    const TaskPlacement& p = placements[i];
+  CompiledTask task(std::size_t i) const { return assemble(shape->tasks[i], placements[i]); }
+  /// A task from its shape and its placement (what `task` reads through the plan).
+  static CompiledTask assemble(const PlanShape::Task& s, const TaskPlacement& p) {
     const bool transfer = s.kind == TaskKind::Transfer;
     return {s.kind,
             s.first_stage,
@@ -106,14 +111,9 @@ struct CompiledPlan {
     const PlanShape::Task& s = shape->tasks[task];
     return {shape->indices.data() + s.deps_begin, s.deps_size};
   }
-  std::span<const std::uint32_t> succs(std::size_t task) const {
-    const PlanShape::Task& s = shape->tasks[task];
-    return {shape->indices.data() + s.succs_begin, s.succs_size};
-  }
+  std::span<const std::uint32_t> succs(std::size_t task) const { return shape->succs(task); }
   /// Tasks without dependencies, in plan order.
-  std::span<const std::uint32_t> entries() const {
-    return {shape->indices.data() + shape->entries_begin, shape->entries_size};
-  }
+  std::span<const std::uint32_t> entries() const { return shape->entries(); }
   /// A topological order (stable: plan order on ties).
   std::span<const std::uint32_t> topo_order() const {
     return {shape->indices.data() + shape->topo_begin, size()};

@@ -69,10 +69,10 @@ Dispatcher::Dispatcher(ReplayInput input, const SimGridPlatform& sg, SimulationR
     // Unit 0 on top, then 1, ...: the order units are taken in.
     for (std::size_t u = device.slots; u-- > 0;) release_unit(d, u);
   }
-  plan_placements_.reserve(in_.plans->size());
-  for (const auto& plan : *in_.plans) plan_placements_.push_back(plan.placements.data());
-  links_.resize(topo.links().size());
-  for (std::size_t l = 0; l < links_.size(); ++l) links_[l].varies = series_[l].varies();
+  plan_refs_.reserve(in_.plans->size());
+  for (const auto& plan : *in_.plans) plan_refs_.push_back({plan.shape.get(), plan.placements.data()});
+  tally_.links.resize(topo.links().size());
+  for (std::size_t l = 0; l < tally_.links.size(); ++l) tally_.links[l].varies = series_[l].varies();
 
   users_.reserve(in_.users.size());
   user_first_.reserve(in_.users.size());
@@ -90,7 +90,6 @@ Dispatcher::Dispatcher(ReplayInput input, const SimGridPlatform& sg, SimulationR
   make_ports(in_.users);
   in_.users = {};  // users_ and ports_ hold what the run needs of them
   tally_.devices.resize(n_dev);
-  tally_.links.resize(topo.links().size());
 }
 
 namespace {
@@ -231,7 +230,8 @@ void Dispatcher::on_timer(const Timer& timer, double time_s) {
 // ---------------------------------------------------------------- compute tasks
 
 CompiledTask Dispatcher::task(const TaskRef& ref) const {
-  return (*in_.plans)[frame_state(ref).variant].task(ref.task);
+  const FrameState& f = frame_state(ref);
+  return CompiledPlan::assemble(f.shape->tasks[ref.task], f.placements[ref.task]);
 }
 
 const Task& Dispatcher::task_spec(const TaskRef& ref) const {
@@ -241,7 +241,7 @@ const Task& Dispatcher::task_spec(const TaskRef& ref) const {
 double Dispatcher::duration_s(const TaskRef& ref) const {
   if (ref.background()) return jobs_[ref.job].seconds;
   const FrameState& f = frame_state(ref);
-  return f.seconds_or(ref.task, (*in_.plans)[f.variant].shape->tasks[ref.task].duration_s);
+  return f.seconds_or(ref.task, f.shape->tasks[ref.task].duration_s);
 }
 
 void Dispatcher::make_ready(FrameState& f, std::size_t k, std::size_t task_index) {
@@ -380,10 +380,9 @@ void Dispatcher::complete_task(const TaskRef& ref) {
     drain_expired(ref.frame);
     return;
   }
-  const CompiledPlan& plan = (*in_.plans)[f.variant];
-  const bool first_stage = plan.shape->tasks[ref.task].first_stage;
+  const bool first_stage = f.shape->tasks[ref.task].first_stage;
   --f.tasks_left;
-  for (auto s : plan.succs(ref.task))
+  for (auto s : f.shape->succs(ref.task))
     if (--f.pending[s] == 0) make_ready(f, ref.frame, s);
   if (first_stage && !f.continuing && --f.first_stage_left == 0) on_first_stage_done(user(ref));
   if (f.tasks_left == 0) plan_ended(ref.frame);
@@ -430,14 +429,17 @@ void Dispatcher::release_frame(std::size_t k) {
   }
 }
 
-void Dispatcher::FrameState::begin(std::size_t plan_variant, const CompiledPlan& plan, bool continuation,
+void Dispatcher::FrameState::begin(std::size_t plan_variant, const PlanRef& plan, bool continuation,
                                    std::unique_ptr<FrameTaskValues> task_values) {
   variant = static_cast<std::uint32_t>(plan_variant);
+  shape = plan.shape;
+  placements = plan.placements;
   continuing = continuation;
-  tasks_left = static_cast<std::uint32_t>(plan.size());
-  first_stage_left = continuation ? 0 : plan.first_stage_size();
-  pending.resize(plan.size());
-  for (std::size_t i = 0; i < plan.size(); ++i) pending[i] = plan.shape->tasks[i].deps_size;
+  const std::size_t n = shape->tasks.size();
+  tasks_left = static_cast<std::uint32_t>(n);
+  first_stage_left = continuation ? 0 : shape->first_stage_size;
+  pending.resize(n);
+  for (std::size_t i = 0; i < n; ++i) pending[i] = shape->tasks[i].deps_size;
   values = std::move(task_values);
 }
 
@@ -445,7 +447,7 @@ void Dispatcher::admit(std::size_t k) {
   UserState& u = user(k);
   FrameRecord& rec = out_.frames[k];
   const std::size_t variant = u.first_variant + rec.variant;
-  const CompiledPlan& plan = (*in_.plans)[variant];
+  const PlanRef& plan = plan_refs_[variant];
   if (spare_states_.empty()) {
     spare_states_.push_back(&state_pool_.emplace_back());
   }
@@ -470,7 +472,7 @@ void Dispatcher::admit(std::size_t k) {
   u.gate_busy = true;
   ++u.in_flight;
   ++in_flight_;
-  for (auto e : plan.entries()) make_ready(*f, k, e);
+  for (auto e : plan.shape->entries()) make_ready(*f, k, e);
 }
 
 void Dispatcher::drop(std::size_t k, DropReason reason) {

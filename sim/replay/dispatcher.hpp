@@ -99,6 +99,12 @@ class Dispatcher {
   /// its deadline on an `edf` device), then by release time, then (frame, task, job): one stream's
   /// frames in release order, a population's users' frames interleaved by when they were released.
   struct FrameState;
+  /// A compiled plan's shape and placements: what a frame's admission and its tasks' events read
+  /// of it (plan_refs_).
+  struct PlanRef {
+    const PlanShape* shape = nullptr;
+    const TaskPlacement* placements = nullptr;
+  };
   struct TaskRef {
     std::size_t frame = 0;
     std::uint32_t task = 0;
@@ -129,14 +135,17 @@ class Dispatcher {
     bool expired = false;      ///< dropped by a device's admission control: its active tasks drain
     bool continuing = false;   ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
     double plan_end_s = 0.0;   ///< when its last plan variant ended
+    /// Its plan variant's (plan_refs_): a task's events read its plan through them.
+    const PlanShape* shape = nullptr;
+    const TaskPlacement* placements = nullptr;
     std::vector<std::uint32_t> pending;  ///< unfinished dependencies per task
     /// Per task, this frame's transfer sizes and compute durations where its scheduler set them
     /// (NaN: the plan's); null when it set none, as for most frames.
     std::unique_ptr<FrameTaskValues> values;
 
-    /// Starts running `plan` (compiled plan `variant`): every task pending on all its
+    /// Starts running `plan` (compiled plan `variant`'s): every task pending on all its
     /// dependencies; a continuation has no first-stage gate.
-    void begin(std::size_t variant, const CompiledPlan& plan, bool continuation,
+    void begin(std::size_t variant, const PlanRef& plan, bool continuation,
                std::unique_ptr<FrameTaskValues> task_values);
 
     double bytes_or(std::size_t task, double plan_bytes) const {
@@ -228,14 +237,6 @@ class Dispatcher {
     std::size_t user = 0;          ///< whose device sent it (its port measures it)
     /// A scheduler's probe (Scheduler::take_probes): it belongs to no frame (ref.frame == kNoFrame).
     bool probe() const { return ref.frame == kNoFrame; }
-  };
-  struct LinkState {
-    std::uint32_t active = 0;
-    /// Its BandwidthSeries varies (a transfer's start may arm a rate change): kept here, so that a
-    /// transfer on a constant link reads nothing else of it.
-    bool varies = false;
-    double busy_since_s = 0.0;
-    double armed_change_s = std::numeric_limits<double>::infinity();
   };
   enum class TimerKind {
     Release,
@@ -371,8 +372,7 @@ class Dispatcher {
   struct Warming {
     std::size_t frame = kNoFrame;
     std::size_t user = 0;
-    const CompiledPlan* plan = nullptr;
-    const TaskPlacement* placements = nullptr;
+    PlanRef plan;
     std::size_t tasks = 0;  ///< of its first placements, those warmed
     unsigned step = 0;
   };
@@ -422,9 +422,10 @@ class Dispatcher {
   EventQueue<Timer> timers_;
   std::size_t period_timers_ = 0;  ///< SchedulerPeriod timers in timers_ (they alone move no frame)
   Warming warming_;
-  /// Per plan variant, its placements (CompiledPlan::placements): warm_next_release reaches a
-  /// plan's placements in one step, where through the CompiledPlan it takes two.
-  std::vector<const TaskPlacement*> plan_placements_;
+  /// Per plan variant, its shape and placements, 16 bytes: a frame reaches them in one step from
+  /// here, where through its CompiledPlan (72 bytes a user, out of the cache between a city's
+  /// user's frames) it takes two.
+  std::vector<PlanRef> plan_refs_;
 
   std::vector<UserState> users_;
   std::vector<std::size_t> user_first_;  ///< per user, its first frame (user_of's search)
@@ -442,7 +443,6 @@ class Dispatcher {
   std::vector<std::size_t> expired_pending_;  ///< frames discard_expired dropped tasks of, to settle
   std::vector<Transfer> transfers_;
   std::vector<std::size_t> free_transfers_;
-  std::vector<LinkState> links_;
 
   std::size_t frame_count_ = 0;
   std::size_t resolved_ = 0;

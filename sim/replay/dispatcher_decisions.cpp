@@ -45,14 +45,14 @@ void Dispatcher::start_continuation(std::size_t k, const Continuation& c) {
   std::vector<double> bytes = p.continuation_bytes(k, c);
   std::vector<double> seconds = p.continuation_seconds(k, c);
   const std::size_t variant = user(k).first_variant + c.variant;
-  const CompiledPlan& plan = (*in_.plans)[variant];
+  const PlanRef& plan = plan_refs_[variant];
   FrameState& f = frame_state(k);
   f.begin(variant, plan, true,
           bytes.empty() && seconds.empty()
               ? nullptr
               : std::make_unique<FrameTaskValues>(FrameTaskValues{std::move(bytes), std::move(seconds)}));
   out_.frames[k].variant = static_cast<std::uint32_t>(c.variant);
-  for (auto e : plan.entries()) make_ready(f, k, e);
+  for (auto e : plan.shape->entries()) make_ready(f, k, e);
 }
 
 // The deadline of a held frame passed: its answer so far stands.

@@ -88,13 +88,13 @@ void Dispatcher::start_comm(std::size_t slot) {
   }
   radios_.transfer_started(*x.route, x.channel, t);
   for (auto l : x.route->links) {
-    LinkState& ls = links_[l];
+    LinkTally& ls = tally_.links[l];
     if (ls.active++ == 0) ls.busy_since_s = t;
-    tally_.links[l].bytes += x.bytes;
-    ++tally_.links[l].messages;
+    ls.counts.bytes += x.bytes;
+    ++ls.counts.messages;
     if (x.probe()) {
-      ++tally_.links[l].probes;
-      tally_.links[l].probe_bytes += x.bytes;
+      ++ls.counts.probes;
+      ls.counts.probe_bytes += x.bytes;
     }
     arm_link(l);
   }
@@ -112,8 +112,8 @@ void Dispatcher::on_comm_done(std::size_t slot) {
   tally_.devices[x.route->src].bytes_sent += x.bytes;
   tally_.devices[x.route->dst].bytes_received += x.bytes;
   for (auto l : x.route->links) {
-    LinkState& ls = links_[l];
-    if (--ls.active == 0) tally_.links[l].busy_s += t - ls.busy_since_s;
+    LinkTally& ls = tally_.links[l];
+    if (--ls.active == 0) ls.counts.busy_s += t - ls.busy_since_s;
   }
   if (trace_.tracing() && !x.probe()) {
     const Task& spec = task_spec(x.ref);
@@ -133,7 +133,7 @@ void Dispatcher::on_comm_done(std::size_t slot) {
 // ---------------------------------------------------------------- time-varying rates
 
 void Dispatcher::arm_link(std::size_t link, double fired_s) {
-  LinkState& ls = links_[link];
+  LinkTally& ls = tally_.links[link];
   if (!ls.varies || ls.armed_change_s < kInf) return;
   // A change timer may fire a hair before the change (float clock): look past the tolerance, and
   // past the change that just fired (now() + kTimeEps may round to just below it), so that change
@@ -148,8 +148,8 @@ void Dispatcher::arm_link(std::size_t link, double fired_s) {
 // rate change each flow crossing the link continues as a fresh flow (its remaining bytes on
 // the route's latency-free twin). A flow still paying its latency is moved when it ends.
 void Dispatcher::on_bandwidth_change(std::size_t link) {
-  const double fired_s = links_[link].armed_change_s;
-  links_[link].armed_change_s = kInf;
+  const double fired_s = tally_.links[link].armed_change_s;
+  tally_.links[link].armed_change_s = kInf;
   const double t = now();
   for (std::size_t slot = 0; slot < transfers_.size(); ++slot) {
     Transfer& x = transfers_[slot];
@@ -164,7 +164,7 @@ void Dispatcher::on_bandwidth_change(std::size_t link) {
       restart_comm(slot);
     }
   }
-  if (links_[link].active > 0) arm_link(link, fired_s);
+  if (tally_.links[link].active > 0) arm_link(link, fired_s);
 }
 
 void Dispatcher::restart_comm(std::size_t slot) {

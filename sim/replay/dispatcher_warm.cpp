@@ -30,44 +30,39 @@ constexpr std::size_t kWarmTasks = 4;
 void Dispatcher::warm_next_release() {
   if (timers_.empty() || timers_.top().kind != TimerKind::Release) return;
   Warming& w = warming_;
-  if (timers_.top().ref != w.frame) w = {timers_.top().ref};
+  if (timers_.top().ref != w.frame) {
+    w = Warming{};
+    w.frame = timers_.top().ref;
+  }
   switch (w.step++) {
     case 0:  // the user and the frame record
       w.user = user_of(w.frame);
       prefetch(&users_[w.user]);
       prefetch(&out_.frames[w.frame]);
       break;
-    case 1: {  // the plan its frames run now, and its tasks' placements
+    case 1: {  // the plan its frames run now (its shape is shared), and its tasks' placements
       const UserState& u = users_[w.user];
-      const std::size_t variant = u.first_variant + u.current_variant;
-      w.plan = &(*in_.plans)[variant];
-      w.placements = plan_placements_[variant];
-      prefetch(w.plan);
+      w.plan = plan_refs_[u.first_variant + u.current_variant];
       __builtin_prefetch(u.live.data());  // where the admitted frame's state goes
       // The lines of its first kWarmTasks placements (a prefetch past the array's end is harmless).
-      __builtin_prefetch(w.placements);
-      __builtin_prefetch(reinterpret_cast<const char*>(w.placements) + kWarmTasks * sizeof(TaskPlacement) -
-                         1);
+      __builtin_prefetch(w.plan.placements);
+      __builtin_prefetch(reinterpret_cast<const char*>(w.plan.placements) +
+                         kWarmTasks * sizeof(TaskPlacement) - 1);
       break;
     }
     case 2:  // their routes
-      w.tasks = std::min(w.plan->size(), kWarmTasks);
+      w.tasks = std::min(w.plan.shape->tasks.size(), kWarmTasks);
       for (std::size_t i = 0; i < w.tasks; ++i)
-        if (const Route* r = w.placements[i].route) prefetch(r);
+        if (const Route* r = w.plan.placements[i].route) prefetch(r);
       break;
     case 3: {  // the routes' radios and links
-      const auto& devices = in_.topology->platform().devices;
       for (std::size_t i = 0; i < w.tasks; ++i) {
-        const Route* r = w.placements[i].route;
+        const Route* r = w.plan.placements[i].route;
         if (r == nullptr) continue;
         radios_.prefetch(r->src_radio);
         radios_.prefetch(r->dst_radio);
         __builtin_prefetch(&tally_.devices[r->src]);
-        // Each end's calibration (its radio's power model, RadioModel::add_radio_energy).
-        __builtin_prefetch(&devices[r->src].calibration);
-        __builtin_prefetch(&devices[r->dst].calibration);
         for (const auto l : r->links) {
-          __builtin_prefetch(&links_[l]);
           __builtin_prefetch(&tally_.links[l]);
           if (flows_.is_private(l)) flows_.prefetch(l);
         }

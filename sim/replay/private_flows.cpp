@@ -1,6 +1,7 @@
 #include "sim/replay/private_flows.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "sim/core/error.hpp"
 
@@ -28,9 +29,16 @@ std::vector<char> private_links(const Topology& topology, std::span<const Compil
 }
 
 PrivateFlows::PrivateFlows(const Topology& topology, std::vector<char> is_private)
-    : topology_(topology), private_(std::move(is_private)) {
+    : private_(std::move(is_private)) {
   private_.resize(topology.links().size(), 0);
   sharers_.resize(private_.size());
+  std::map<const LinkSpec*, std::uint32_t> rate_of;  // a network's members' links share its spec
+  for (std::size_t l = 0; l < sharers_.size(); ++l) {
+    const LinkSpec* spec = topology.links()[l].spec;
+    const auto [it, fresh] = rate_of.try_emplace(spec, static_cast<std::uint32_t>(rates_.size()));
+    if (fresh) rates_.push_back(spec->rate_bps / 8.0);
+    sharers_[l].rate = it->second;
+  }
 }
 
 void PrivateFlows::start(std::size_t flow, const Route& route, double bytes, double now_s) {
@@ -38,12 +46,12 @@ void PrivateFlows::start(std::size_t flow, const Route& route, double bytes, dou
   if (flow >= flows_.size()) flows_.resize(flow + 1);
   Flow& f = flows_[flow];
   f.link = route.links[0];
-  f.link_bytes_per_s = topology_.links()[f.link].spec->rate_bps / 8.0;
+  Sharers& s = sharers_[f.link];
+  f.link_bytes_per_s = rates_[s.rate];
   f.bytes = f.remaining = bytes;
   f.sharing = false;
   f.live = true;
   ++f.generation;
-  Sharers& s = sharers_[f.link];
   const double latency_end_s = now_s + route.latency_s;
   if (s.live++ == 0) {
     // Alone: what its latency's end would compute (join, then the whole rate) is known now.

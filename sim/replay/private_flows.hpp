@@ -52,10 +52,7 @@ class PrivateFlows {
   /// order they ended (those ending together by flow).
   void advance(double now_s, std::vector<std::size_t>& ended);
   /// Asks the processor to load what a flow's start on `link` reads (a hint: changes nothing).
-  void prefetch(std::size_t link) const {
-    __builtin_prefetch(&sharers_[link]);
-    __builtin_prefetch(&topology_.links()[link]);
-  }
+  void prefetch(std::size_t link) const { __builtin_prefetch(&sharers_[link]); }
   /// The bytes flow `flow` has still to deliver at `now_s` (all of them during its latency).
   double remaining(std::size_t flow, double now_s) const;
 
@@ -77,15 +74,18 @@ class PrivateFlows {
     std::uint32_t prev = kNoFlow;  ///< the link's sharers before and after it (Sharers)
     std::uint32_t next = kNoFlow;
   };
-  /// A link's flows past their latency, in the order they joined: a list through Flow::prev and
-  /// Flow::next (20 bytes a link, where a vector each cost 24 and an allocation).
+  /// A link's rate, and its flows past their latency, in the order they joined: a list through
+  /// Flow::prev and Flow::next (where a vector each cost 24 bytes and an allocation). 24 bytes,
+  /// and a flow's start reads nothing else of its link (not the Topology's link for its rate).
   struct Sharers {
+    std::uint32_t rate = 0;  ///< its constant rate (a private link's is), as an index in rates_
     std::uint32_t first = kNoFlow;
     std::uint32_t last = kNoFlow;
     std::uint32_t count = 0;
     std::uint32_t live = 0;         ///< flows started on the link and not ended
     std::uint32_t alone = kNoFlow;  ///< the flow alone on it since it started (Flow::alone)
   };
+  static_assert(sizeof(Sharers) == 24);
   /// A flow's latency end or end (events_ serves them by date, then in the order pushed).
   struct Event {
     std::size_t flow = 0;
@@ -105,9 +105,9 @@ class PrivateFlows {
   void push(std::size_t flow, double at_s);
   bool stale(const Event& e) const;
 
-  const Topology& topology_;
   std::vector<char> private_;
   std::vector<Sharers> sharers_;  ///< per link
+  std::vector<double> rates_;     ///< the links' rates in bytes/s, each once (a city's links share a few)
   std::vector<Flow> flows_;
   EventQueue<Event> events_;
   std::vector<std::size_t> touched_;  ///< advance's scratch: links whose share changed

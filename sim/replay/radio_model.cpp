@@ -29,7 +29,19 @@ RadioModel::RadioModel(const Topology& topology, const std::vector<CompiledPlan>
                        TraceRecorder& trace, Tally& tally, SimulationResult& out)
     : topology_(topology), trace_(trace), tally_(tally), out_(out), idle_since_s_(idle_since_s) {
   radios_.resize(topology.radio_count());
-  for (RadioState& r : radios_) r.last_active_s = idle_since_s;
+  // Each radio's power model, looked up once per calibration and kind of network: a population's
+  // phones share one calibration, where a look-up per radio builds a key string and searches a map.
+  std::map<std::pair<const DeviceCalibration*, NetworkKind>, const RadioPowerModel*> models;
+  for (std::size_t radio = 0; radio < radios_.size(); ++radio) {
+    RadioState& r = radios_[radio];
+    r.last_active_s = idle_since_s;
+    const Topology::RadioEnd& end = topology.radio_end(radio);
+    const DeviceCalibration& calibration = topology.platform().devices[end.device].calibration;
+    const NetworkKind kind = topology.platform().networks[end.network].kind;
+    const auto [it, fresh] = models.try_emplace({&calibration, kind}, nullptr);
+    if (fresh) it->second = radio_power_model(calibration, kind);
+    r.model = it->second;
+  }
   const auto n_net = topology.platform().networks.size();
   network_busy_.assign(n_net, false);
   network_queue_.resize(n_net);
@@ -222,23 +234,13 @@ void RadioModel::warn_missing_model(std::size_t device, std::size_t network) {
                   platform.devices[device].name, radio_power_key(net.kind), on);
 }
 
-// The phones of a population share one calibration: one look-up (a key string built, a map
-// searched) serves them all, where every transfer's endpoints each made one.
-const RadioPowerModel* RadioModel::power_model(std::size_t device, NetworkKind kind) {
-  const DeviceCalibration& calibration = topology_.platform().devices[device].calibration;
-  const auto [it, fresh] = power_models_.try_emplace({&calibration, kind}, nullptr);
-  if (fresh) it->second = radio_power_model(calibration, kind);
-  return it->second;
-}
-
 void RadioModel::add_radio_energy(const Route& route, double bytes, double duration_s, bool probe) {
-  const Platform& platform = topology_.platform();
   const auto net = route.network;
-  const Network& network = platform.networks[net];
   for (const bool sending : {true, false}) {
     const auto device = sending ? route.src : route.dst;
-    if ((sending ? route.src_radio : route.dst_radio) == kNoRadio) continue;
-    const RadioPowerModel* model = power_model(device, network.kind);
+    const auto radio = sending ? route.src_radio : route.dst_radio;
+    if (radio == kNoRadio) continue;
+    const RadioPowerModel* model = radios_[radio].model;
     if (model == nullptr) {
       warn_missing_model(device, net);
       continue;

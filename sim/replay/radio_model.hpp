@@ -93,15 +93,19 @@ class RadioModel {
   void warn_out_of_range();
 
  private:
-  /// 56 bytes: a population keeps one per phone.
-  struct RadioState {
+  /// One cache line: a population keeps one per phone, and a transfer's end finds its radio's
+  /// power model here, where behind its device's calibration it cost a line of the device's.
+  struct alignas(64) RadioState {
     double last_active_s = -std::numeric_limits<double>::infinity();
     double wake_start_s = 0.0;
     std::size_t waiting_frame = 0;  ///< the first waiting transfer's frame (the wake-up's slice)
     std::uint32_t active = 0;       ///< transfers in flight
     bool waking = false;
     std::vector<std::size_t> waiting;  ///< transfer slots waiting for the wake-up
+    /// radio_power_model of its device's calibration for its network's kind (null: none).
+    const RadioPowerModel* model = nullptr;
   };
+  static_assert(sizeof(RadioState) == 64);
   /// A logical channel (network, Task::channel) of a network paying wake-ups per channel.
   struct ChannelState {
     double last_active_s = -std::numeric_limits<double>::infinity();
@@ -156,9 +160,6 @@ class RadioModel {
     std::size_t transfers = 0;
   };
   std::map<std::tuple<std::size_t, std::size_t, bool>, OutOfRange> out_of_range_;
-  /// radio_power_model of a device's calibration for a kind of network (null: none), by calibration.
-  const RadioPowerModel* power_model(std::size_t device, NetworkKind kind);
-  std::map<std::pair<const DeviceCalibration*, NetworkKind>, const RadioPowerModel*> power_models_;
 };
 
 }  // namespace coinfer::replay

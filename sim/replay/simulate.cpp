@@ -1,5 +1,7 @@
 #include "sim/replay/simulate.hpp"
 
+#include <malloc.h>
+
 #include <functional>
 #include <unordered_map>
 
@@ -99,6 +101,10 @@ SimulationResult run_replay(const Topology& topology, std::vector<CompiledPlan> 
     result.analytic_latency_s.push_back(analytic_critical_path(plans[v], topology).latency_s);
   replay::Tally tally = replay_tally(topology, plans, std::move(users), options, result);
   plans = {};
+  // The replay's freed memory goes back to the system before the results are named: glibc keeps
+  // freed small blocks (a population's per-user records, SimGrid's) resident, and the names and
+  // counts of 10,000 devices and 20,000 links would add to them (the run's peak was here).
+  malloc_trim(0);
   replay::write_stats(std::move(tally), topology, result);
   result.trace_writer = options.trace_writer;
   return result;
