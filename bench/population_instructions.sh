@@ -7,9 +7,12 @@
 # the extra frames (so setup is not in it), and "vs first N" divides by the first N's. Counts leave
 # out what time also depends on (cache misses, the memory a larger population touches); `cache` as
 # fourth argument simulates the caches too (callgrind --cache-sim=yes, the host's cache sizes) and
-# adds the first-level data and last-level misses per frame (about 1.5x slower).
+# adds the first-level data and last-level misses per frame (about 1.5x slower). `cache=MB` makes
+# the last level MB MiB (16-way): the share of a last-level cache a process gets when other tenants
+# of the host use the rest, where a population's records stop fitting (its misses at 10,000 users
+# count the lines a frame reads of its user's records).
 #
-#     bench/population_instructions.sh [build dir] [users,users,...] [frames per user at the largest N] [cache]
+#     bench/population_instructions.sh [build dir] [users,users,...] [frames per user at the largest N] [cache|cache=MB]
 #     # default build 10,100,1000,10000 2: about 5 minutes on 2 cores
 set -euo pipefail
 
@@ -17,10 +20,20 @@ build=${1:-build}
 sizes=${2:-10,100,1000,10000}
 frames=${3:-2}
 cache=no
+last_level=()
 case "${4:-}" in
   "") ;;
   cache) cache=yes ;;
-  *) echo "population_instructions: unknown argument '$4' (expected cache)" >&2; exit 2 ;;
+  cache=*)
+    mb=${4#cache=}
+    if ! [[ "$mb" =~ ^[1-9][0-9]{0,3}$ ]] || (( (mb & (mb - 1)) != 0 )); then
+      echo "population_instructions: '$4': expected cache=MB with MB a power of 2 from 1 to 8192" >&2
+      exit 2
+    fi
+    cache=yes
+    last_level=(--LL=$((mb * 1048576)),16,64)
+    ;;
+  *) echo "population_instructions: unknown argument '$4' (expected cache or cache=MB)" >&2; exit 2 ;;
 esac
 bench="$build/bench/population_bench"
 if [ ! -x "$bench" ]; then
@@ -34,7 +47,7 @@ fi
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-valgrind --tool=callgrind --instr-atstart=no --cache-sim=$cache --callgrind-out-file="$dir/cg.%p" \
+valgrind --tool=callgrind --instr-atstart=no --cache-sim=$cache "${last_level[@]}" --callgrind-out-file="$dir/cg.%p" \
   "$bench" "$sizes" "$frames" --coinfer-only > "$dir/bench.txt" 2> "$dir/valgrind.txt" || {
   echo "population_instructions: population_bench failed under callgrind:" >&2
   tail -n 20 "$dir/valgrind.txt" >&2
