@@ -6,11 +6,12 @@
 # the instructions per frame are the difference between the runs of F and 2F frames per user over
 # the extra frames (so setup is not in it), and "vs first N" divides by the first N's. Counts leave
 # out what time also depends on (cache misses, the memory a larger population touches); `cache` as
-# fourth argument simulates the caches too (callgrind --cache-sim=yes, the host's cache sizes) and
-# adds the first-level data and last-level misses per frame (about 1.5x slower). `cache=MB` makes
-# the last level MB MiB (16-way): the share of a last-level cache a process gets when other tenants
-# of the host use the rest, where a population's records stop fitting (its misses at 10,000 users
-# count the lines a frame reads of its user's records).
+# fourth argument simulates the caches too (callgrind --cache-sim=yes, the sizes the processor
+# reports) and adds the first-level data and last-level misses per frame (about 1.5x slower). A
+# virtual machine may report a last level no population fills (ours: 512 MB, direct-mapped);
+# `cache=MB` makes it MB MiB (16-way), the share of a shared cache a process may get when other
+# tenants of the host use the rest: its misses at 10,000 users count the lines a frame touches of
+# its user's records.
 #
 #     bench/population_instructions.sh [build dir] [users,users,...] [frames per user at the largest N] [cache|cache=MB]
 #     # default build 10,100,1000,10000 2: about 5 minutes on 2 cores
