@@ -59,6 +59,9 @@ bool& simgrid_used() {
 
 namespace {
 
+/// From this many users on, run_replay gives the replay's freed memory back (malloc_trim).
+constexpr std::size_t kTrimUsers = 1000;
+
 // The replay itself; its state (SimGrid's included) is gone when it returns.
 replay::Tally replay_tally(const Topology& topology, const std::vector<CompiledPlan>& plans,
                            std::vector<replay::ReplayUser> users, const SimOptions& options,
@@ -99,12 +102,14 @@ SimulationResult run_replay(const Topology& topology, std::vector<CompiledPlan> 
   const auto& first = users.front();
   for (std::size_t v = first.first_variant; v < first.first_variant + first.variants; ++v)
     result.analytic_latency_s.push_back(analytic_critical_path(plans[v], topology).latency_s);
+  const bool many_users = users.size() >= kTrimUsers;
   replay::Tally tally = replay_tally(topology, plans, std::move(users), options, result);
   plans = {};
-  // The replay's freed memory goes back to the system before the results are named: glibc keeps
-  // freed small blocks (a population's per-user records, SimGrid's) resident, and the names and
-  // counts of 10,000 devices and 20,000 links would add to them (the run's peak was here).
-  malloc_trim(0);
+  // A large population's freed replay memory goes back to the system before the results are
+  // named: glibc keeps freed small blocks (the per-user records, SimGrid's) resident, and the names
+  // and counts of 10,000 devices and 20,000 links would add to them (the run's peak was there).
+  // A smaller run frees too little for the walk of the free lists to be worth it.
+  if (many_users) malloc_trim(0);
   replay::write_stats(std::move(tally), topology, result);
   result.trace_writer = options.trace_writer;
   return result;
