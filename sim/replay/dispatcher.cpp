@@ -231,7 +231,7 @@ void Dispatcher::on_timer(const Timer& timer, double time_s) {
 
 CompiledTask Dispatcher::task(const TaskRef& ref) const {
   const FrameState& f = frame_state(ref);
-  return CompiledPlan::assemble(f.shape->tasks[ref.task], f.placements[ref.task]);
+  return CompiledPlan::assemble(f.plan.shape->tasks[ref.task], f.plan.placements[ref.task]);
 }
 
 const Task& Dispatcher::task_spec(const TaskRef& ref) const {
@@ -241,7 +241,7 @@ const Task& Dispatcher::task_spec(const TaskRef& ref) const {
 double Dispatcher::duration_s(const TaskRef& ref) const {
   if (ref.background()) return jobs_[ref.job].seconds;
   const FrameState& f = frame_state(ref);
-  return f.seconds_or(ref.task, f.shape->tasks[ref.task].duration_s);
+  return f.seconds_or(ref.task, f.plan.shape->tasks[ref.task].duration_s);
 }
 
 void Dispatcher::make_ready(FrameState& f, std::size_t k, std::size_t task_index) {
@@ -380,12 +380,12 @@ void Dispatcher::complete_task(const TaskRef& ref) {
     drain_expired(ref.frame);
     return;
   }
-  const bool first_stage = f.shape->tasks[ref.task].first_stage;
+  const bool first_stage = f.plan.shape->tasks[ref.task].first_stage;
   --f.tasks_left;
-  for (auto s : f.shape->succs(ref.task))
+  for (auto s : f.plan.shape->succs(ref.task))
     if (--f.pending[s] == 0) make_ready(f, ref.frame, s);
   if (first_stage && !f.continuing && --f.first_stage_left == 0) on_first_stage_done(user(ref));
-  if (f.tasks_left == 0) plan_ended(ref.frame);
+  if (f.tasks_left == 0) plan_ended(ref.frame, f);
 }
 
 // ---------------------------------------------------------------- transfers
@@ -413,7 +413,7 @@ void Dispatcher::release_frame(std::size_t k) {
     if (!decision.transfer_bytes.empty() || !decision.task_seconds.empty())
       decided_values_[k] = p.decision_values(rec.variant, decision);
     if (decision.drop) {
-      drop(k, DropReason::Scheduler);
+      drop(u, k, DropReason::Scheduler);
       return;
     }
   }
@@ -421,7 +421,7 @@ void Dispatcher::release_frame(std::size_t k) {
     admit(k);
   } else if (u.stream &&
              (u.drop_when_busy || (u.queue_capacity > 0 && u.waiting.size() >= u.queue_capacity))) {
-    drop(k, DropReason::Busy);
+    drop(u, k, DropReason::Busy);
   } else {
     u.waiting.push_back(k);
     ++waiting_;
@@ -429,17 +429,16 @@ void Dispatcher::release_frame(std::size_t k) {
   }
 }
 
-void Dispatcher::FrameState::begin(std::size_t plan_variant, const PlanRef& plan, bool continuation,
+void Dispatcher::FrameState::begin(std::size_t plan_variant, const PlanRef& variant_plan, bool continuation,
                                    std::unique_ptr<FrameTaskValues> task_values) {
   variant = static_cast<std::uint32_t>(plan_variant);
-  shape = plan.shape;
-  placements = plan.placements;
+  plan = variant_plan;
   continuing = continuation;
-  const std::size_t n = shape->tasks.size();
+  const std::size_t n = plan.shape->tasks.size();
   tasks_left = static_cast<std::uint32_t>(n);
-  first_stage_left = continuation ? 0 : shape->first_stage_size;
+  first_stage_left = continuation ? 0 : plan.shape->first_stage_size;
   pending.resize(n);
-  for (std::size_t i = 0; i < n; ++i) pending[i] = shape->tasks[i].deps_size;
+  for (std::size_t i = 0; i < n; ++i) pending[i] = plan.shape->tasks[i].deps_size;
   values = std::move(task_values);
 }
 
@@ -475,10 +474,10 @@ void Dispatcher::admit(std::size_t k) {
   for (auto e : plan.shape->entries()) make_ready(*f, k, e);
 }
 
-void Dispatcher::drop(std::size_t k, DropReason reason) {
+void Dispatcher::drop(UserState& u, std::size_t k, DropReason reason) {
   if (!decided_values_.empty()) decided_values_.erase(k);
   out_.frames[k].drop_reason = reason;
-  frame_resolved(k);
+  frame_resolved(u, k);
 }
 
 bool Dispatcher::gate_open(const UserState& u) const {
@@ -498,15 +497,14 @@ void Dispatcher::admit_waiting(UserState& u) {
     u.waiting.pop_front();
     --waiting_;
     if (now() > out_.frames[k].release_s + u.deadline_s)
-      drop(k, DropReason::Late);
+      drop(u, k, DropReason::Late);
     else
       admit(k);
   }
   sample_admission();
 }
 
-void Dispatcher::finish_frame(std::size_t k, double end_s) {
-  UserState& u = user(k);
+void Dispatcher::finish_frame(UserState& u, std::size_t k, double end_s) {
   FrameRecord& rec = out_.frames[k];
   rec.end_s = end_s;
   rec.deadline_met = rec.latency_s() <= u.deadline_s + kTimeEps;
@@ -525,7 +523,7 @@ void Dispatcher::release_state(UserState& u, std::size_t k) {
   --u.in_flight;
   --in_flight_;
   if (u.max_in_flight > 0) admit_waiting(u);
-  frame_resolved(k);
+  frame_resolved(u, k);
   if (u.training && k + 1 < first_frame(u) + u.frames) release_frame(k + 1);
 }
 
@@ -564,10 +562,10 @@ void Dispatcher::drain_expired(std::size_t k) {
   if (is_live(u, k) && frame_state(k).active == 0) release_state(u, k);
 }
 
-void Dispatcher::frame_resolved(std::size_t k) {
-  const std::size_t ui = user_of(k);
+void Dispatcher::frame_resolved(UserState& u, std::size_t k) {
+  const std::size_t ui = index_of(u);
   ++resolved_;
-  ++users_[ui].resolved;
+  ++u.resolved;
   SchedulerPort& p = port(ui);
   p.record_score(k);
   if (p.active()) p.on_frame_end(k, view(ui, k + 1));

@@ -35,7 +35,6 @@
 #include <map>
 #include <memory>
 #include <queue>
-#include <set>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -43,6 +42,7 @@
 #include <simgrid/kernel/Timer.hpp>
 
 #include "sim/core/event_queue.hpp"
+#include "sim/core/index_set.hpp"
 #include "sim/plan/compiled_plan.hpp"
 #include "sim/platform/bandwidth_series.hpp"
 #include "sim/replay/dispatcher_common.hpp"
@@ -135,17 +135,16 @@ class Dispatcher {
     bool expired = false;      ///< dropped by a device's admission control: its active tasks drain
     bool continuing = false;   ///< runs a continuation (Scheduler::on_plan_end): no first-stage gate
     double plan_end_s = 0.0;   ///< when its last plan variant ended
-    /// Its plan variant's (plan_refs_): a task's events read its plan through them.
-    const PlanShape* shape = nullptr;
-    const TaskPlacement* placements = nullptr;
+    /// Its plan variant's shape and placements (plan_refs_): a task's events read its plan here.
+    PlanRef plan;
     std::vector<std::uint32_t> pending;  ///< unfinished dependencies per task
     /// Per task, this frame's transfer sizes and compute durations where its scheduler set them
     /// (NaN: the plan's); null when it set none, as for most frames.
     std::unique_ptr<FrameTaskValues> values;
 
-    /// Starts running `plan` (compiled plan `variant`'s): every task pending on all its
+    /// Starts running `variant_plan` (compiled plan `variant`'s): every task pending on all its
     /// dependencies; a continuation has no first-stage gate.
-    void begin(std::size_t variant, const PlanRef& plan, bool continuation,
+    void begin(std::size_t variant, const PlanRef& variant_plan, bool continuation,
                std::unique_ptr<FrameTaskValues> task_values);
 
     double bytes_or(std::size_t task, double plan_bytes) const {
@@ -293,11 +292,11 @@ class Dispatcher {
   UserState& user(std::size_t k) { return users_[user_of(k)]; }
   /// A frame task's user and state, through the state it carries.
   UserState& user(const TaskRef& ref) { return users_[ref.state->user]; }
+  /// `u`'s index in users_.
+  std::size_t index_of(const UserState& u) const { return static_cast<std::size_t>(&u - users_.data()); }
   FrameState& frame_state(const TaskRef& ref) const { return *ref.state; }
   /// `u`'s first frame (user_first_ holds them, for user_of's search).
-  std::size_t first_frame(const UserState& u) const {
-    return user_first_[static_cast<std::size_t>(&u - users_.data())];
-  }
+  std::size_t first_frame(const UserState& u) const { return user_first_[index_of(u)]; }
   /// The frame a view is about when it is about none in particular: the next one to resolve.
   std::size_t next_frame(const UserState& u) const { return first_frame(u) + u.resolved; }
   Unit& unit(std::size_t device, std::size_t u) { return units_[devices_[device].first_unit + u]; }
@@ -346,15 +345,16 @@ class Dispatcher {
   // frames
   void release_frame(std::size_t k);
   void admit(std::size_t k);
-  void drop(std::size_t k, DropReason reason);
+  void drop(UserState& u, std::size_t k, DropReason reason);
   void on_first_stage_done(UserState& u);
   /// True when a new frame of `u` may enter: its first stage is free and, with
   /// Workload::max_in_flight, fewer of its frames than that are in flight.
   bool gate_open(const UserState& u) const;
   void admit_waiting(UserState& u);
-  void finish_frame(std::size_t k, double end_s);
+  void finish_frame(UserState& u, std::size_t k, double end_s);
   // decision points (dispatcher_decisions.cpp)
-  void plan_ended(std::size_t k);
+  /// Frame `k` (its state `f`) ended its plan variant.
+  void plan_ended(std::size_t k, FrameState& f);
   void apply_continuation(std::size_t k, const Continuation& c);
   void start_continuation(std::size_t k, const Continuation& c);
   void on_hold_expiry(std::size_t k);
@@ -365,7 +365,7 @@ class Dispatcher {
   void send_probes(std::size_t u, const SchedulerView& v);
   void begin_probe(std::size_t u, const ProbeRoute& probe);
   void probe_arrived(std::size_t slot);
-  // warming the next release (dispatcher_warm.cpp)
+  // warming what the next events read (dispatcher_warm.cpp)
   /// One step of prefetching what the next frame release will read, if a release is next.
   void warm_next_release();
   /// How far warm_next_release has gone for `frame` (kNoFrame: none yet).
@@ -376,6 +376,25 @@ class Dispatcher {
     std::size_t tasks = 0;  ///< of its first placements, those warmed
     unsigned step = 0;
   };
+  /// One step of prefetching what the next end of a private transfer, and the next end of an
+  /// execution, will read.
+  void warm_next_ends();
+  /// How far warm_next_ends has gone for one end: the transfer slot and its generation (or the
+  /// unit running the execution), the frame and task that end, and the transfer's route (null for
+  /// an execution); a null state: nothing to warm.
+  struct EndWarming {
+    std::size_t key = kNoFrame;
+    std::uint64_t generation = 0;
+    const FrameState* state = nullptr;
+    std::size_t frame = 0;
+    std::size_t task = 0;
+    const Route* route = nullptr;
+    unsigned step = 0;
+  };
+  void warm_end(EndWarming& w);
+  /// Prefetches what a transfer on `r` reads at its start and end: its radios, both ends' counts,
+  /// its links' tallies and sharers.
+  void prefetch_route(const Route& r);
   // background jobs (dispatcher_background.cpp)
   void start_background(std::size_t u);
   void background_done(const TaskRef& ref, std::size_t device, double start_s);
@@ -386,7 +405,7 @@ class Dispatcher {
   /// SimulationResult::scheduler_metrics: the scheduler's summary, or with a scheduler per user the
   /// mean of the users' summaries, key by key.
   void scheduler_summary();
-  void frame_resolved(std::size_t k);
+  void frame_resolved(UserState& u, std::size_t k);
   /// User `u`'s view, about frame `frame` (a replay index).
   SchedulerView view(std::size_t u, std::size_t frame);
   double now() const;
@@ -412,7 +431,7 @@ class Dispatcher {
   /// private flow (flows_ holds it).
   std::vector<simgrid::s4u::CommPtr> activities_;
   std::vector<Slot> slots_;
-  std::set<std::size_t> done_;  ///< indices in activities_ of those done, not yet handled
+  IndexSet done_;  ///< indices in activities_ of those done, not yet handled
   std::unordered_map<const void*, std::size_t> comm_slots_;  ///< a comm's kernel object -> transfer slot
   EventQueue<ExecEnd> exec_ends_;
   simgrid::s4u::ActorPtr self_;
@@ -422,6 +441,8 @@ class Dispatcher {
   EventQueue<Timer> timers_;
   std::size_t period_timers_ = 0;  ///< SchedulerPeriod timers in timers_ (they alone move no frame)
   Warming warming_;
+  EndWarming flow_warming_;
+  EndWarming exec_warming_;
   /// Per plan variant, its shape and placements, 16 bytes: a frame reaches them in one step from
   /// here, where through its CompiledPlan (72 bytes a user, out of the cache between a city's
   /// user's frames) it takes two.

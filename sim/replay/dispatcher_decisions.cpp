@@ -10,16 +10,14 @@
 namespace coinfer::replay {
 
 // Without a scheduler a frame ends with its plan; with one, the scheduler says what follows.
-void Dispatcher::plan_ended(std::size_t k) {
-  FrameState& f = frame_state(k);
+void Dispatcher::plan_ended(std::size_t k, FrameState& f) {
   f.plan_end_s = now();
-  const std::size_t u = user_of(k);
-  SchedulerPort& p = port(u);
+  SchedulerPort& p = port(f.user);
   if (!p.active()) {
-    finish_frame(k, f.plan_end_s);
+    finish_frame(users_[f.user], k, f.plan_end_s);
     return;
   }
-  apply_continuation(k, p.on_plan_end(k, view(u, k)));
+  apply_continuation(k, p.on_plan_end(k, view(f.user, k)));
 }
 
 void Dispatcher::apply_continuation(std::size_t k, const Continuation& c) {
@@ -27,7 +25,7 @@ void Dispatcher::apply_continuation(std::size_t k, const Continuation& c) {
   switch (c.kind) {
     case Continuation::Kind::Finish:
       p.release(k);
-      finish_frame(k, frame_state(k).plan_end_s);
+      finish_frame(user(k), k, frame_state(k).plan_end_s);
       return;
     case Continuation::Kind::Run:
       p.release(k);

@@ -38,12 +38,13 @@ void Dispatcher::run() {
       add_timer(users_[u].workload().start_s + period_s, TimerKind::SchedulerPeriod, u);
   while (resolved_ < frame_count_ || probes_in_flight_ > 0 || background_left_ > 0) {
     warm_next_release();
+    warm_next_ends();
     const double t = now();
     trace_.rates(t);
     collect_exec_ends();
     if (!timers_.empty() && timers_.top_s() <= t + kTimeEps) {
       if (!done_.empty()) {
-        on_activity_done(*done_.begin());
+        on_activity_done(done_.lowest());
         poll_scheduler();
         continue;
       }
@@ -65,7 +66,7 @@ void Dispatcher::run() {
     }
     if (done_.empty()) wait_for_next();
     collect_exec_ends();
-    if (!done_.empty()) on_activity_done(*done_.begin());
+    if (!done_.empty()) on_activity_done(done_.lowest());
     poll_scheduler();
   }
 }
@@ -157,7 +158,7 @@ void Dispatcher::remove_activity(std::size_t pos) {
   if (pos != last) {
     activities_[pos] = std::move(activities_[last]);
     slots_[pos] = slots_[last];
-    if (done_.erase(last) > 0) done_.insert(pos);
+    if (done_.erase(last)) done_.insert(pos);
     if (slots_[pos].exec)
       unit(slots_[pos].index, slots_[pos].unit).pos = static_cast<std::uint32_t>(pos);
     else

@@ -53,11 +53,17 @@ class PrivateFlows {
   void advance(double now_s, std::vector<std::size_t>& ended);
   /// Asks the processor to load what a flow's start on `link` reads (a hint: changes nothing).
   void prefetch(std::size_t link) const { __builtin_prefetch(&sharers_[link]); }
+  /// Asks the processor to load flow `flow`'s record (a hint: changes nothing).
+  void prefetch_flow(std::size_t flow) const {
+    if (flow < flows_.size()) __builtin_prefetch(&flows_[flow]);
+  }
+  static constexpr std::uint32_t kNoFlow = static_cast<std::uint32_t>(-1);
+  /// The flow of the next event once next_s has dropped the stale ones (kNoFlow: none).
+  std::size_t next_flow() const { return events_.empty() ? std::size_t{kNoFlow} : events_.top().flow; }
   /// The bytes flow `flow` has still to deliver at `now_s` (all of them during its latency).
   double remaining(std::size_t flow, double now_s) const;
 
  private:
-  static constexpr std::uint32_t kNoFlow = static_cast<std::uint32_t>(-1);
   struct Flow {
     std::size_t link = 0;
     /// Its link's rate, kept with each flow so that an event touches the link's flows only.
