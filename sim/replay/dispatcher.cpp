@@ -176,17 +176,20 @@ void Dispatcher::rethrow_if_failed() const {
 }
 
 void Dispatcher::add_timer(double time_s, TimerKind kind, std::size_t ref, std::uint64_t generation) {
-  timers_.push(time_s, {kind, ref, generation});
+  timers_.push(time_s, {kind, 0, ref, generation});
   if (kind == TimerKind::SchedulerPeriod) ++period_timers_;
+}
+
+void Dispatcher::add_release(const UserState& u, std::size_t k) {
+  timers_.push(out_.frames[k].release_s, {TimerKind::Release, static_cast<std::uint32_t>(index_of(u)), k, 0});
 }
 
 void Dispatcher::on_timer(const Timer& timer, double time_s) {
   switch (timer.kind) {
     case TimerKind::Release: {
-      const UserState& u = user(timer.ref);
-      release_frame(timer.ref);
-      if (u.stream && timer.ref + 1 < first_frame(u) + u.frames)
-        add_timer(out_.frames[timer.ref + 1].release_s, TimerKind::Release, timer.ref + 1);
+      UserState& u = users_[timer.user];
+      release_frame(u, timer.ref);
+      if (u.stream && timer.ref + 1 < first_frame(u) + u.frames) add_release(u, timer.ref + 1);
       break;
     }
     case TimerKind::HoldExpiry:
@@ -398,9 +401,8 @@ SchedulerView Dispatcher::view(std::size_t u, std::size_t frame) {
   return v;
 }
 
-void Dispatcher::release_frame(std::size_t k) {
-  const std::size_t ui = user_of(k);
-  UserState& u = users_[ui];
+void Dispatcher::release_frame(UserState& u, std::size_t k) {
+  const std::size_t ui = index_of(u);
   FrameRecord& rec = out_.frames[k];
   if (u.training) rec.release_s = now();
   rec.variant = static_cast<std::uint32_t>(u.current_variant);
@@ -418,7 +420,7 @@ void Dispatcher::release_frame(std::size_t k) {
     }
   }
   if (gate_open(u) && u.waiting.empty()) {
-    admit(k);
+    admit(u, k);
   } else if (u.stream &&
              (u.drop_when_busy || (u.queue_capacity > 0 && u.waiting.size() >= u.queue_capacity))) {
     drop(u, k, DropReason::Busy);
@@ -442,8 +444,7 @@ void Dispatcher::FrameState::begin(std::size_t plan_variant, const PlanRef& vari
   values = std::move(task_values);
 }
 
-void Dispatcher::admit(std::size_t k) {
-  UserState& u = user(k);
+void Dispatcher::admit(UserState& u, std::size_t k) {
   FrameRecord& rec = out_.frames[k];
   const std::size_t variant = u.first_variant + rec.variant;
   const PlanRef& plan = plan_refs_[variant];
@@ -499,7 +500,7 @@ void Dispatcher::admit_waiting(UserState& u) {
     if (now() > out_.frames[k].release_s + u.deadline_s)
       drop(u, k, DropReason::Late);
     else
-      admit(k);
+      admit(u, k);
   }
   sample_admission();
 }
@@ -524,7 +525,7 @@ void Dispatcher::release_state(UserState& u, std::size_t k) {
   --in_flight_;
   if (u.max_in_flight > 0) admit_waiting(u);
   frame_resolved(u, k);
-  if (u.training && k + 1 < first_frame(u) + u.frames) release_frame(k + 1);
+  if (u.training && k + 1 < first_frame(u) + u.frames) release_frame(u, k + 1);
 }
 
 bool Dispatcher::discard_expired(std::size_t device, const TaskRef& ref) {

@@ -250,6 +250,9 @@ class Dispatcher {
   /// A timer (timers_ serves them by date, those of one date in the order they were added).
   struct Timer {
     TimerKind kind = TimerKind::Release;
+    /// A release's user (index in users_), so that neither the release nor its warming looks the
+    /// frame's user up.
+    std::uint32_t user = 0;
     std::size_t ref = 0;
     std::uint64_t generation = 0;
   };
@@ -281,6 +284,8 @@ class Dispatcher {
   /// Arms the kernel timer that resumes the actor at `at_s` (kInf: disarms it).
   void arm_alarm(double at_s);
   void add_timer(double time_s, TimerKind kind, std::size_t ref, std::uint64_t generation = 0);
+  /// Arms the release of `u`'s frame `k`.
+  void add_release(const UserState& u, std::size_t k);
   /// Handles `timer`, due at `time_s`.
   void on_timer(const Timer& timer, double time_s);
   // tasks
@@ -343,8 +348,8 @@ class Dispatcher {
   void on_bandwidth_change(std::size_t link);
   void restart_comm(std::size_t slot);
   // frames
-  void release_frame(std::size_t k);
-  void admit(std::size_t k);
+  void release_frame(UserState& u, std::size_t k);
+  void admit(UserState& u, std::size_t k);
   void drop(UserState& u, std::size_t k, DropReason reason);
   void on_first_stage_done(UserState& u);
   /// True when a new frame of `u` may enter: its first stage is free and, with

@@ -32,7 +32,7 @@ void Dispatcher::run() {
   } disarm{*this};
   timers_.reserve(users_.size() + scheduled_.size());  // a release each, and a scheduler's period
   for (const auto& u : users_)
-    if (u.frames > 0) add_timer(out_.frames[first_frame(u)].release_s, TimerKind::Release, first_frame(u));
+    if (u.frames > 0) add_release(u, first_frame(u));
   for (const std::size_t u : scheduled_)
     if (const double period_s = port(u).period_s(); period_s > 0.0)
       add_timer(users_[u].workload().start_s + period_s, TimerKind::SchedulerPeriod, u);

@@ -39,12 +39,14 @@ void Dispatcher::warm_next_release() {
   if (timers_.top().ref != w.frame) {
     w = Warming{};
     w.frame = timers_.top().ref;
+    w.user = timers_.top().user;
   }
   switch (w.step++) {
-    case 0:  // the user and the frame record
-      w.user = user_of(w.frame);
+    case 0:  // the user, the frame's record, and what arming its next release reads
       prefetch(&users_[w.user]);
       prefetch(&out_.frames[w.frame]);
+      __builtin_prefetch(&user_first_[w.user]);
+      if (w.frame + 1 < out_.frames.size()) prefetch(&out_.frames[w.frame + 1]);
       break;
     case 1: {  // the plan its frames run now (its shape is shared), and its tasks' placements
       const UserState& u = users_[w.user];

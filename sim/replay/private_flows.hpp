@@ -54,9 +54,7 @@ class PrivateFlows {
   /// Asks the processor to load what a flow's start on `link` reads (a hint: changes nothing).
   void prefetch(std::size_t link) const { __builtin_prefetch(&sharers_[link]); }
   /// Asks the processor to load flow `flow`'s record (a hint: changes nothing).
-  void prefetch_flow(std::size_t flow) const {
-    if (flow < flows_.size()) __builtin_prefetch(&flows_[flow]);
-  }
+  void prefetch_flow(std::size_t flow) const { __builtin_prefetch(&flows_[flow]); }
   static constexpr std::uint32_t kNoFlow = static_cast<std::uint32_t>(-1);
   /// The flow of the next event once next_s has dropped the stale ones (kNoFlow: none).
   std::size_t next_flow() const { return events_.empty() ? std::size_t{kNoFlow} : events_.top().flow; }
@@ -64,7 +62,8 @@ class PrivateFlows {
   double remaining(std::size_t flow, double now_s) const;
 
  private:
-  struct Flow {
+  /// One line each: a flow's event reads it and its link's Sharers, nothing else.
+  struct alignas(64) Flow {
     std::size_t link = 0;
     /// Its link's rate, kept with each flow so that an event touches the link's flows only.
     double link_bytes_per_s = 0.0;
@@ -80,6 +79,7 @@ class PrivateFlows {
     std::uint32_t prev = kNoFlow;  ///< the link's sharers before and after it (Sharers)
     std::uint32_t next = kNoFlow;
   };
+  static_assert(sizeof(Flow) == 64);
   /// A link's rate, and its flows past their latency, in the order they joined: a list through
   /// Flow::prev and Flow::next (where a vector each cost 24 bytes and an allocation). 24 bytes,
   /// and a flow's start reads nothing else of its link (not the Topology's link for its rate).
