@@ -41,9 +41,9 @@ start=$(date +%s)
 # - the Python scripts, the formatting and the tracked-files checks: no C++ of ours runs in them, or
 #   the same as in the plain run;
 # - the ONNX checks: the zoo's export check writes 3 GB of ONNX files through the CLI for
-#   onnx.checker, and the torchvision imports compare against PyTorch through the CLI (12 minutes of
-#   CPU at -O1, most of it PyTorch and jointdnn's ILP on densenet121); the exporter's and importer's
-#   C++ runs under the sanitizers in test_core's round trip of every zoo model and in the fuzzers;
+#   onnx.checker, and the torchvision imports compare against PyTorch through the CLI (minutes of
+#   CPU at -O1, most of it PyTorch's); the exporter's and importer's C++ runs under the sanitizers
+#   in test_core's round trip of every zoo model and in the fuzzers;
 # - the timing checks of `coinfer check`: they time repeated processes for seconds (a minute under
 #   the sanitizers); the other check tests run the same code.
 skip='^(notebooks|docs|scripts|format|onnx): |^test_cli:(no tracked file names|check: a timing )'
