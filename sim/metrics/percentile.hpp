@@ -1,8 +1,9 @@
 #pragma once
-/// Nearest-rank percentiles without sorting or copying: the p-th percentile of n values is the
-/// ceil(p/100 * n)-th smallest (rank clamped to [1, n]), found by radix selection over the values'
-/// bit patterns (four passes of 16 bits over the values, a 512 KiB histogram per percentile), so a
-/// run of 1e7 frames needs no vector of its latencies. The value is the one a sort would give, bit
+/// Nearest-rank percentiles without sorting or copying many values: the p-th percentile of n values
+/// is the ceil(p/100 * n)-th smallest (rank clamped to [1, n]). Up to 4096 values are copied and
+/// sorted; more are found by radix selection over the values' bit patterns (four passes of 16 bits
+/// over the values, a 512 KiB histogram per percentile), so a run of 1e7 frames needs no vector of
+/// its latencies, and a run of one frame no histogram. The value is the one a sort would give, bit
 /// for bit.
 ///
 ///     percentile_nearest_rank({5, 1, 4, 2, 3}, 50) == 3;          // rank ceil(2.5) = 3
@@ -44,9 +45,23 @@ inline double from_order_key(std::uint64_t key) {
 
 /// The `ranks[i]`-th smallest (1-based, each at most the count) of the values `for_each` yields,
 /// for every i, found together: `for_each(visit)` must call `visit(double)` once per value, the same
-/// values on each of its four calls (in any order). NaN values are not allowed.
+/// values on each of its calls (one, or five from 4097 values on; in any order). NaN values are not
+/// allowed.
 template <class ForEach, std::size_t N>
 std::array<double, N> kth_smallest(ForEach&& for_each, std::array<std::size_t, N> ranks) {
+  constexpr std::size_t kFew = 4096;
+  std::vector<std::uint64_t> few;
+  std::size_t n = 0;
+  for_each([&](double x) {
+    if (++n <= kFew) few.push_back(detail::order_key(x));
+  });
+  std::array<double, N> values{};
+  if (n <= kFew) {
+    std::sort(few.begin(), few.end());
+    for (std::size_t i = 0; i < N; ++i) values[i] = detail::from_order_key(few[ranks[i] - 1]);
+    return values;
+  }
+  few = {};
   constexpr int kDigitBits = 16;
   constexpr std::size_t kDigits = std::size_t{1} << kDigitBits;
   std::vector<std::size_t> counts(N * kDigits);
@@ -68,7 +83,6 @@ std::array<double, N> kth_smallest(ForEach&& for_each, std::array<std::size_t, N
       prefix[i] |= static_cast<std::uint64_t>(digit) << shift;
     }
   }
-  std::array<double, N> values{};
   for (std::size_t i = 0; i < N; ++i) values[i] = detail::from_order_key(prefix[i]);
   return values;
 }

@@ -40,43 +40,57 @@ TEST_CASE("nearest-rank percentiles") {
   CHECK(std::isnan(percentile_nearest_rank({}, 50)));
 }
 
-TEST_CASE("radix selection finds what a sort finds, sign, ties and exponents included") {
-  // Negative values, -0 / +0, subnormals, ties and values sharing their high 48 bits (1 and its
-  // next doubles): every rank must be the sorted vector's element.
-  std::vector<double> v = {3.5,
-                           -2.0,
-                           0.0,
-                           1.0,
-                           std::nextafter(1.0, 2.0),
-                           std::nextafter(1.0, 0.0),
-                           1.0,
-                           -1e300,
-                           1e300,
-                           4.9e-324,
-                           -4.9e-324,
-                           7.0,
-                           7.0,
-                           7.0,
-                           -0.5};
+namespace {
+
+// Negative values, -0 / +0, subnormals, ties and values sharing their high 48 bits (1 and its next
+// doubles), `copies` times each.
+std::vector<double> awkward_values(int copies) {
+  const std::vector<double> one = {3.5,
+                                   -2.0,
+                                   0.0,
+                                   1.0,
+                                   std::nextafter(1.0, 2.0),
+                                   std::nextafter(1.0, 0.0),
+                                   1.0,
+                                   -1e300,
+                                   1e300,
+                                   4.9e-324,
+                                   -4.9e-324,
+                                   7.0,
+                                   7.0,
+                                   7.0,
+                                   -0.5};
+  std::vector<double> v;
+  for (int c = 0; c < copies; ++c) v.insert(v.end(), one.begin(), one.end());
+  return v;
+}
+
+// Every rank of `v`, alone and three together, is the sorted vector's element.
+void check_every_rank(const std::vector<double>& v) {
   std::vector<double> sorted = v;
   std::sort(sorted.begin(), sorted.end());
+  const auto each = [&](auto&& visit) {
+    for (double x : v) visit(x);
+  };
   for (std::size_t rank = 1; rank <= v.size(); ++rank) {
     INFO("rank " << rank);
-    CHECK(kth_smallest(
-              [&](auto&& visit) {
-                for (double x : v) visit(x);
-              },
-              rank) == sorted[rank - 1]);
+    CHECK(kth_smallest(each, rank) == sorted[rank - 1]);
   }
-  // Several ranks found together, in the same passes.
-  const auto [lowest, third, highest] = kth_smallest(
-      [&](auto&& visit) {
-        for (double x : v) visit(x);
-      },
-      std::array<std::size_t, 3>{1, 3, v.size()});
+  const auto [lowest, third, highest] = kth_smallest(each, std::array<std::size_t, 3>{1, 3, v.size()});
   CHECK(lowest == sorted.front());
   CHECK(third == sorted[2]);
   CHECK(highest == sorted.back());
+}
+
+}  // namespace
+
+TEST_CASE("selection among a few values finds what a sort finds, sign, ties and exponents included") {
+  check_every_rank(awkward_values(1));    // 15 values: the sorted copy
+  check_every_rank(awkward_values(273));  // 4095 values: the most that are copied
+}
+
+TEST_CASE("radix selection finds what a sort finds, sign, ties and exponents included") {
+  check_every_rank(awkward_values(274));  // 4110 values: the radix passes
   // 10^4 random latencies: every percentile from 1 to 100 as the sort-based definition.
   std::mt19937_64 rng(5);
   std::lognormal_distribution<double> latency_ms(4.0, 1.0);
