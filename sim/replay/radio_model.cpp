@@ -251,7 +251,10 @@ void RadioModel::add_radio_energy(const Route& route, double bytes, double durat
     if (probe) tally_.devices[device].probe_radio_energy_j += energy_j;
     if (fit.range && duration_s > 0.0) {
       const double mbps = 8.0 * bytes / duration_s / 1e6;  // the throughput eq. 21 was given
-      if (mbps < (*fit.range)[0] || mbps > (*fit.range)[1]) {
+      // Relative slack for round-off: a transfer alone on a link whose rate is the range's end
+      // (JointDNN's links and fits, both from its Table 3) computes that rate give or take an ulp.
+      constexpr double kSlack = 1e-9;
+      if (mbps < (*fit.range)[0] * (1.0 - kSlack) || mbps > (*fit.range)[1] * (1.0 + kSlack)) {
         OutOfRange& o = out_of_range_[{device, net, sending}];
         o.model = model;
         o.low_mbps = std::min(o.low_mbps, mbps);

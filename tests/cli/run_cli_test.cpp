@@ -90,6 +90,26 @@ TEST_CASE(
   CHECK_THAT(r.err, Contains(warnings[0].get<std::string>()));
 }
 
+TEST_CASE("a transfer at the very throughput a radio power fit is stated up to is not warned about") {
+  // JointDNN's TX2 + K40: each network's uplink and downlink rates are the ends of the TX2's fits'
+  // stated throughputs ([JointDNN Table 3]). remote sends Deep Speech's input up and its result
+  // down, each alone on its link: at those rates, give or take round-off (2.0275000000000025 Mbps
+  // on 3G's downlink, 5.8500000000000005 on 4G's uplink).
+  for (const char* network : {"3g", "4g", "wifi"}) {
+    INFO(network);
+    const auto dir = scratch_dir() / (std::string("edge-of-fit-") + network);
+    const auto s = write_text(std::string("edge-of-fit-") + network + ".yaml",
+                              "name: edge-of-fit\nmodel: deepspeech\nplatform: " + kRoot +
+                                  "/platforms/jointdnn_tx2_k40.yaml\nsource: tx2\nhost_profile: {basis: "
+                                  "estimate}\npartitioner: {name: remote, server: k40, network: " +
+                                  network + "}\n");
+    const auto r = run_cli("run " + s.string() + " --quiet --out " + (dir / "out").string());
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    CHECK(results_of(dir / "out")["warnings"].empty());
+  }
+}
+
 // Also a regression test: a rate-change timer firing a hair before the change (float clock) used
 // to re-arm the same change forever, so this run never ended.
 TEST_CASE("the same seed gives byte-identical results, another seed differs with random bandwidth") {
