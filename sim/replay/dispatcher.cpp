@@ -2,6 +2,7 @@
 #include "sim/replay/dispatcher_common.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -176,6 +177,7 @@ void Dispatcher::rethrow_if_failed() const {
 }
 
 void Dispatcher::add_timer(double time_s, TimerKind kind, std::size_t ref, std::uint64_t generation) {
+  assert(kind != TimerKind::Release && "a release's timer is add_release's: it carries the user");
   timers_.push(time_s, {kind, 0, ref, generation});
   if (kind == TimerKind::SchedulerPeriod) ++period_timers_;
 }

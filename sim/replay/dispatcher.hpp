@@ -251,7 +251,7 @@ class Dispatcher {
   struct Timer {
     TimerKind kind = TimerKind::Release;
     /// A release's user (index in users_), so that neither the release nor its warming looks the
-    /// frame's user up.
+    /// frame's user up; 0 in the other kinds' timers.
     std::uint32_t user = 0;
     std::size_t ref = 0;
     std::uint64_t generation = 0;
@@ -283,8 +283,9 @@ class Dispatcher {
   void wake();
   /// Arms the kernel timer that resumes the actor at `at_s` (kInf: disarms it).
   void arm_alarm(double at_s);
+  /// Arms a timer of any kind but Release.
   void add_timer(double time_s, TimerKind kind, std::size_t ref, std::uint64_t generation = 0);
-  /// Arms the release of `u`'s frame `k`.
+  /// Arms the release of `u`'s frame `k` (its timer carries the user).
   void add_release(const UserState& u, std::size_t k);
   /// Handles `timer`, due at `time_s`.
   void on_timer(const Timer& timer, double time_s);
