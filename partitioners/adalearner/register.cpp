@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
+#include "sim/functional/distributed_trainer.hpp"
 
 namespace coinfer {
 namespace {
@@ -17,6 +18,20 @@ int workers_param(const Json& v) {
   throw InputError("", "partitioner.workers",
                    fmt::format("expected an integer in [1, 1024] or auto, got {}", v.dump()));
 }
+
+// AdaLearner's plans (adalearner_plan.hpp); a model its trainer cannot spread over workers (batch
+// norm, lstm) or train at all is refused before any cost is measured.
+class AdaLearnerPartitioner : public Partitioner {
+ public:
+  explicit AdaLearnerPartitioner(adalearner::AdaOptions options) : options_(options) {}
+  Plan partition(const PartitionContext& context) const override {
+    return adalearner::adalearner_plan(context, options_).plan;
+  }
+  void check_model(const Graph& graph) const override { check_distributable(graph); }
+
+ private:
+  adalearner::AdaOptions options_;
+};
 
 }  // namespace
 
@@ -57,8 +72,7 @@ void register_adalearner_partitioners(PartitionerRegistry& registry) {
                                               : AdaScheme::Auto;
                  o.minibatch = params.at("minibatch").get<std::int64_t>();
                  o.measured_codecs = params.at("codec_timing").get<std::string>() == "measured";
-                 return make_partitioner(
-                     [o](const PartitionContext& ctx) { return adalearner::adalearner_plan(ctx, o).plan; });
+                 return std::make_unique<AdaLearnerPartitioner>(o);
                });
 }
 

@@ -138,6 +138,7 @@ class AlikeSourcesAlike : public Partitioner {
   AlikeSourcesAlike(std::unique_ptr<Partitioner> inner, const jointdnn::ScenarioSetup& setup)
       : inner_(std::move(inner)), named_mobile_(!setup.mobile.empty()), named_cloud_(!setup.cloud.empty()) {}
   Plan partition(const PartitionContext& context) const override { return inner_->partition(context); }
+  void check_model(const Graph& graph) const override { inner_->check_model(graph); }
   std::vector<Plan> partition_variants(const PartitionContext& context) const override {
     return inner_->partition_variants(context);
   }

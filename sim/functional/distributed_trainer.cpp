@@ -15,6 +15,21 @@ constexpr NamedValue<GradientCodec> kCodecs[] = {{GradientCodec::Fp32, "fp32"},
                                                  {GradientCodec::OneBitNoFeedback, "onebit-noef"},
                                                  {GradientCodec::TernGrad, "terngrad"}};
 
+// Batch norm and lstm layers train, but not spread over workers.
+void check_exchangeable(const Graph& graph) {
+  for (std::size_t i = 0; i < graph.size(); ++i)
+    if (graph.layer(i).op == OpKind::BatchNorm)
+      throw InputError("", index_path("layers", i),
+                       fmt::format("layer '{}' (batch_norm): distributed training does not exchange batch "
+                                   "norm statistics, so model '{}' trains on one device only",
+                                   graph.layer(i).name, graph.name()));
+    else if (graph.layer(i).op == OpKind::Lstm)
+      throw InputError("", index_path("layers", i),
+                       fmt::format("layer '{}' (lstm): distributed training exchanges weight and bias "
+                                   "gradients, not LSTM cells, so model '{}' trains on one device only",
+                                   graph.layer(i).name, graph.name()));
+}
+
 Graph checked_for_distribution(Graph g, const DistributedOptions& o) {
   if (o.workers < 1)
     throw InputError("", "workers", fmt::format("expected at least 1 worker, got {}", o.workers));
@@ -24,17 +39,7 @@ Graph checked_for_distribution(Graph g, const DistributedOptions& o) {
                                  "least one sample",
                                  o.train.batch, o.workers));
   if (!g.inferred()) g.infer();
-  for (std::size_t i = 0; i < g.size(); ++i)
-    if (g.layer(i).op == OpKind::BatchNorm)
-      throw InputError("", index_path("layers", i),
-                       fmt::format("layer '{}' (batch_norm): distributed training does not exchange batch "
-                                   "norm statistics, so model '{}' trains on one device only",
-                                   g.layer(i).name, g.name()));
-    else if (g.layer(i).op == OpKind::Lstm)
-      throw InputError("", index_path("layers", i),
-                       fmt::format("layer '{}' (lstm): distributed training exchanges weight and bias "
-                                   "gradients, not LSTM cells, so model '{}' trains on one device only",
-                                   g.layer(i).name, g.name()));
+  check_exchangeable(g);  // the Trainer then checks the rest
   return g;
 }
 
@@ -59,6 +64,11 @@ std::int64_t tensor_bytes(const Shape& shape, GradientCodec codec) {
 }
 
 }  // namespace
+
+void check_distributable(const Graph& graph) {
+  check_exchangeable(graph);
+  check_trainable(graph);
+}
 
 std::string_view codec_name(GradientCodec codec) { return name_of(kCodecs, codec); }
 

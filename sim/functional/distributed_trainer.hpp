@@ -38,6 +38,12 @@ std::string_view codec_name(GradientCodec codec);
 /// Throws `InputError("", "quantizer", "unknown quantizer 'x'; known: fp32, onebit, ...")`.
 GradientCodec parse_gradient_codec(std::string_view name);
 
+/// Throws what DistributedTrainer's constructor throws for the model alone, before any weight is
+/// made: `InputError("", "layers[i]", ...)` for a batch norm or an lstm layer, then check_trainable's
+/// errors. Requires an inferred graph. For callers that reject a model before costlier work
+/// (sim/scenario/partitioner.hpp `check_model`).
+void check_distributable(const Graph& graph);
+
 struct DistributedOptions {
   std::int64_t workers = 2;  ///< k >= 1 worker nodes
   GradientCodec codec = GradientCodec::Fp32;

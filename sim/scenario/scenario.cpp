@@ -354,6 +354,7 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
     ScenarioInputs inputs = load_scenario_inputs(spec);
     ScenarioPlan out{
         std::move(inputs.graph), std::move(inputs.platform), std::move(inputs.source), {}, {}, {}, {}};
+    partitioner->check_model(out.graph);  // before the profile: a model it never plans fails at once
     HostProfiles profiles(spec, out.graph);
     const CostModel cost(out.graph, profiles.forward());
     const auto batch_cost = [&](std::int64_t batch) { return CostModel(out.graph, profiles.forward(batch)); };
