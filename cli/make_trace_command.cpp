@@ -2,7 +2,8 @@
 // confidence-based offloading (format: schedulers/cbo/frame_trace.hpp). `digits` measures one on real
 // classifiers and real images (schedulers/cbo/digits_trace.hpp); `synthetic` draws one from a seeded
 // model (schedulers/cbo/synthetic_trace.hpp). A summary goes to stdout; the same options give a
-// byte-identical file. `video` and `pan` (cli/make_trace_video.cpp) write MobiEye's per-frame H.264 traces.
+// byte-identical file. `video` and `pan` (cli/video/make_trace_video.cpp, run as coinfer-video) write
+// MobiEye's per-frame H.264 traces.
 #include <iostream>
 #include <memory>
 
@@ -10,7 +11,7 @@
 
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
-#include "cli/make_trace_video.hpp"
+#include "cli/video_forward.hpp"
 #include "schedulers/cbo/digits_trace.hpp"
 #include "schedulers/cbo/synthetic_trace.hpp"
 #include "sim/core/atomic_file.hpp"
@@ -148,7 +149,7 @@ void add_make_trace_command(CLI::App& app) {
   cmd->require_subcommand(1);
   add_digits(*cmd);
   add_synthetic(*cmd);
-  add_make_trace_video(*cmd);
+  add_make_trace_video_forwarders(*cmd);
 }
 
 }  // namespace coinfer::cli

@@ -2,7 +2,7 @@
 // clip, or of a synthetic pan over a still image, is encoded with x264 as MobiEye streams it, and the CSV
 // holds per frame its type, motion vectors, mask densities and encoded bytes per size
 // (docs/guide/video-traces.md). The same options give a byte-identical file unless --host-times is set.
-#include "cli/make_trace_video.hpp"
+#include "cli/video/make_trace_video.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -94,8 +94,7 @@ void write_and_report(video::FrameSource& source, const VideoCli& c) {
 
 void add_video(CLI::App& parent) {
   auto c = std::make_shared<VideoCli>();
-  auto* cmd =
-      parent.add_subcommand("video", "Trace a clip (any format FFmpeg decodes) for MobiEye's VDS and SSI");
+  auto* cmd = parent.add_subcommand("video", kVideoSummary);
   cmd->add_option("clip", c->input, "Video clip (or image) to read")->required();
   add_trace_options(*cmd, *c);
   cmd->callback([c] {
@@ -140,7 +139,7 @@ video::PanOptions pan_options(const PanCli& c) {
 void add_pan(CLI::App& parent) {
   auto c = std::make_shared<PanCli>();
   c->sizes = {"320x240"};
-  auto* cmd = parent.add_subcommand("pan", "Trace a synthetic pan/zoom over a still image (known motion)");
+  auto* cmd = parent.add_subcommand("pan", kPanSummary);
   cmd->add_option("image", c->input, "Still image (JPEG, PNG, ...)")->required();
   add_trace_options(*cmd, *c);
   auto* dx =
