@@ -20,6 +20,7 @@
 #include "cli/progress_line.hpp"
 #include "cli/run_outputs.hpp"
 #include "sim/core/error.hpp"
+#include "sim/platform/platform_yaml.hpp"
 #include "sim/replay/child_process.hpp"
 #include "sim/replay/simulate.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -90,14 +91,18 @@ StartedRun launch_exec(const SweepRun&, const std::string& run_dir) {
 // sweep, and runs exactly what `coinfer run <run_dir>/scenario.json --out <run_dir> --quiet` runs
 // (one simulation per child, as SimGrid requires), writing the same files and, on failure, the same
 // error line. Safe because the sweep process has a single thread (sweep_runner.hpp).
-RunLauncher fork_launcher() {
+// The child takes the run's scenario from memory rather than parse the scenario.json just written
+// (YAML parsing was a tenth of a one-frame run).
+RunLauncher fork_launcher(const SweepSpec& sweep) {
   auto partitioners = std::make_shared<PartitionerRegistry>(builtin_partitioners());
   auto schedulers = std::make_shared<SchedulerRegistry>(builtin_schedulers());
-  return [partitioners, schedulers](const SweepRun&, const std::string& run_dir) {
+  auto spec_of_sweep = std::make_shared<const SweepSpec>(sweep);
+  return [partitioners, schedulers, spec_of_sweep](const SweepRun& run, const std::string& run_dir) {
     return start_child(run_dir, [&] {
       int code = 0;
       try {
-        const ScenarioSpec spec = load_scenario(run_dir + "/scenario.json", {});
+        const ScenarioSpec spec =
+            scenario_from_document(run_folder_scenario(*spec_of_sweep, run), run_dir + "/scenario.json", {});
         write_run_outputs(spec, execute_scenario(spec, *partitioners, *schedulers), run_dir, "", false);
       } catch (const Error& e) {
         std::fprintf(stderr, "coinfer: error: %s\n", e.what());
@@ -184,6 +189,9 @@ void add_sweep_commands(CLI::App& app) {
   sweep->callback([opts] {
     if (std::error_code ec; std::filesystem::is_directory(opts->file, ec))
       throw InputError(opts->file, "", "is a directory, expected a sweep YAML file");
+    // Each platform file is parsed once, when the points are checked; the runs' child processes
+    // inherit what was read.
+    const PlatformFileMemo platforms;
     const SweepSpec spec = parse_sweep(read_yaml_file(opts->file), opts->file);
     if (spec.dropped_report)
       std::fprintf(
@@ -201,7 +209,7 @@ void add_sweep_commands(CLI::App& app) {
     if (!opts->shard.empty()) std::tie(options.shard, options.shard_count) = parse_shard(opts->shard);
     const bool tty = ::isatty(2);
     const auto summary = run_sweep(
-        spec, options, opts->launch == "exec" ? RunLauncher(launch_exec) : fork_launcher(),
+        spec, options, opts->launch == "exec" ? RunLauncher(launch_exec) : fork_launcher(spec),
         [tty](const SweepProgress& p) { print_progress(p, tty); }, check);
     for (const auto& f : summary.failures) std::fprintf(stderr, "sweep: %s\n", f.c_str());
     std::cout << fmt::format("{}: {} runs ({} already done, {} failed) -> {}\n", spec.name,

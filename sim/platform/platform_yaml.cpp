@@ -4,7 +4,9 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -473,9 +475,34 @@ Platform platform_from_json(const Json& doc, const std::string& file, const std:
   }
 }
 
+namespace {
+
+// The live PlatformFileMemo's platforms by absolute path; null when none lives.
+std::map<std::string, Platform>* platform_memo = nullptr;
+
+}  // namespace
+
+PlatformFileMemo::PlatformFileMemo() {
+  if (platform_memo) throw std::logic_error("PlatformFileMemo: one already lives");
+  platform_memo = new std::map<std::string, Platform>();
+}
+
+PlatformFileMemo::~PlatformFileMemo() {
+  delete platform_memo;
+  platform_memo = nullptr;
+}
+
 Platform load_platform_file(const std::string& path) {
+  std::string key;
+  if (platform_memo) {
+    std::error_code ec;
+    key = fs::absolute(path, ec).lexically_normal().string();
+    if (const auto it = platform_memo->find(key); it != platform_memo->end()) return it->second;
+  }
   const Json doc = read_yaml_file(path);
-  return platform_from_json(doc, path, fs::path(path).parent_path().string());
+  Platform platform = platform_from_json(doc, path, fs::path(path).parent_path().string());
+  if (platform_memo && !key.empty()) platform_memo->emplace(key, platform);
+  return platform;
 }
 
 }  // namespace coinfer

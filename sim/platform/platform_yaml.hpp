@@ -68,6 +68,19 @@ namespace coinfer {
 /// Example: `Platform p = load_platform_file("platforms/wlan4.yaml");`
 Platform load_platform_file(const std::string& path);
 
+/// While one lives, `load_platform_file` reads each file (by its absolute path) once and returns
+/// copies of what it read: a sweep, which loads every point's platform when it checks the points,
+/// so that each run (a child process, which inherits the memo) does not parse the same YAML and
+/// calibrations again. A file changed while it lives is not read again. Not thread-safe; one at a
+/// time (nesting throws `std::logic_error`).
+class PlatformFileMemo {
+ public:
+  PlatformFileMemo();
+  ~PlatformFileMemo();
+  PlatformFileMemo(const PlatformFileMemo&) = delete;
+  PlatformFileMemo& operator=(const PlatformFileMemo&) = delete;
+};
+
 /// The same from an already-parsed document (YAML turned JSON), e.g. a scenario's platform
 /// after `--set` overrides. `file` names it in errors; relative calibration and trace paths
 /// resolve against `base_dir`.

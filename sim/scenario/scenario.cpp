@@ -254,7 +254,11 @@ ScenarioSpec compare_variant(const ScenarioSpec& spec, const CompareEntry& entry
 ScenarioSpec load_scenario(const std::string& file, const std::vector<std::string>& overrides) {
   if (std::error_code ec; std::filesystem::is_directory(file, ec))
     throw InputError(file, "", "is a directory, expected a scenario YAML file");
-  Json doc = read_yaml_file(file);
+  return scenario_from_document(read_yaml_file(file), file, overrides);
+}
+
+ScenarioSpec scenario_from_document(Json doc, const std::string& file,
+                                    const std::vector<std::string>& overrides) {
   if (!doc.is_object())
     throw InputError(file, "", "expected a scenario mapping (name, model, platform, ...)");
   if (doc.contains("axes"))

@@ -67,6 +67,11 @@ ScenarioSpec parse_scenario(const Json& doc, const std::string& file);
 /// Example: `load_scenario("s.yaml", {"partitioner.name=local"})`.
 ScenarioSpec load_scenario(const std::string& file, const std::vector<std::string>& overrides);
 
+/// What `load_scenario(file, overrides)` gives when `file` holds `doc`, without reading it (a sweep's
+/// run, whose scenario the sweep has in memory).
+ScenarioSpec scenario_from_document(Json doc, const std::string& file,
+                                    const std::vector<std::string>& overrides);
+
 /// The spec of one `compare` entry: the document with `compare` removed, the entry's `set`
 /// applied, then the spec's `--set` overrides again (so `--set` reaches every variant).
 /// Errors name the variant: `s.yaml: compare variant 'lte': partitioner.name: ...`.

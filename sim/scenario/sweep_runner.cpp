@@ -107,13 +107,17 @@ void check_existing_rows(const ResultsCsv& csv, const std::string& path, const S
 std::string fresh_run_dir(const SweepOptions& options, const SweepRun& run, const SweepSpec& spec) {
   const auto run_dir = (std::filesystem::path(options.out_dir) / "runs" / std::to_string(run.index)).string();
   std::filesystem::remove_all(run_dir);
-  Json scenario = run.scenario;
-  rebase_scenario_paths(scenario, spec.dir(), "");  // the child reads it from runs/<i>/
-  write_file_atomic(run_dir + "/scenario.json", scenario.dump(2) + "\n");
+  write_file_atomic(run_dir + "/scenario.json", run_folder_scenario(spec, run).dump(2) + "\n");
   return run_dir;
 }
 
 }  // namespace
+
+Json run_folder_scenario(const SweepSpec& spec, const SweepRun& run) {
+  Json scenario = run.scenario;
+  rebase_scenario_paths(scenario, spec.dir(), "");
+  return scenario;
+}
 
 RunLauncher in_process(std::function<RunOutcome(const SweepRun&, const std::string&)> run) {
   return [run = std::move(run)](const SweepRun& r, const std::string& dir) {

@@ -45,6 +45,10 @@ struct StartedRun {
   std::function<RunOutcome(int status)> finish;
 };
 
+/// The scenario of `run` as its run folder holds it (runs/<i>/scenario.json): its paths made
+/// absolute, so that it reads the same from any folder.
+Json run_folder_scenario(const SweepSpec& spec, const SweepRun& run);
+
 /// Starts one scenario (written to `run_dir`/scenario.json, paths absolute); its results end up in
 /// `run_dir`. Called only from the sweep's one thread.
 using RunLauncher = std::function<StartedRun(const SweepRun& run, const std::string& run_dir)>;

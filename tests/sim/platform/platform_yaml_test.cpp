@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
+#include <string>
+
 #include "sim/core/error.hpp"
 #include "sim/platform/platform_yaml.hpp"
 #include "tests/sim/engine_test_support.hpp"
@@ -413,4 +416,19 @@ TEST_CASE("platform: a batch of 0, a negative wait or an unknown discipline is r
                     Catch::Matchers::Contains("devices[0].batching.max_batch"));
   CHECK_THROWS_WITH(load_platform_file(good_with_phone_keys(dir, "queue: lifo")),
                     Catch::Matchers::Contains("devices[0].queue") && Catch::Matchers::Contains("lifo"));
+}
+
+TEST_CASE("while a platform file memo lives, each file is read once, and read again after") {
+  TempDir dir;
+  const auto path = write_platform(dir, kGood);
+  {
+    const PlatformFileMemo memo;
+    CHECK(load_platform_file(path).name == "edge");
+    std::string changed = kGood;
+    changed.replace(changed.find("name: edge"), 10, "name: changed");
+    dir.write("platform.yaml", changed);
+    CHECK(load_platform_file(path).name == "edge");         // what was read first
+    CHECK_THROWS_AS(PlatformFileMemo(), std::logic_error);  // one at a time
+  }
+  CHECK(load_platform_file(path).name == "changed");
 }
