@@ -46,11 +46,13 @@ inline double from_order_key(std::uint64_t key) {
 /// The `ranks[i]`-th smallest (1-based, each at most the count) of the values `for_each` yields,
 /// for every i, found together: `for_each(visit)` must call `visit(double)` once per value, the same
 /// values on each of its calls (one, or five from 4097 values on; in any order). NaN values are not
-/// allowed.
+/// allowed. `few` is scratch space for the copy, kept by callers that select in many small sets
+/// (each user's frames) so that they allocate it once.
 template <class ForEach, std::size_t N>
-std::array<double, N> kth_smallest(ForEach&& for_each, std::array<std::size_t, N> ranks) {
+std::array<double, N> kth_smallest(ForEach&& for_each, std::array<std::size_t, N> ranks,
+                                   std::vector<std::uint64_t>& few) {
   constexpr std::size_t kFew = 4096;
-  std::vector<std::uint64_t> few;
+  few.clear();
   std::size_t n = 0;
   for_each([&](double x) {
     if (++n <= kFew) few.push_back(detail::order_key(x));
@@ -61,7 +63,6 @@ std::array<double, N> kth_smallest(ForEach&& for_each, std::array<std::size_t, N
     for (std::size_t i = 0; i < N; ++i) values[i] = detail::from_order_key(few[ranks[i] - 1]);
     return values;
   }
-  few = {};
   constexpr int kDigitBits = 16;
   constexpr std::size_t kDigits = std::size_t{1} << kDigitBits;
   std::vector<std::size_t> counts(N * kDigits);
@@ -85,6 +86,13 @@ std::array<double, N> kth_smallest(ForEach&& for_each, std::array<std::size_t, N
   }
   for (std::size_t i = 0; i < N; ++i) values[i] = detail::from_order_key(prefix[i]);
   return values;
+}
+
+/// The same with scratch space of its own.
+template <class ForEach, std::size_t N>
+std::array<double, N> kth_smallest(ForEach&& for_each, std::array<std::size_t, N> ranks) {
+  std::vector<std::uint64_t> few;
+  return kth_smallest(for_each, ranks, few);
 }
 
 /// One rank: `kth_smallest(for_each, 3)` is the third smallest.

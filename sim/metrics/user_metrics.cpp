@@ -1,7 +1,9 @@
 #include "sim/metrics/user_metrics.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 
@@ -27,7 +29,7 @@ std::vector<UserMetrics> user_metrics(const SimulationResult& result) {
   std::map<std::string, double> energy;
   for (const auto& d : result.devices) energy[d.device] = d.energy_j;
   std::vector<UserMetrics> out;
-  std::vector<double> latencies;
+  std::vector<std::uint64_t> scratch;  // each user's latencies, for kth_smallest
   for (const auto& u : result.users) {
     UserMetrics m;
     m.name = u.name;
@@ -49,18 +51,14 @@ std::vector<UserMetrics> user_metrics(const SimulationResult& result) {
     m.max_ms = max_ms;
     m.p50_ms = m.p95_ms = kNaN;
     if (m.completed > 0) {
-      // One user's latencies, selected in a copy: a user has few frames, and kth_smallest's
-      // histograms (sized for a whole run) would cost more than the copy for each of many users.
-      latencies.clear();
-      for (auto f = begin; f != end; ++f)
-        if (f->completed()) latencies.push_back(f->latency_s() * 1e3);
-      const auto kth = [&](std::size_t rank) {
-        std::nth_element(latencies.begin(), latencies.begin() + static_cast<std::ptrdiff_t>(rank - 1),
-                         latencies.end());
-        return latencies[rank - 1];
+      const auto each_latency = [&](auto&& visit) {
+        for (auto f = begin; f != end; ++f)
+          if (f->completed()) visit(f->latency_s() * 1e3);
       };
-      m.p50_ms = kth(nearest_rank(m.completed, 50));
-      m.p95_ms = kth(nearest_rank(m.completed, 95));
+      const auto [p50, p95] = kth_smallest(
+          each_latency, std::array{nearest_rank(m.completed, 50), nearest_rank(m.completed, 95)}, scratch);
+      m.p50_ms = p50;
+      m.p95_ms = p95;
       const double span = last_end - first_release;
       m.throughput_fps = span > 0.0 ? static_cast<double>(m.completed) / span : 0.0;
     }
