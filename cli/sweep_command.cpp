@@ -92,7 +92,7 @@ StartedRun launch_exec(const SweepRun&, const std::string& run_dir) {
 // (one simulation per child, as SimGrid requires), writing the same files and, on failure, the same
 // error line. Safe because the sweep process has a single thread (sweep_runner.hpp).
 // The child takes the run's scenario from memory rather than parse the scenario.json just written
-// (YAML parsing was a tenth of a one-frame run).
+// (parsing it was about a fifth of a one-frame run, a quarter with its platform's files).
 RunLauncher fork_launcher(const SweepSpec& sweep) {
   auto partitioners = std::make_shared<PartitionerRegistry>(builtin_partitioners());
   auto schedulers = std::make_shared<SchedulerRegistry>(builtin_schedulers());

@@ -19,10 +19,15 @@ namespace coinfer::cli {
 namespace {
 
 // coinfer-video beside this process's executable (symbolic links to coinfer resolved).
-std::filesystem::path video_program() {
+std::filesystem::path video_program(const char* name) {
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return (ec ? std::filesystem::current_path() : self.parent_path()) / "coinfer-video";
+  if (ec)
+    throw Error(
+        fmt::format("make-trace {} runs the program coinfer-video next to coinfer, and coinfer "
+                    "could not tell where it is itself (/proc/self/exe: {})",
+                    name, ec.message()));
+  return self.parent_path() / "coinfer-video";
 }
 
 void add_forwarder(CLI::App& make_trace, const char* name, const char* summary) {
@@ -30,7 +35,7 @@ void add_forwarder(CLI::App& make_trace, const char* name, const char* summary) 
   cmd->prefix_command();  // every argument after the name, options included, is coinfer-video's
   cmd->set_help_flag();   // --help too: coinfer-video prints the subcommand's options
   cmd->callback([cmd, name] {
-    const std::string program = video_program().string();
+    const std::string program = video_program(name).string();
     const CLI::App* top = cmd;
     while (top->get_parent()) top = top->get_parent();
     // argv[0] as this command line's (help's usage lines name the program as the user called it)

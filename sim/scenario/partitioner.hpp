@@ -52,10 +52,10 @@ class Partitioner {
   /// Throws `InputError` (path under `partitioner`) when the problem is infeasible for it.
   virtual Plan partition(const PartitionContext& context) const = 0;
   /// Throws `InputError` (path under `partitioner`, or the model's `layers[i]`) for a model it
-  /// can never plan, whatever the platform and costs: scenarios call it on the scenario's
-  /// partitioner before measuring the host profile, so that such a scenario fails at once instead
-  /// of after the profiling (minutes for a large model). `partition` must still throw the same
-  /// error (callers without a scenario call only that). Default: any model.
+  /// can never plan, whatever the platform and costs: scenarios call it on each partitioner
+  /// they plan with (the scenario's, or each user group's) before measuring the host profile, so that such a
+  /// scenario fails at once instead of after the profiling (minutes for a large model). `partition` must
+  /// still throw the same error (callers without a scenario call only that). Default: any model.
   virtual void check_model(const Graph& graph) const { (void)graph; }
   /// Every labelled plan variant it offers (DESIGN "Runtime decisions"): variant 0, the default,
   /// first; the others for schedulers to switch to (one per compression ratio, per bandwidth

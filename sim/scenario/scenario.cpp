@@ -358,7 +358,17 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
     ScenarioInputs inputs = load_scenario_inputs(spec);
     ScenarioPlan out{
         std::move(inputs.graph), std::move(inputs.platform), std::move(inputs.source), {}, {}, {}, {}};
-    partitioner->check_model(out.graph);  // before the profile: a model it never plans fails at once
+    // Before the profile: a model a partitioner that plans it never plans fails at once.
+    if (spec.users.empty()) partitioner->check_model(out.graph);
+    for (std::size_t i = 0; i < spec.users.size(); ++i) {
+      if (spec.users[i].partitioner.is_null()) {
+        partitioner->check_model(out.graph);
+        continue;
+      }
+      const auto [name, params] = group_partitioner(spec.users[i], spec.partitioner, spec.partitioner_params);
+      partitioners.create(name, params, "", join_path(index_path("users", i), "partitioner.name"))
+          ->check_model(out.graph);
+    }
     HostProfiles profiles(spec, out.graph);
     const CostModel cost(out.graph, profiles.forward());
     const auto batch_cost = [&](std::int64_t batch) { return CostModel(out.graph, profiles.forward(batch)); };
