@@ -358,17 +358,22 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
     ScenarioInputs inputs = load_scenario_inputs(spec);
     ScenarioPlan out{
         std::move(inputs.graph), std::move(inputs.platform), std::move(inputs.source), {}, {}, {}, {}};
-    // Before the profile: a model a partitioner that plans it never plans fails at once.
-    if (spec.users.empty()) partitioner->check_model(out.graph);
+    // A group's own partitioner (users[i].partitioner), created once per group. Each partitioner
+    // the scenario plans with checks the model before the profile: one that cannot plan it fails
+    // at once.
+    std::map<std::size_t, std::unique_ptr<Partitioner>> own;
+    bool scenario_partitioner_plans = spec.users.empty();
     for (std::size_t i = 0; i < spec.users.size(); ++i) {
       if (spec.users[i].partitioner.is_null()) {
-        partitioner->check_model(out.graph);
+        scenario_partitioner_plans = true;
         continue;
       }
       const auto [name, params] = group_partitioner(spec.users[i], spec.partitioner, spec.partitioner_params);
-      partitioners.create(name, params, "", join_path(index_path("users", i), "partitioner.name"))
-          ->check_model(out.graph);
+      auto& made = own[i] =
+          partitioners.create(name, params, "", join_path(index_path("users", i), "partitioner.name"));
+      made->check_model(out.graph);
     }
+    if (scenario_partitioner_plans) partitioner->check_model(out.graph);
     HostProfiles profiles(spec, out.graph);
     const CostModel cost(out.graph, profiles.forward());
     const auto batch_cost = [&](std::int64_t batch) { return CostModel(out.graph, profiles.forward(batch)); };
@@ -385,10 +390,8 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
     } else {
       out.users = expand_users(spec.users, spec.workload, out.platform, spec.seed);
       out.source = out.users.front().device;  // frame 0's (stage metrics read it)
-      // A group's own partitioner (users[i].partitioner), created once per group; a user that
-      // plans for its expected share sees the platform with its cells at that share (one copy,
-      // set for each user in turn).
-      std::map<std::size_t, std::unique_ptr<Partitioner>> own;
+      // A user that plans for its expected share sees the platform with its cells at that share
+      // (one copy, set for each user in turn).
       const auto plans_on_share = [&](const UserGroupSpec& g) {
         return g.expected_share.value_or(spec.expected_share);
       };
@@ -411,9 +414,7 @@ ScenarioPlan partition_scenario(const ScenarioSpec& spec, const PartitionerRegis
           mine = partitioners.create(name, params_for_user, "", path);
           p = mine.get();
         } else if (!g.partitioner.is_null()) {
-          auto& made = own[u.group];
-          if (!made) made = partitioners.create(name, params, "", path);
-          p = made.get();
+          p = own.at(u.group).get();
         }
         // A user-specific partitioner (`mine`) is made for one user: no like plans with it.
         const auto kind = mine ? std::nullopt : memo.key(p, plans_on_share(g), u.device);
