@@ -72,14 +72,14 @@ void export_model(const ExportOptions& o) {
       write_file_atomic(o.output, text);
     return;
   }
-  std::string bytes;
+  const LayerWeightSource weights = [&](const Layer& l, const Shape& in) {
+    return kernels::file_weights(g, l, in, o.seed);
+  };
   try {
-    bytes = export_onnx(
-        g, [&](const Layer& l, const Shape& in) { return kernels::file_weights(g, l, in, o.seed); });
+    write_file_atomic(o.output, [&](std::ostream& out) { write_onnx(g, weights, out); });
   } catch (const InputError& e) {
     throw e.with_file(o.model);
   }
-  write_file_atomic(o.output, bytes);
   std::cerr << fmt::format("wrote {}: model '{}', {} layers, {} params, ONNX opset {}\n", o.output, g.name(),
                            g.size(), format_count(g.total_params()), kOnnxExportOpset);
 }

@@ -14,21 +14,33 @@
 namespace coinfer {
 
 void write_file_atomic(const std::string& path, const std::string& text) {
+  write_file_atomic(path, [&text](std::ostream& out) { out << text; });
+}
+
+void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
   const std::filesystem::path target(path);
   std::error_code made;
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), made);
   if (made) throw Error("cannot create the folder of " + path + ": " + made.message());
   const auto tmp = path + ".tmp." + std::to_string(::getpid());
-  {
+  const auto drop_tmp = [&tmp] {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+  };
+  try {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
+    if (!out) throw Error("cannot write " + path);
+    write(out);
     out.flush();
     if (!out) throw Error("cannot write " + path);
+  } catch (...) {
+    drop_tmp();
+    throw;
   }
   std::error_code ec;
   std::filesystem::rename(tmp, target, ec);
   if (ec) {
-    std::filesystem::remove(tmp);
+    drop_tmp();
     throw Error("cannot write " + path + ": " + ec.message());
   }
 }

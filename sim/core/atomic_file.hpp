@@ -1,12 +1,19 @@
 #pragma once
 /// Writes a whole file or nothing: the text goes to `path.tmp.<pid>` first, then is renamed
 /// over `path`, so a killed run never leaves a half-written result looking whole.
+#include <functional>
+#include <ostream>
 #include <string>
 
 namespace coinfer {
 
 /// Creates parent folders as needed; throws `Error` naming the path on failure.
 void write_file_atomic(const std::string& path, const std::string& text);
+
+/// The same for output too large to hold twice (an ONNX model's weights): `write` streams it into
+/// the temporary file. If `write` throws, or the stream fails, the temporary file is removed and
+/// `path` left as it was; what `write` threw is rethrown.
+void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 }  // namespace coinfer
 

@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
+#include <ostream>
 
 #include <onnx/onnx_pb.h>
 
@@ -474,13 +476,29 @@ class Exporter {
 
 }  // namespace
 
-std::string export_onnx(const Graph& graph, const LayerWeightSource& weights) {
-  const onnx::ModelProto model = Exporter(graph, weights).run();
-  std::string bytes;
-  if (!model.SerializeToString(&bytes))
+namespace {
+
+/// The model of `graph`; InputError when it is too large for one ONNX file.
+onnx::ModelProto onnx_model(const Graph& graph, const LayerWeightSource& weights) {
+  onnx::ModelProto model = Exporter(graph, weights).run();
+  if (model.ByteSizeLong() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     throw InputError(
         "", "", fmt::format("model '{}' is too large for one ONNX file (protobuf's 2 GiB)", graph.name()));
+  return model;
+}
+
+}  // namespace
+
+std::string export_onnx(const Graph& graph, const LayerWeightSource& weights) {
+  std::string bytes;
+  if (!onnx_model(graph, weights).SerializeToString(&bytes))
+    throw Error(fmt::format("cannot serialize model '{}' as ONNX", graph.name()));
   return bytes;
+}
+
+void write_onnx(const Graph& graph, const LayerWeightSource& weights, std::ostream& out) {
+  if (!onnx_model(graph, weights).SerializeToOstream(&out))
+    throw Error(fmt::format("cannot write model '{}' as ONNX", graph.name()));
 }
 
 }  // namespace coinfer

@@ -3,7 +3,7 @@
 /// in other tools (Netron, onnxruntime) and imports back as the same layers:
 ///
 ///     const Graph g = build_zoo_model("resnet18");
-///     write_file_atomic("resnet18.onnx", export_onnx(g, weights));   // weights: one source per layer
+///     write_file_atomic("resnet18.onnx", [&](std::ostream& out) { write_onnx(g, weights, out); });
 ///
 /// One layer is one node, except where ONNX needs more than one to say the same thing: an fc layer
 /// over a (C, H, W) input is Reshape to [1, N] + Gemm, over a (T, F) sequence MatMul + Add (its bias),
@@ -13,6 +13,7 @@
 /// back (sim/onnx/onnx_import.hpp). Tensors carry the batch dimension 1 in front of coinfer's shapes.
 /// What ONNX does not hold (a sparse layer, an fp16/int8 output) is an `InputError` naming the layer.
 #include <functional>
+#include <ostream>
 #include <string>
 
 #include "sim/graph/graph.hpp"
@@ -27,5 +28,8 @@ inline constexpr std::int64_t kOnnxExportOpset = 14;
 
 /// `graph` (inferred) as the bytes of an ONNX model file.
 std::string export_onnx(const Graph& graph, const LayerWeightSource& weights);
+/// The same bytes written to `out`, never held whole in memory a second time (the model's weights,
+/// hundreds of MB for VGG-16, are then in memory once); Error when `out` fails.
+void write_onnx(const Graph& graph, const LayerWeightSource& weights, std::ostream& out);
 
 }  // namespace coinfer

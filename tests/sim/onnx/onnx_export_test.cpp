@@ -10,6 +10,8 @@
 #include "sim/onnx/onnx_export.hpp"
 #include "sim/onnx/onnx_import.hpp"
 
+#include <sstream>
+
 using namespace coinfer;
 
 namespace {
@@ -82,4 +84,11 @@ TEST_CASE("an fp16 layer is an ONNX export error naming the layer and its dtype"
       {"name": "x", "op": "input", "shape": [8]},
       {"name": "r", "op": "relu", "inputs": ["x"], "dtype": "fp16"}]})"));
   CHECK_THROWS_WITH(export_onnx(g, zeros), Catch::Contains("layer 'r' (relu)") && Catch::Contains("fp16"));
+}
+
+TEST_CASE("a model written to a stream as ONNX is byte for byte its exported bytes", "[onnx]") {
+  const Graph g = build_zoo_model("mobilenet_v2");
+  std::ostringstream out;
+  write_onnx(g, zeros, out);
+  CHECK(out.str() == export_onnx(g, zeros));
 }
