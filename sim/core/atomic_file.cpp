@@ -19,6 +19,19 @@ void write_file_atomic(const std::string& path, const std::string& text) {
 
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
   const std::filesystem::path target(path);
+  // A device, pipe or socket (/dev/null, /dev/stdout, a FIFO) is written in place: renaming a
+  // file over it would replace it (for root, /dev/null itself).
+  std::error_code no_status;
+  const auto status = std::filesystem::status(target, no_status);
+  if (!no_status && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+      !std::filesystem::is_directory(status)) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw Error("cannot write " + path);
+    write(out);
+    out.flush();
+    if (!out) throw Error("cannot write " + path);
+    return;
+  }
   std::error_code made;
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), made);
   if (made) throw Error("cannot create the folder of " + path + ": " + made.message());

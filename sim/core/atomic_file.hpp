@@ -1,6 +1,7 @@
 #pragma once
 /// Writes a whole file or nothing: the text goes to `path.tmp.<pid>` first, then is renamed
-/// over `path`, so a killed run never leaves a half-written result looking whole.
+/// over `path`, so a killed run never leaves a half-written result looking whole. A `path` that is
+/// a device, pipe or socket (/dev/null, /dev/stdout, a FIFO) is written in place instead.
 #include <functional>
 #include <ostream>
 #include <string>

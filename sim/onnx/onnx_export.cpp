@@ -497,8 +497,7 @@ std::string export_onnx(const Graph& graph, const LayerWeightSource& weights) {
 }
 
 void write_onnx(const Graph& graph, const LayerWeightSource& weights, std::ostream& out) {
-  if (!onnx_model(graph, weights).SerializeToOstream(&out))
-    throw Error(fmt::format("cannot write model '{}' as ONNX", graph.name()));
+  if (!onnx_model(graph, weights).SerializeToOstream(&out)) out.setstate(std::ios::badbit);
 }
 
 }  // namespace coinfer

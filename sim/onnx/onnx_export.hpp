@@ -29,7 +29,8 @@ inline constexpr std::int64_t kOnnxExportOpset = 14;
 /// `graph` (inferred) as the bytes of an ONNX model file.
 std::string export_onnx(const Graph& graph, const LayerWeightSource& weights);
 /// The same bytes written to `out`, never held whole in memory a second time (the model's weights,
-/// hundreds of MB for VGG-16, are then in memory once); Error when `out` fails.
+/// hundreds of MB for VGG-16, are then in memory once). A write that fails leaves `out` failed, for
+/// its owner to report with the file's name (write_file_atomic does).
 void write_onnx(const Graph& graph, const LayerWeightSource& weights, std::ostream& out);
 
 }  // namespace coinfer
