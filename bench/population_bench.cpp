@@ -379,10 +379,18 @@ int main(int argc, char** argv) {
     if (last_users > 0 && users > last_users)
       added = fmt_kb((peak_kb - last_kb) / static_cast<double>(users - last_users));
     last_kb = peak_kb, last_users = users;
+    // Without the bare program (--coinfer-only) its columns say "-".
+    const auto bare_column = [&](const char* format, double value) {
+      char text[32];
+      std::snprintf(text, sizeof text, format, value);
+      return with_bare ? std::string(text) : std::string("-");
+    };
     std::printf(
-        "%5d  %6.0f   %16.1f   %13.1f   %5.2f   %15.2f   %14.2f   %12.2f   %21s   %27.2f   %20.1f   %14.2f\n",
-        users, ours.frames, ours_us, bare_us, ours_us / bare_us, ours_kb, engine_kb, bare_kb, added.c_str(),
-        ours_us / first_us, ours_cpu_us, ours_cpu_us / first_cpu_us);
+        "%5d  %6.0f   %16.1f   %13s   %5s   %15.2f   %14.2f   %12s   %21s   %27.2f   %20.1f   %14.2f\n",
+        users, ours.frames, ours_us, bare_column("%.1f", bare_us).c_str(),
+        bare_column("%.2f", ours_us / bare_us).c_str(), ours_kb, engine_kb,
+        bare_column("%.2f", bare_kb).c_str(), added.c_str(), ours_us / first_us, ours_cpu_us,
+        ours_cpu_us / first_cpu_us);
   }
   if (repeats > 1) print_rounds(sizes, round_us);
   return 0;
