@@ -2,7 +2,6 @@
 // per-layer zero ratio (ZR) and PNG compression ratio (CR) of a model's conv-shaped activations ([JointDNN
 // §4.2, Fig. 14]), from a real forward pass and the real PNG kernel. Kernel times are left out, so
 // the output is the same on every run.
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -11,6 +10,7 @@
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
 #include "partitioners/jointdnn/png_wire.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/models/zoo.hpp"
 #include "sim/report/table.hpp"
@@ -57,8 +57,11 @@ void run_png_wire(const PngWireCliOptions& o) {
         "weights: mean 3.5, max 5.8)\n",
         n, cr_sum / n, cr_max);
   if (!o.csv.empty()) {
-    std::ofstream out(o.csv);
-    if (!(out << csv)) throw InputError(o.csv, "--csv", "cannot write the file");
+    try {
+      write_file_atomic(o.csv, csv);
+    } catch (const Error&) {
+      throw InputError(o.csv, "--csv", "cannot write the file");
+    }
   }
 }
 

@@ -4,7 +4,6 @@
 // Writes `density,dense_ms,ssi_ms,time_ratio` after `#` comment lines naming the command, host, kernel
 // build and date, and prints the same with the SSI layers' own ratio.
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -13,6 +12,7 @@
 
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
+#include "sim/core/atomic_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/kernels/gemm.hpp"
 #include "sim/models/zoo.hpp"
@@ -50,18 +50,21 @@ auto with_option_names(F f) {
 }
 
 void write_csv(const SsiProfileCommand& c, const std::vector<SsiProfileRow>& rows) {
-  std::ofstream out(c.output);
-  if (!out) throw InputError(c.output, "", "cannot write the file");
   const SsiProfileOptions& o = c.profile;
-  out << fmt::format(
-      "# coinfer ssi-profile --model {} --from-group {} --densities {} --repeats {} --seed {}\n", c.model,
-      o.from_group, fmt::join(o.densities, ","), o.repeats, o.seed);
-  out << fmt::format("# host: {}; kernels: {}; date: {:%Y-%m-%d} (UTC)\n", host_cpu_model(),
-                     kernels::kernel_build_id(), fmt::gmtime(std::time(nullptr)));
-  out << "# density: share of active outputs in every SSI layer; ms: median whole forward pass (thread CPU "
-         "time); time_ratio = ssi_ms / dense_ms\n";
-  write_ssi_profile_csv(rows, out);
-  if (!out) throw InputError(c.output, "", "cannot write the file");
+  try {
+    write_file_atomic(c.output, [&](std::ostream& out) {
+      out << fmt::format(
+          "# coinfer ssi-profile --model {} --from-group {} --densities {} --repeats {} --seed {}\n", c.model,
+          o.from_group, fmt::join(o.densities, ","), o.repeats, o.seed);
+      out << fmt::format("# host: {}; kernels: {}; date: {:%Y-%m-%d} (UTC)\n", host_cpu_model(),
+                         kernels::kernel_build_id(), fmt::gmtime(std::time(nullptr)));
+      out << "# density: share of active outputs in every SSI layer; ms: median whole forward pass (thread "
+             "CPU time); time_ratio = ssi_ms / dense_ms\n";
+      write_ssi_profile_csv(rows, out);
+    });
+  } catch (const Error&) {
+    throw InputError(c.output, "", "cannot write the file");
+  }
 }
 
 void run_ssi_profile(const SsiProfileCommand& c) {

@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include <unistd.h>
 
@@ -83,9 +84,14 @@ void cache_profile(const Graph& graph, const ProfileOptions& o, const std::strin
   {
     std::ofstream out(tmp);
     out << Json{{"key", key}, {"profile", host_profile_to_json(p)}}.dump();
-    if (!out) return;  // caching is best effort: an unwritable cache only costs time
+    out.flush();
+    if (out)
+      fs::rename(tmp, file, ec);
+    else
+      ec = std::make_error_code(std::errc::io_error);
   }
-  fs::rename(tmp, file, ec);
+  // Caching is best effort: an unwritable cache only costs time, and leaves no temporary behind.
+  if (ec) fs::remove(tmp, ec);
 }
 
 }  // namespace coinfer

@@ -1,6 +1,8 @@
 // `coinfer ssi-profile`: the CSV it writes and its input errors.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "tests/cli/cli_runner.hpp"
@@ -59,4 +61,17 @@ TEST_CASE("ssi-profile rejects a density of 0 under --densities") {
                          (scratch_dir() / "x.csv").string());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Contains("--densities") && Contains("(0, 1]"));
+}
+
+TEST_CASE("ssi-profile into a folder that is a file is an error naming the CSV, and writes nothing") {
+  const auto blocker = scratch_dir() / "taken";
+  std::ofstream(blocker) << "a file";
+  const auto csv = blocker / "ssi.csv";
+  const auto r = run_cli("ssi-profile --model " + small_model() +
+                         " --from-group 2 --densities 1 --repeats 1 -o " + csv.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains(csv.string() + ": cannot write the file"));
+  CHECK(std::filesystem::is_regular_file(blocker));
+  for (const auto& entry : std::filesystem::directory_iterator(scratch_dir()))
+    CHECK(entry.path().filename().string().find(".tmp") == std::string::npos);
 }
