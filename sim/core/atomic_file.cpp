@@ -13,6 +13,20 @@
 
 namespace coinfer {
 
+namespace {
+
+/// Opens `file` (truncated) and has `write` fill it; Error naming `path` when it fails.
+void write_stream(const std::string& file, const std::string& path,
+                  const std::function<void(std::ostream&)>& write) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error("cannot write " + path);
+  write(out);
+  out.flush();
+  if (!out) throw Error("cannot write " + path);
+}
+
+}  // namespace
+
 void write_file_atomic(const std::string& path, const std::string& text) {
   write_file_atomic(path, [&text](std::ostream& out) { out << text; });
 }
@@ -25,11 +39,7 @@ void write_file_atomic(const std::string& path, const std::function<void(std::os
   const auto status = std::filesystem::status(target, no_status);
   if (!no_status && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
       !std::filesystem::is_directory(status)) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw Error("cannot write " + path);
-    write(out);
-    out.flush();
-    if (!out) throw Error("cannot write " + path);
+    write_stream(path, path, write);
     return;
   }
   std::error_code made;
@@ -41,11 +51,7 @@ void write_file_atomic(const std::string& path, const std::function<void(std::os
     std::filesystem::remove(tmp, ignored);
   };
   try {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot write " + path);
-    write(out);
-    out.flush();
-    if (!out) throw Error("cannot write " + path);
+    write_stream(tmp, path, write);
   } catch (...) {
     drop_tmp();
     throw;

@@ -2,12 +2,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <system_error>
-
-#include <unistd.h>
 
 #include <fmt/format.h>
 
+#include "sim/core/atomic_file.hpp"
+#include "sim/core/error.hpp"
 #include "sim/core/hash.hpp"
 #include "sim/graph/graph_json.hpp"
 #include "sim/kernels/gemm.hpp"
@@ -78,20 +77,12 @@ void cache_profile(const Graph& graph, const ProfileOptions& o, const std::strin
                    const HostProfile& p) {
   const Json key = cache_key(graph, o, pass);
   const fs::path file = cache_file(key, o, pass);
-  std::error_code ec;
-  fs::create_directories(file.parent_path(), ec);
-  const auto tmp = file.string() + fmt::format(".tmp{}", static_cast<long>(::getpid()));
-  {
-    std::ofstream out(tmp);
-    out << Json{{"key", key}, {"profile", host_profile_to_json(p)}}.dump();
-    out.flush();
-    if (out)
-      fs::rename(tmp, file, ec);
-    else
-      ec = std::make_error_code(std::errc::io_error);
+  // Caching is best effort: an unwritable cache only costs time (write_file_atomic leaves no
+  // temporary behind).
+  try {
+    write_file_atomic(file.string(), Json{{"key", key}, {"profile", host_profile_to_json(p)}}.dump());
+  } catch (const Error&) {
   }
-  // Caching is best effort: an unwritable cache only costs time, and leaves no temporary behind.
-  if (ec) fs::remove(tmp, ec);
 }
 
 }  // namespace coinfer
